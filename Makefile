@@ -1,0 +1,34 @@
+# taikai: `make run` serves the app; `make test` runs every test (SQLite, then PostgreSQL when reachable).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test check bench install clean-venv test-sqlite test-postgres messages
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/taikai serve
+
+check: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+	$(BIN)/mypy src/taikai/core
+	$(BIN)/lint-imports
+
+test: $(STAMP)
+	@scripts/test.sh
+
+bench: $(STAMP)
+	$(BIN)/python -m taikai.bench
+
+messages: $(STAMP)
+	cd src/taikai && ../../$(BIN)/django-admin makemessages -l ja --no-obsolete && ../../$(BIN)/django-admin compilemessages

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole suite: static checks, then every test on SQLite, then again on PostgreSQL when a server answers.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+export TAIKAI_VAR_DIR="${TAIKAI_VAR_DIR:-$PWD/var/test}"
+mkdir -p "$TAIKAI_VAR_DIR" test-artifacts
+
+echo "== static checks (ruff, mypy --strict on taikai.core, core purity) =="
+make --no-print-directory check || exit 1
+
+run_pytest() {
+  # pytest exits 5 when it collects no tests: that is a failure of the suite, not a pass.
+  "$BIN/pytest" "$@"
+  local rc=$?
+  if [ $rc -eq 5 ]; then echo "no tests were collected"; return 1; fi
+  return $rc
+}
+
+ran=()
+echo "== tests on SQLite =="
+TAIKAI_DATABASE_URL="" run_pytest -q -n 2 --dist loadgroup || exit 1
+ran+=("SQLite")
+
+PG_URL="${TAIKAI_TEST_POSTGRES_URL:-postgresql://postgres@127.0.0.1:5432/taikai}"
+if "$BIN/python" - "$PG_URL" <<'PY' 2>/dev/null
+import sys, psycopg
+from urllib.parse import urlparse
+u = urlparse(sys.argv[1])
+psycopg.connect(host=u.hostname, port=u.port or 5432, user=u.username, password=u.password,
+                dbname="postgres", connect_timeout=3).close()
+PY
+then
+  echo "== tests on PostgreSQL ($PG_URL) =="
+  TAIKAI_DATABASE_URL="$PG_URL" run_pytest -q -n 2 --dist loadgroup -m "not sqlite_only" || exit 1
+  ran+=("PostgreSQL")
+else
+  echo "== PostgreSQL not reachable at $PG_URL: skipped the PostgreSQL run =="
+fi
+echo "== databases tested: ${ran[*]} =="

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AuditConfig(AppConfig):
+    name = "taikai.audit"
+    verbose_name = _("Audit log")

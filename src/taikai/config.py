@@ -1,0 +1,110 @@
+"""Configuration from TAIKAI_* environment variables, with safe defaults.
+
+A bad value stops start-up with a message that names the variable (ConfigError).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import zoneinfo
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+
+class ConfigError(Exception):
+    def __init__(self, setting: str, message: str):
+        super().__init__(f"{setting}: {message}")
+        self.setting = setting
+
+
+@dataclass(frozen=True)
+class Config:
+    var_dir: Path
+    database_url: str
+    secret_key: str
+    debug: bool
+    allowed_hosts: list[str]
+    time_zone: str
+    https: bool
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _bool(env: dict[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigError(name, f"expected true or false, got {raw!r}")
+
+
+def _database_url(env: dict[str, str], var_dir: Path) -> str:
+    url = env.get("TAIKAI_DATABASE_URL", "").strip()
+    if not url:
+        return f"sqlite:///{var_dir / 'taikai.sqlite3'}"
+    scheme = urlparse(url).scheme
+    if scheme not in ("sqlite", "postgres", "postgresql"):
+        raise ConfigError(
+            "TAIKAI_DATABASE_URL", f"unsupported scheme {scheme!r}: use sqlite:///PATH or postgresql://..."
+        )
+    if scheme != "sqlite" and not urlparse(url).path.strip("/"):
+        raise ConfigError("TAIKAI_DATABASE_URL", "a PostgreSQL URL must name a database: postgresql://host/NAME")
+    return url
+
+
+def _secret_key(env: dict[str, str], var_dir: Path) -> str:
+    key = env.get("TAIKAI_SECRET_KEY")
+    if key is not None:
+        if len(key) < 32:
+            raise ConfigError("TAIKAI_SECRET_KEY", "must be at least 32 characters long")
+        return key
+    path = var_dir / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    var_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def _time_zone(env: dict[str, str]) -> str:
+    tz = env.get("TAIKAI_TIME_ZONE", "Asia/Tokyo")
+    try:
+        zoneinfo.ZoneInfo(tz)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError("TAIKAI_TIME_ZONE", f"unknown time zone {tz!r}") from exc
+    return tz
+
+
+def _hosts(env: dict[str, str]) -> list[str]:
+    raw = env.get("TAIKAI_ALLOWED_HOSTS")
+    if raw is None:
+        # The venue laptop is reached by its LAN address, which we cannot know in advance.
+        return ["*"]
+    hosts = [h.strip() for h in raw.split(",") if h.strip()]
+    if not hosts:
+        raise ConfigError("TAIKAI_ALLOWED_HOSTS", "empty: give a comma-separated list of host names, or *")
+    return hosts
+
+
+def load(env: dict[str, str] | None = None) -> Config:
+    env = dict(os.environ if env is None else env)
+    var_dir = Path(env.get("TAIKAI_VAR_DIR") or Path.cwd() / "var").resolve()
+    return Config(
+        var_dir=var_dir,
+        database_url=_database_url(env, var_dir),
+        secret_key=_secret_key(env, var_dir),
+        debug=_bool(env, "TAIKAI_DEBUG", False),
+        allowed_hosts=_hosts(env),
+        time_zone=_time_zone(env),
+        https=_bool(env, "TAIKAI_HTTPS", False),
+    )

@@ -1,0 +1,256 @@
+"""Rulesets: every number and list of RULES.md as data (ルールセット).
+
+A ruleset is a TOML document. Built-in ones live in ``taikai/core/rulesets/``; an organizer's own
+file may ``extends`` one of them and override only what differs (tables merge key by key, lists
+and values replace). ``parse_ruleset`` validates the merged document completely and raises
+``RulesetError`` carrying one ``Problem`` per bad key, so an organizer sees every mistake at once.
+
+An event stores ``Ruleset.to_dict()`` (and its ``fingerprint``) when it starts, so a later edit of
+the file never changes a running or finished event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import resources
+from typing import Any
+
+from taikai.core.problems import Problem
+
+EXTRA_DECK_KINDS = ("fusion", "synchro", "xyz", "link")
+REGIONS = ("ocg", "tcg", "korean")
+TIEBREAKERS = ("match_points", "omw", "oomw", "random")
+FIXES = ("remove-object", "restore-deck-size", "restore-registered-deck")
+# PEN-1: the fixed rung names; a ruleset orders them (lightest first) but cannot invent new ones,
+# because each rung has an effect the software applies.
+RUNGS = (
+    "caution",
+    "warning",
+    "duel-loss",
+    "match-loss",
+    "match-loss-downgrade",
+    "dq",
+    "dq-downgrade",
+    "dq-no-prize",
+)
+
+
+class RulesetError(Exception):
+    """A ruleset document that cannot be used; ``problems`` says every reason."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class DeckRules:
+    main_min: int
+    main_max: int
+    extra_min: int
+    extra_max: int
+    side_min: int
+    side_max: int
+    copy_limit: int
+    extra_deck_kinds: tuple[str, ...]
+    legal_regions: tuple[str, ...]
+    enforce_release_date: bool
+    banlist: str
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    duels_to_win: int
+    max_duels: int
+
+
+@dataclass(frozen=True)
+class TimeRules:
+    match_minutes: int
+    interval_minutes: int
+    turn_guideline_minutes: int
+    extension_threshold_minutes: int
+    extra_turns: int
+    extra_duel_turns: int
+    extra_duel_lp: int
+
+
+@dataclass(frozen=True)
+class FormatRules:
+    """What differs between Swiss (スイスドロー) and single elimination (トーナメント)."""
+
+    match_draws: bool
+    sudden_death: bool
+    extra_duel: bool
+
+
+@dataclass(frozen=True)
+class Scoring:
+    win: int
+    draw: int
+    loss: int
+    bye: int
+    late_entry_missed_round: str
+
+
+@dataclass(frozen=True)
+class StandingsRules:
+    tiebreakers: tuple[str, ...]
+    omw_floor: Fraction
+    code_digits: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TeamRules:
+    seats: tuple[str, ...]
+    seat_wins_to_win: int
+
+
+@dataclass(frozen=True)
+class SizeBand:
+    """One row of an attendance table: applies up to ``max_players`` (None = no upper bound)."""
+
+    max_players: int | None
+    value: int
+
+
+@dataclass(frozen=True)
+class Infraction:
+    id: str
+    off: str
+    default: str | None
+    fix: str | None
+    escalates: bool
+
+
+@dataclass(frozen=True)
+class PenaltyRules:
+    ladder: tuple[str, ...]
+    head_judge_only_from: str
+    database_from: str
+    downgrade_rungs: tuple[str, ...]
+    team_propagation_from: str | None
+    infractions: tuple[Infraction, ...]
+
+    def rank(self, rung: str) -> int:
+        """Position on the ladder, 0 = lightest (PEN-1)."""
+        return self.ladder.index(rung)
+
+    def infraction(self, infraction_id: str) -> Infraction:
+        for inf in self.infractions:
+            if inf.id == infraction_id:
+                return inf
+        raise KeyError(infraction_id)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    version: int
+    title_ja: str
+    title_en: str
+    deck: DeckRules
+    match: MatchRules
+    time: TimeRules
+    swiss: FormatRules
+    elimination: FormatRules
+    scoring: Scoring
+    standings: StandingsRules
+    team: TeamRules
+    top_cut: tuple[SizeBand, ...]
+    swiss_rounds: tuple[SizeBand, ...]
+    penalties: PenaltyRules
+    document: dict[str, Any] = field(repr=False, compare=False, hash=False)
+
+    def format_rules(self, fmt: str) -> FormatRules:
+        if fmt == "swiss":
+            return self.swiss
+        if fmt == "elimination":
+            return self.elimination
+        raise ValueError(fmt)
+
+    def suggested_top_cut(self, players: int) -> int:
+        return _band_value(self.top_cut, players)
+
+    def suggested_swiss_rounds(self, players: int) -> int:
+        return _band_value(self.swiss_rounds, players)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The merged document: what an event stores, and what ``ruleset show --json`` prints."""
+        return json.loads(json.dumps(self.document))  # type: ignore[no-any-return]
+
+    @property
+    def fingerprint(self) -> str:
+        canonical = json.dumps(self.document, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+
+def _band_value(bands: tuple[SizeBand, ...], players: int) -> int:
+    for band in bands:
+        if band.max_players is None or players <= band.max_players:
+            return band.value
+    return bands[-1].value
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files("taikai.core").joinpath("rulesets")
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def builtin_text(name: str) -> str:
+    if name not in builtin_names():
+        raise RulesetError([Problem("unknown-ruleset", name=name)])
+    return resources.files("taikai.core").joinpath("rulesets", f"{name}.toml").read_text("utf-8")
+
+
+def builtin(name: str) -> Ruleset:
+    """A built-in ruleset by name: ``dkt-2011``, ``harajuku-cs-1.2`` or ``modern``."""
+    return parse_ruleset(builtin_text(name))
+
+
+def parse_ruleset(text: str) -> Ruleset:
+    """Parse a TOML ruleset, resolve ``extends`` against the built-ins, and validate it."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError([Problem("toml-syntax", detail=str(exc))]) from exc
+    return from_document(resolve_extends(doc))
+
+
+def resolve_extends(doc: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    parent_name = doc.get("ruleset", {}).get("extends")
+    if not parent_name:
+        return doc
+    if not isinstance(parent_name, str):
+        raise RulesetError([Problem("bad-type", key="ruleset.extends", expected="string")])
+    if parent_name in seen:
+        raise RulesetError([Problem("extends-cycle", name=parent_name)])
+    parent = resolve_extends(tomllib.loads(builtin_text(parent_name)), (*seen, parent_name))
+    merged = _merge(parent, doc)
+    merged["ruleset"].pop("extends", None)
+    merged["ruleset"]["based_on"] = parent_name
+    return merged
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def from_document(doc: dict[str, Any]) -> Ruleset:
+    """Build a Ruleset from a merged document (as stored with an event), validating every key."""
+    from taikai.core.ruleset_schema import build
+
+    return build(doc)

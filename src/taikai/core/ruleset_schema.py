@@ -1,0 +1,319 @@
+"""Validation of a ruleset document: every key known, typed, and consistent.
+
+Each check appends a Problem naming the dotted key (``deck.main_min``), so ``taikai ruleset check``
+can list every mistake in an organizer's file at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from taikai.core.problems import Problem
+from taikai.core.ruleset import (
+    EXTRA_DECK_KINDS,
+    FIXES,
+    REGIONS,
+    RUNGS,
+    TIEBREAKERS,
+    DeckRules,
+    FormatRules,
+    Infraction,
+    MatchRules,
+    PenaltyRules,
+    Ruleset,
+    RulesetError,
+    Scoring,
+    SizeBand,
+    StandingsRules,
+    TeamRules,
+    TimeRules,
+)
+
+Check = Callable[[Any], bool]
+
+
+def _nonneg_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _pos_int(v: Any) -> bool:
+    return _nonneg_int(v) and v > 0
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _str_list(choices: tuple[str, ...] | None = None) -> Check:
+    def check(v: Any) -> bool:
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            return False
+        return choices is None or all(x in choices for x in v)
+
+    return check
+
+
+def _fraction(v: Any) -> bool:
+    try:
+        f = Fraction(str(v))
+    except (ValueError, ZeroDivisionError):
+        return False
+    return 0 <= f <= 1
+
+
+def _one_of(choices: tuple[str, ...]) -> Check:
+    return lambda v: isinstance(v, str) and v in choices
+
+
+# section -> key -> (check, expected-description)
+SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
+    "ruleset": {
+        "name": (_str, "string"),
+        "version": (_pos_int, "positive integer"),
+        "title_ja": (_str, "string"),
+        "title_en": (_str, "string"),
+        "based_on": (_str, "string"),
+    },
+    "deck": {
+        "main_min": (_pos_int, "positive integer"),
+        "main_max": (_pos_int, "positive integer"),
+        "extra_min": (_nonneg_int, "integer >= 0"),
+        "extra_max": (_nonneg_int, "integer >= 0"),
+        "side_min": (_nonneg_int, "integer >= 0"),
+        "side_max": (_nonneg_int, "integer >= 0"),
+        "copy_limit": (_pos_int, "positive integer"),
+        "extra_deck_kinds": (_str_list(EXTRA_DECK_KINDS), "list of " + "/".join(EXTRA_DECK_KINDS)),
+        "legal_regions": (_str_list(REGIONS), "list of " + "/".join(REGIONS)),
+        "enforce_release_date": (_bool, "true or false"),
+        "banlist": (_str, "string"),
+    },
+    "match": {
+        "duels_to_win": (_pos_int, "positive integer"),
+        "max_duels": (_pos_int, "positive integer"),
+    },
+    "time": {
+        "match_minutes": (_pos_int, "positive integer"),
+        "interval_minutes": (_nonneg_int, "integer >= 0"),
+        "turn_guideline_minutes": (_pos_int, "positive integer"),
+        "extension_threshold_minutes": (_nonneg_int, "integer >= 0"),
+        "extra_turns": (_nonneg_int, "integer >= 0"),
+        "extra_duel_turns": (_pos_int, "positive integer"),
+        "extra_duel_lp": (_pos_int, "positive integer"),
+    },
+    "formats.swiss": {
+        "match_draws": (_bool, "true or false"),
+        "sudden_death": (_bool, "true or false"),
+        "extra_duel": (_bool, "true or false"),
+    },
+    "formats.elimination": {
+        "match_draws": (_bool, "true or false"),
+        "sudden_death": (_bool, "true or false"),
+        "extra_duel": (_bool, "true or false"),
+    },
+    "scoring": {
+        "win": (_nonneg_int, "integer >= 0"),
+        "draw": (_nonneg_int, "integer >= 0"),
+        "loss": (_nonneg_int, "integer >= 0"),
+        "bye": (_nonneg_int, "integer >= 0"),
+        "late_entry_missed_round": (_one_of(("loss", "none")), "loss or none"),
+    },
+    "standings": {
+        "tiebreakers": (_str_list(TIEBREAKERS), "list of " + "/".join(TIEBREAKERS)),
+        "omw_floor": (_fraction, 'fraction between 0 and 1, e.g. "1/3"'),
+        "code_digits": (lambda v: isinstance(v, list) and all(_pos_int(x) for x in v), "list of integers"),
+    },
+    "team": {
+        "seats": (_str_list(), "list of seat names"),
+        "seat_wins_to_win": (_pos_int, "positive integer"),
+    },
+    "penalties": {
+        "ladder": (_str_list(RUNGS), "list of " + "/".join(RUNGS)),
+        "head_judge_only_from": (_one_of(RUNGS), "a rung of the ladder"),
+        "database_from": (_one_of(RUNGS), "a rung of the ladder"),
+        "downgrade_rungs": (_str_list(RUNGS), "list of rungs"),
+        "team_propagation_from": (_one_of(RUNGS), "a rung of the ladder"),
+        "infractions": (lambda v: isinstance(v, list), "list of [[penalties.infractions]] tables"),
+    },
+    "tournament": {
+        "top_cut": (lambda v: isinstance(v, list), "list of [[tournament.top_cut]] tables"),
+        "swiss_rounds": (lambda v: isinstance(v, list), "list of [[tournament.swiss_rounds]] tables"),
+    },
+}
+OPTIONAL = {"ruleset.based_on", "penalties.team_propagation_from"}
+INFRACTION_KEYS: dict[str, tuple[Check, str]] = {
+    "id": (_str, "string"),
+    "off": (_str, "string"),
+    "default": (_one_of(RUNGS), "a rung of the ladder"),
+    "fix": (_one_of(FIXES), "one of " + "/".join(FIXES)),
+    "escalates": (_bool, "true or false"),
+}
+
+
+def _section(doc: dict[str, Any], dotted: str) -> Any:
+    node: Any = doc
+    for part in dotted.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _check_keys(doc: dict[str, Any], problems: list[Problem]) -> None:
+    known_top = {s.split(".")[0] for s in SCHEMA}
+    for key in doc:
+        if key not in known_top:
+            problems.append(Problem("unknown-key", key=key))
+    formats = doc.get("formats", {})
+    if isinstance(formats, dict):
+        for key in formats:
+            if key not in ("swiss", "elimination"):
+                problems.append(Problem("unknown-key", key=f"formats.{key}"))
+    for section, keys in SCHEMA.items():
+        table = _section(doc, section)
+        if not isinstance(table, dict):
+            problems.append(Problem("missing-key", key=section))
+            continue
+        for key in table:
+            if key not in keys:
+                problems.append(Problem("unknown-key", key=f"{section}.{key}"))
+        for key, (check, expected) in keys.items():
+            dotted = f"{section}.{key}"
+            if key not in table:
+                if dotted not in OPTIONAL:
+                    problems.append(Problem("missing-key", key=dotted))
+            elif not check(table[key]):
+                problems.append(Problem("bad-value", key=dotted, expected=expected, value=table[key]))
+
+
+def _check_consistency(doc: dict[str, Any], problems: list[Problem]) -> None:
+    deck = doc["deck"]
+    for part in ("main", "extra", "side"):
+        lo, hi = deck[f"{part}_min"], deck[f"{part}_max"]
+        if lo > hi:
+            problems.append(Problem("min-above-max", key=f"deck.{part}_min", min=lo, max=hi))
+    match = doc["match"]
+    if match["max_duels"] < 2 * match["duels_to_win"] - 1:
+        problems.append(
+            Problem(
+                "too-few-duels", key="match.max_duels", value=match["max_duels"], duels_to_win=match["duels_to_win"]
+            )
+        )
+    if doc["formats"]["elimination"]["match_draws"]:
+        problems.append(Problem("elimination-draws", key="formats.elimination.match_draws"))  # MATCH-2
+    ladder = doc["penalties"]["ladder"]
+    if sorted(ladder) != sorted(RUNGS):
+        problems.append(Problem("bad-ladder", key="penalties.ladder", expected=list(RUNGS)))
+    seats = doc["team"]["seats"]
+    if doc["team"]["seat_wins_to_win"] > len(seats):
+        problems.append(Problem("too-many-seat-wins", key="team.seat_wins_to_win", seats=len(seats)))
+    for name in ("top_cut", "swiss_rounds"):
+        _check_bands(doc["tournament"][name], f"tournament.{name}", "cut" if name == "top_cut" else "rounds", problems)
+    for i, inf in enumerate(doc["penalties"]["infractions"]):
+        _check_infraction(inf, i, problems)
+
+
+def _check_bands(bands: list[Any], key: str, value_key: str, problems: list[Problem]) -> None:
+    if not bands:
+        problems.append(Problem("missing-key", key=key))
+        return
+    last: int = 0
+    for i, band in enumerate(bands):
+        where = f"{key}[{i}]"
+        if not isinstance(band, dict):
+            problems.append(Problem("bad-value", key=where, expected="table", value=band))
+            continue
+        for k in band:
+            if k not in ("max_players", value_key):
+                problems.append(Problem("unknown-key", key=f"{where}.{k}"))
+        if not _nonneg_int(band.get(value_key)):
+            problems.append(
+                Problem("bad-value", key=f"{where}.{value_key}", expected="integer >= 0", value=band.get(value_key))
+            )
+        top = band.get("max_players")
+        if top is None:
+            if i != len(bands) - 1:
+                problems.append(Problem("open-band-not-last", key=where))
+        elif not _pos_int(top) or top <= last:
+            problems.append(Problem("bands-not-increasing", key=f"{where}.max_players", value=top))
+        else:
+            last = top
+
+
+def _check_infraction(inf: Any, i: int, problems: list[Problem]) -> None:
+    where = f"penalties.infractions[{i}]"
+    if not isinstance(inf, dict):
+        problems.append(Problem("bad-value", key=where, expected="table", value=inf))
+        return
+    for k, v in inf.items():
+        if k not in INFRACTION_KEYS:
+            problems.append(Problem("unknown-key", key=f"{where}.{k}"))
+        elif not INFRACTION_KEYS[k][0](v):
+            problems.append(Problem("bad-value", key=f"{where}.{k}", expected=INFRACTION_KEYS[k][1], value=v))
+    for k in ("id", "off"):
+        if k not in inf:
+            problems.append(Problem("missing-key", key=f"{where}.{k}"))
+
+
+def build(doc: dict[str, Any]) -> Ruleset:
+    problems: list[Problem] = []
+    _check_keys(doc, problems)
+    # Consistency needs every value present and typed; an unknown key alone does not prevent it.
+    if all(p.code == "unknown-key" for p in problems):
+        _check_consistency(doc, problems)
+    if problems:
+        raise RulesetError(problems)
+    return _construct(doc)
+
+
+def _bands(rows: list[dict[str, Any]], value_key: str) -> tuple[SizeBand, ...]:
+    return tuple(SizeBand(r.get("max_players"), r[value_key]) for r in rows)
+
+
+def _construct(doc: dict[str, Any]) -> Ruleset:
+    d, t, s, st, pen = doc["deck"], doc["time"], doc["scoring"], doc["standings"], doc["penalties"]
+    return Ruleset(
+        name=doc["ruleset"]["name"],
+        version=doc["ruleset"]["version"],
+        title_ja=doc["ruleset"]["title_ja"],
+        title_en=doc["ruleset"]["title_en"],
+        deck=DeckRules(
+            **{k: d[k] for k in d if k not in ("extra_deck_kinds", "legal_regions")},
+            extra_deck_kinds=tuple(d["extra_deck_kinds"]),
+            legal_regions=tuple(d["legal_regions"]),
+        ),
+        match=MatchRules(**doc["match"]),
+        time=TimeRules(**t),
+        swiss=FormatRules(**doc["formats"]["swiss"]),
+        elimination=FormatRules(**doc["formats"]["elimination"]),
+        scoring=Scoring(**s),
+        standings=StandingsRules(
+            tiebreakers=tuple(st["tiebreakers"]),
+            omw_floor=Fraction(str(st["omw_floor"])),
+            code_digits=tuple(st["code_digits"]),
+        ),
+        team=TeamRules(seats=tuple(doc["team"]["seats"]), seat_wins_to_win=doc["team"]["seat_wins_to_win"]),
+        top_cut=_bands(doc["tournament"]["top_cut"], "cut"),
+        swiss_rounds=_bands(doc["tournament"]["swiss_rounds"], "rounds"),
+        penalties=PenaltyRules(
+            ladder=tuple(pen["ladder"]),
+            head_judge_only_from=pen["head_judge_only_from"],
+            database_from=pen["database_from"],
+            downgrade_rungs=tuple(pen["downgrade_rungs"]),
+            team_propagation_from=pen.get("team_propagation_from"),
+            infractions=tuple(
+                Infraction(
+                    id=i["id"],
+                    off=i["off"],
+                    default=i.get("default"),
+                    fix=i.get("fix"),
+                    escalates=i.get("escalates", False),
+                )
+                for i in pen["infractions"]
+            ),
+        ),
+        document=doc,
+    )

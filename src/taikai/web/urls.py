@@ -1,0 +1,11 @@
+from django.urls import path
+
+from taikai.web import views
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.logout_view, name="logout"),
+    path("language/", views.set_language, name="set_language"),
+    path("healthz", views.healthz, name="healthz"),
+]

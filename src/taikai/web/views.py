@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from taikai.web.middleware import SUPPORTED
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "taikai/login.html"
+    redirect_authenticated_user = True
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return HttpResponseRedirect(settings.LOGOUT_REDIRECT_URL and "/login/")
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "taikai/dashboard.html", {})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language switch on every page: remembers the choice in a cookie for a year."""
+    language = request.POST.get("language", "")
+    target = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = "/"
+    response = HttpResponseRedirect(target)
+    if language in SUPPORTED:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax", httponly=False
+        )
+    return response
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return JsonResponse({"ok": True, "database": connection.vendor})
