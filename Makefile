@@ -28,7 +28,7 @@ test: $(STAMP)
 	@scripts/test.sh
 
 bench: $(STAMP)
-	$(BIN)/python -m taikai.bench
+	$(BIN)/python -m taikai.bench $(BENCH)
 
 messages: $(STAMP)
 	cd src/taikai && ../../$(BIN)/django-admin makemessages -l ja --no-obsolete && ../../$(BIN)/django-admin compilemessages

@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`): each module here with a ``run(args) -> None`` prints its own table."""
