@@ -7,7 +7,7 @@ from pathlib import Path
 
 import taikai.core
 
-FORBIDDEN = {"django", "psycopg", "sqlite3", "random", "socket", "urllib", "http", "datetime", "time", "requests"}
+FORBIDDEN = {"django", "psycopg", "sqlite3", "random", "socket", "urllib", "http", "time", "requests"}
 FORBIDDEN_TAIKAI = ("taikai.web", "taikai.events", "taikai.api", "taikai.cli", "taikai.audit", "taikai.settings")
 
 
