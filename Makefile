@@ -31,4 +31,4 @@ bench: $(STAMP)
 	$(BIN)/python -m taikai.bench $(BENCH)
 
 messages: $(STAMP)
-	cd src/taikai && ../../$(BIN)/django-admin makemessages -l ja --no-obsolete && ../../$(BIN)/django-admin compilemessages
+	scripts/messages.sh

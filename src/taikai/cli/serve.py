@@ -1,0 +1,104 @@
+"""taikai serve: migrate, collect static files, make the first organizer, and serve on the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("serve", help="run the web application / サーバーを起動")
+    p.add_argument("--host", default=os.environ.get("TAIKAI_HOST", "0.0.0.0"))
+    p.add_argument("--port", type=int, default=int(os.environ.get("TAIKAI_PORT", "8000")))
+    p.add_argument("--workers", type=int, default=None, help="web processes (default 1 on SQLite, 2 on PostgreSQL)")
+    p.set_defaults(func=cmd_serve)
+
+
+def lan_addresses() -> list[str]:
+    """IPv4 addresses of this machine other than loopback, for phones on the venue network."""
+    found: list[str] = []
+    try:
+        out = subprocess.run(["ip", "-4", "-o", "addr", "show"], capture_output=True, text=True, timeout=3).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if "inet" in parts:
+                addr = parts[parts.index("inet") + 1].split("/")[0]
+                if not addr.startswith("127."):
+                    found.append(addr)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    if not found:
+        try:
+            found = [a for a in socket.gethostbyname_ex(socket.gethostname())[2] if not a.startswith("127.")]
+        except OSError:
+            pass
+    return found
+
+
+def _static_fingerprint() -> str:
+    import taikai
+
+    root = Path(taikai.__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("static/**/*")):
+        if path.is_file():
+            h.update(str(path.relative_to(root)).encode())
+            h.update(str(path.stat().st_mtime_ns).encode())
+    return h.hexdigest()
+
+
+def prepare() -> None:
+    """Everything before serving; fast when nothing changed, so a second start takes seconds."""
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from taikai.web.accounts import ensure_first_organizer
+
+    call_command("migrate", interactive=False, verbosity=0)
+    stamp = Path(settings.STATIC_ROOT) / ".fingerprint"
+    fingerprint = _static_fingerprint()
+    if not stamp.exists() or stamp.read_text() != fingerprint:
+        call_command("collectstatic", interactive=False, verbosity=0, clear=True)
+        stamp.write_text(fingerprint)
+    created = ensure_first_organizer()
+    if created:
+        user, password = created
+        print("=" * 64)
+        print("  最初の主催者アカウントを作成しました / First organizer account created")
+        print(f"  user name / ユーザー名: {user}")
+        print(f"  password  / パスワード: {password}")
+        print("  This password is shown only once. このパスワードは一度だけ表示されます。")
+        print("=" * 64)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    prepare()
+    import uvicorn
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    workers = args.workers or (1 if engine.endswith("sqlite3") else 2)
+    print(f"taikai: serving on http://127.0.0.1:{args.port}/")
+    if args.host in ("0.0.0.0", "::"):
+        for addr in lan_addresses():
+            print(f"taikai: on the venue network: http://{addr}:{args.port}/")
+    print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
+    sys.stdout.flush()
+    uvicorn.run(
+        "taikai.asgi:application",
+        host=args.host,
+        port=args.port,
+        workers=workers,
+        log_level="warning",
+        proxy_headers=True,
+        timeout_graceful_shutdown=5,
+    )
+    return 0

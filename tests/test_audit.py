@@ -1,0 +1,39 @@
+"""The audit log is append-only and written inside the service's transaction (STYLE habits 1-2)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from taikai.audit.models import AppendOnlyError, AuditEntry
+from taikai.audit.services import record
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.django_db(transaction=True)
+def test_record_needs_a_transaction() -> None:
+    with pytest.raises(RuntimeError):
+        record("taikai.test.something")
+
+
+def test_entries_cannot_be_changed_or_deleted() -> None:
+    with transaction.atomic():
+        entry = record("taikai.test.something", actor_label="tester", before={"a": 1}, after={"a": 2})
+    entry.action = "changed"
+    with pytest.raises(AppendOnlyError):
+        entry.save()
+    with pytest.raises(AppendOnlyError):
+        entry.delete()
+    with pytest.raises(AppendOnlyError):
+        AuditEntry.objects.all().delete()
+    with pytest.raises(AppendOnlyError):
+        AuditEntry.objects.update(action="x")
+    assert AuditEntry.objects.get().action == "taikai.test.something"
+
+
+def test_a_failed_service_leaves_no_entry() -> None:
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        record("taikai.test.something")
+        1 / 0  # noqa: B018
+    assert AuditEntry.objects.count() == 0

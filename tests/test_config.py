@@ -1,0 +1,50 @@
+"""Configuration: safe defaults, and a bad setting named at start-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from taikai.config import ConfigError, load
+
+
+def test_defaults_use_sqlite_under_var_and_keep_the_generated_secret(tmp_path: Path) -> None:
+    env = {"TAIKAI_VAR_DIR": str(tmp_path)}
+    first = load(env)
+    assert first.database_url == f"sqlite:///{tmp_path / 'taikai.sqlite3'}"
+    assert not first.debug and first.time_zone == "Asia/Tokyo"
+    assert load(env).secret_key == first.secret_key  # generated once, kept under var/
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TAIKAI_DATABASE_URL", "mysql://x/y"),
+        ("TAIKAI_DATABASE_URL", "postgresql://localhost"),
+        ("TAIKAI_DEBUG", "maybe"),
+        ("TAIKAI_SECRET_KEY", "short"),
+        ("TAIKAI_TIME_ZONE", "Mars/Olympus"),
+        ("TAIKAI_ALLOWED_HOSTS", " , "),
+    ],
+)
+def test_bad_setting_is_named(tmp_path: Path, name: str, value: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        load({"TAIKAI_VAR_DIR": str(tmp_path), name: value})
+    assert exc.value.setting == name
+    assert name in str(exc.value)
+
+
+def test_bad_setting_stops_the_command_with_its_name(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='taikai.settings'; django.setup()"],
+        env={"TAIKAI_VAR_DIR": str(tmp_path), "TAIKAI_DEBUG": "perhaps", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert "TAIKAI_DEBUG" in proc.stderr

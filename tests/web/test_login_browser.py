@@ -1,0 +1,45 @@
+"""The first browser test: the organizer logs in and sees the dashboard, in Japanese, then in English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taikai.web.accounts import ensure_first_organizer
+from tests.conftest import PHONE, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_organizer_logs_in_and_switches_language(new_page: Any) -> None:
+    created = ensure_first_organizer()
+    assert created is not None
+    username, password = created
+
+    page = new_page(viewport=PHONE)
+    page.goto(page.base_url + "/")
+    assert page.url.endswith("/login/?next=/")
+    assert page.locator("h1").inner_text() == "ログイン"
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "wrong password")
+    page.click("button.primary")
+    assert "ユーザー名またはパスワードが正しくありません" in page.locator("[role=alert]").inner_text()
+
+    page.fill("input[name=password]", password)
+    page.click("button.primary")
+    assert page.locator("h1").inner_text() == "ダッシュボード"
+    assert f"{username} としてログイン中です" in page.content()
+    screenshot(page, "dashboard-ja-phone")
+
+    page.click("button[name=language][value=en]")
+    assert page.locator("h1").inner_text() == "Dashboard"
+    assert f"Signed in as {username}." in page.content()
+    page.goto(page.base_url + "/")  # the choice is remembered
+    assert page.locator("h1").inner_text() == "Dashboard"
+    screenshot(page, "dashboard-en-phone")
+
+
+def test_second_start_creates_no_second_organizer() -> None:
+    assert ensure_first_organizer() is not None
+    assert ensure_first_organizer() is None
