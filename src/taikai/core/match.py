@@ -1,0 +1,362 @@
+"""Duel records to a match's state (マッチの勝敗判定), RULES.md MATCH-* and TIME-*.
+
+A match record lists the duels in the order played. ``evaluate`` folds over them and says whether the
+match is finished, who won or whether it is a match draw, the duel score, what must happen next and who
+chooses to go first or second in the next duel. A record that cannot happen under the rules raises
+``MatchRecordError`` carrying a ``Problem`` that names the duel (1-based, in record order).
+
+Every number (duels to win, the most duels, which formats allow draws, sudden death or an extra duel)
+comes from the ruleset. The time procedure that produces time-called duels lives in
+``taikai.core.time_procedure``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from taikai.core.problems import Problem
+from taikai.core.ruleset import FormatRules, Ruleset
+
+
+class Player(StrEnum):
+    A = "A"
+    B = "B"
+
+    @property
+    def opponent(self) -> Player:
+        return Player.B if self is Player.A else Player.A
+
+
+class Format(StrEnum):
+    SWISS = "swiss"  # スイスドロー方式
+    ELIMINATION = "elimination"  # トーナメント方式
+
+
+class Next(StrEnum):
+    DUEL = "duel"
+    SUDDEN_DEATH = "sudden_death"  # サドンデス: the current duel continues until an LP change
+    EXTRA_DUEL = "extra_duel"  # エキストラデュエル
+
+
+class Chooser(StrEnum):
+    """Who chooses to go first or second in the next duel."""
+
+    A = "A"
+    B = "B"
+    RPS = "rps"  # rock-paper-scissors (じゃんけん)
+
+
+@dataclass(frozen=True)
+class LifePoints:
+    a: int
+    b: int
+
+    def of(self, player: Player) -> int:
+        return self.a if player is Player.A else self.b
+
+    @property
+    def leader(self) -> Player | None:
+        if self.a == self.b:
+            return None
+        return Player.A if self.a > self.b else Player.B
+
+
+@dataclass(frozen=True)
+class Won:
+    """A duel won normally (a concession or a penalty duel loss counts as this)."""
+
+    winner: Player
+    time_called: bool = False  # time was called during this duel; the win came in its (extra) turns
+    extra_duel: bool = False
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A duel the game itself ended in a draw."""
+
+    time_called: bool = False
+    extra_duel: bool = False
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """Time was called and the extra turns (or the extra duel's turns) ended with no normal win."""
+
+    lp: LifePoints
+    sudden_death: Player | None = None  # who won the sudden death, when the LP were equal
+    extra_duel: bool = False
+
+
+Duel = Won | Drawn | TimedOut
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    format: Format
+    duels: tuple[Duel, ...] = ()
+    time_called_between_duels: bool = False  # after the last regular duel listed
+
+
+@dataclass(frozen=True)
+class Score:
+    a: int = 0
+    b: int = 0
+    draws: int = 0
+
+    def wins(self, player: Player) -> int:
+        return self.a if player is Player.A else self.b
+
+    @property
+    def leader(self) -> Player | None:
+        if self.a == self.b:
+            return None
+        return Player.A if self.a > self.b else Player.B
+
+    def add(self, winner: Player | None) -> Score:
+        if winner is None:
+            return replace(self, draws=self.draws + 1)
+        if winner is Player.A:
+            return replace(self, a=self.a + 1)
+        return replace(self, b=self.b + 1)
+
+
+@dataclass(frozen=True)
+class MatchState:
+    finished: bool
+    winner: Player | None
+    draw: bool
+    score: Score
+    next: Next | None
+    chooser: Chooser | None
+    judge_flag: bool  # the rules are silent (who chooses after a drawn duel): a judge should confirm
+    rules: tuple[str, ...]
+
+
+class MatchRecordError(Exception):
+    """A record that cannot happen under the rules."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+# The Swiss tables of OFF C, keyed by the duel during which time was called: a score (leader's wins,
+# the other's wins, draws) listed there is cited by that row's ID; any other score by TIME-S-7.
+_SWISS_TABLES: dict[int, tuple[str, frozenset[tuple[int, int, int]]]] = {
+    3: ("TIME-S-3", frozenset({(2, 1, 0), (1, 0, 2), (1, 1, 1), (0, 0, 3)})),
+    2: ("TIME-S-4", frozenset({(2, 0, 0), (1, 0, 1), (1, 1, 0), (0, 0, 2)})),
+    1: ("TIME-S-5", frozenset({(1, 0, 0), (0, 0, 1)})),
+}
+
+
+@dataclass(frozen=True)
+class _Progress:
+    """The fold's accumulator: what the duels so far have established."""
+
+    score: Score = Score()
+    regular_duels: int = 0
+    time_called_in: int | None = None  # the regular duel during which time was called
+    time_called: bool = False
+    last: Duel | None = None
+    last_winner: Player | None = None
+    finished: bool = False
+    winner: Player | None = None
+    draw: bool = False
+    next: Next | None = None
+    rules: tuple[str, ...] = ()
+
+
+def evaluate(record: MatchRecord, ruleset: Ruleset) -> MatchState:
+    """The state of a match after the duels in ``record`` (MATCH-1, MATCH-2, MATCH-4, TIME-*)."""
+    rules = ruleset.format_rules(record.format.value)
+    progress = _Progress()
+    regular = _regular_prefix(record.duels)
+    for position, duel in enumerate(record.duels[:regular], start=1):
+        progress = _regular_duel(progress, duel, position, record.format, rules, ruleset)
+    if record.time_called_between_duels:
+        progress = _time_between_duels(progress, record.format, rules, ruleset)
+    for position, duel in enumerate(record.duels[regular:], start=regular + 1):
+        if duel.extra_duel:
+            progress = _extra_duel(progress, duel, position, record.format, rules)
+        else:
+            progress = _regular_duel(progress, duel, position, record.format, rules, ruleset)
+    return _state(progress)
+
+
+def _regular_prefix(duels: tuple[Duel, ...]) -> int:
+    for i, duel in enumerate(duels):
+        if duel.extra_duel:
+            return i
+    return len(duels)
+
+
+def _refuse_if_closed(progress: _Progress, position: int) -> None:
+    if progress.finished:
+        raise MatchRecordError(Problem("duel_after_match_end", duel=position))
+    if progress.next is Next.SUDDEN_DEATH:
+        raise MatchRecordError(Problem("sudden_death_missing", duel=position - 1))
+
+
+def _duel_result(
+    duel: Duel, position: int, fmt: Format, rules: FormatRules
+) -> tuple[Player | None, bool, tuple[str, ...]]:
+    """(winner or None, decided?, rule IDs) for one duel; refuses what the format does not allow."""
+    prefix = "TIME-S" if fmt is Format.SWISS else "TIME-E"
+    if isinstance(duel, Won):
+        return duel.winner, True, (f"{prefix}-1",) if duel.time_called else ()
+    if isinstance(duel, Drawn):
+        if not rules.match_draws:
+            raise MatchRecordError(Problem("draw_not_allowed", duel=position, format=fmt.value))
+        return None, True, ("TIME-S-1",) if duel.time_called else ()
+    for player in Player:
+        if duel.lp.of(player) <= 0:
+            # At 0 LP the game itself ended the duel: that is a normal win or draw, not a time result.
+            raise MatchRecordError(
+                Problem("lp_not_positive", duel=position, player=player.value, lp=duel.lp.of(player))
+            )
+    if duel.sudden_death is not None:
+        if not rules.sudden_death:
+            raise MatchRecordError(Problem("sudden_death_not_allowed", duel=position, format=fmt.value))
+        if duel.lp.leader is not None:
+            raise MatchRecordError(Problem("sudden_death_unequal_lp", duel=position, a=duel.lp.a, b=duel.lp.b))
+        return duel.sudden_death, True, ("TIME-E-3",)  # TIME-E-3: the first LP change decides
+    if duel.lp.leader is not None:
+        return duel.lp.leader, True, (f"{prefix}-2",)  # more LP wins the duel
+    if rules.sudden_death:
+        return None, False, ("TIME-E-3",)  # equal LP: sudden death must still be played
+    return None, True, ("TIME-S-2",)  # equal LP: the duel is a draw
+
+
+def _regular_duel(
+    progress: _Progress, duel: Duel, position: int, fmt: Format, rules: FormatRules, ruleset: Ruleset
+) -> _Progress:
+    _refuse_if_closed(progress, position)
+    if progress.time_called:
+        raise MatchRecordError(Problem("duel_after_time", duel=position))
+    if progress.regular_duels >= ruleset.match.max_duels:
+        raise MatchRecordError(Problem("too_many_duels", duel=position, max_duels=ruleset.match.max_duels))
+    winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
+    time_called = isinstance(duel, TimedOut) or duel.time_called
+    progress = replace(
+        progress,
+        score=progress.score.add(winner) if decided else progress.score,
+        regular_duels=progress.regular_duels + 1,
+        time_called=time_called,
+        time_called_in=progress.regular_duels + 1 if time_called else None,
+        last=duel,
+        last_winner=winner,
+        rules=progress.rules + duel_rules,
+    )
+    if not decided:
+        return replace(progress, next=Next.SUDDEN_DEATH)
+    if time_called:
+        return _after_time(progress, fmt, rules, ruleset)
+    leader = progress.score.leader
+    if leader is not None and progress.score.wins(leader) >= ruleset.match.duels_to_win:
+        return _finish(progress, leader, "MATCH-1")
+    if progress.regular_duels == ruleset.match.max_duels:
+        # Best of three is over without two wins (draws): more duel wins takes the match (MATCH-1, MATCH-2).
+        return _finish(progress, leader, "MATCH-1") if leader else _finish(progress, None, "MATCH-2")
+    return replace(progress, next=None)
+
+
+def _after_time(progress: _Progress, fmt: Format, rules: FormatRules, ruleset: Ruleset) -> _Progress:
+    """Time was called during a duel that is now decided: the duel score decides (TIME-S-3..7, OFF 判定1-3)."""
+    score = progress.score
+    leader = score.leader
+    if fmt is Format.SWISS:
+        rule = _swiss_table_rule(score, progress.time_called_in)
+        return _finish(progress, leader, rule)
+    if leader is not None:
+        full_win = score.wins(leader) >= ruleset.match.duels_to_win
+        return _finish(progress, leader, "MATCH-1" if full_win else "TIME-E-4")
+    return _tied_after_time(progress, rules)
+
+
+def _swiss_table_rule(score: Score, duel: int | None) -> str:
+    high, low = max(score.a, score.b), min(score.a, score.b)
+    rule, rows = _SWISS_TABLES.get(duel or 0, ("TIME-S-7", frozenset()))
+    return rule if (high, low, score.draws) in rows else "TIME-S-7"
+
+
+def _tied_after_time(progress: _Progress, rules: FormatRules) -> _Progress:
+    if rules.extra_duel:
+        return replace(progress, next=Next.EXTRA_DUEL, rules=progress.rules + ("TIME-E-5",))
+    return _finish(progress, None, "TIME-S-7")
+
+
+def _time_between_duels(progress: _Progress, fmt: Format, rules: FormatRules, ruleset: Ruleset) -> _Progress:
+    after = progress.regular_duels
+    if progress.finished:
+        raise MatchRecordError(Problem("time_between_duels_after_match_end", duel=after))
+    if progress.next is Next.SUDDEN_DEATH:
+        raise MatchRecordError(Problem("sudden_death_missing", duel=after))
+    if progress.time_called_in is not None:
+        raise MatchRecordError(Problem("time_called_twice", duel=progress.time_called_in))
+    progress = replace(progress, time_called=True)
+    leader = progress.score.leader
+    if fmt is Format.SWISS:
+        return _finish(progress, leader, "TIME-S-6")  # the duel score at time decides
+    if leader is not None:
+        return _finish(progress, leader, "TIME-E-4")  # 判定3: the player with the win takes the match
+    return _tied_after_time(progress, rules)
+
+
+def _extra_duel(progress: _Progress, duel: Duel, position: int, fmt: Format, rules: FormatRules) -> _Progress:
+    _refuse_if_closed(progress, position)
+    if not rules.extra_duel:
+        raise MatchRecordError(Problem("extra_duel_not_allowed", duel=position, format=fmt.value))
+    if progress.next is not Next.EXTRA_DUEL:
+        raise MatchRecordError(Problem("extra_duel_not_due", duel=position))
+    if isinstance(duel, Drawn):
+        raise MatchRecordError(Problem("draw_not_allowed", duel=position, format=fmt.value))
+    if isinstance(duel, Won) and duel.time_called:
+        raise MatchRecordError(Problem("time_called_twice", duel=position))
+    winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
+    progress = replace(
+        progress,
+        last=duel,
+        last_winner=winner,
+        score=progress.score.add(winner) if decided else progress.score,
+        rules=progress.rules + tuple(r for r in duel_rules if r != "TIME-E-2"),
+    )
+    if not decided:
+        return replace(progress, next=Next.SUDDEN_DEATH)
+    return _finish(progress, winner, "TIME-E-5")
+
+
+def _finish(progress: _Progress, winner: Player | None, rule: str) -> _Progress:
+    return replace(
+        progress, finished=True, winner=winner, draw=winner is None, next=None, rules=progress.rules + (rule,)
+    )
+
+
+def _state(progress: _Progress) -> MatchState:
+    next_ = progress.next if progress.finished or progress.next else Next.DUEL
+    chooser, flag, rule = _chooser(progress, next_)
+    rules = progress.rules + ((rule,) if rule else ())
+    return MatchState(
+        finished=progress.finished,
+        winner=progress.winner,
+        draw=progress.finished and progress.draw,
+        score=progress.score,
+        next=next_,
+        chooser=chooser,
+        judge_flag=flag,
+        rules=tuple(dict.fromkeys(rules)),
+    )
+
+
+def _chooser(progress: _Progress, next_: Next | None) -> tuple[Chooser | None, bool, str | None]:
+    """Who chooses first or second for the next duel, whether a judge should confirm, and the rule."""
+    if next_ is Next.EXTRA_DUEL:
+        return Chooser.RPS, False, "TIME-E-5"
+    if next_ is not Next.DUEL:
+        return None, False, None
+    if progress.last is None:
+        return Chooser.RPS, False, "MATCH-3"
+    if progress.last_winner is None:
+        # The rules are silent after a drawn duel: decide by rock-paper-scissors again, flagged for the judge.
+        return Chooser.RPS, True, "MATCH-4"
+    return Chooser(progress.last_winner.opponent.value), False, "MATCH-4"
