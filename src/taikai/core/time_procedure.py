@@ -13,7 +13,7 @@ match is judged by ``taikai.core.match.evaluate``, so the procedure and the reco
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from taikai.core.match import (
@@ -71,7 +71,7 @@ class TimeProcedureError(Exception):
 
 @dataclass(frozen=True)
 class TimeProcedure:
-    ruleset: Ruleset
+    ruleset: Ruleset = field(repr=False)
     record: MatchRecord  # the duels finished so far, including those decided by this procedure
     phase: Phase
     state: MatchState  # core.match's view of ``record``

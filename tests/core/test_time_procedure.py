@@ -1,0 +1,425 @@
+"""The time procedure state machine (OFF C 判定1-3, スイスドロー [1][2]) and properties shared with core.match."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taikai.core import time_procedure as tp
+from taikai.core.match import (
+    Chooser,
+    Drawn,
+    Duel,
+    Format,
+    LifePoints,
+    MatchRecord,
+    MatchRecordError,
+    Next,
+    Player,
+    Score,
+    TimedOut,
+    Won,
+    evaluate,
+)
+from taikai.core.ruleset import builtin, parse_ruleset
+from taikai.core.time_procedure import Input, Phase, TimeProcedureError
+
+DKT = builtin("dkt-2011")
+A, B = Player.A, Player.B
+
+
+def record(fmt: Format, *duels: Duel) -> MatchRecord:
+    return MatchRecord(fmt, duels)
+
+
+def play_extra_turns(proc: tp.TimeProcedure) -> tp.TimeProcedure:
+    while proc.phase is Phase.EXTRA_TURN:
+        proc = tp.turn_ended(proc)
+    return proc
+
+
+# --- TIME-E-1 / TIME-S-1: finish the turn, then extra turns from the opponent's -------------------
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_time_e_1_and_time_s_1_the_called_turn_is_finished_first(fmt: Format) -> None:
+    proc = tp.call_time(record(fmt, Won(A)), DKT, turn_player=A)
+    assert (proc.phase, proc.turn_player, proc.turn) == (Phase.FINISH_TURN, A, 0)
+    assert proc.expects >= {Input.WIN, Input.TURN_END}
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_time_e_1_and_time_s_1_extra_turn_1_is_the_opponents(fmt: Format) -> None:
+    proc = tp.turn_ended(tp.call_time(record(fmt), DKT, turn_player=A))
+    seen = []
+    while proc.phase is Phase.EXTRA_TURN:
+        seen.append((proc.turn, proc.turn_player))
+        proc = tp.turn_ended(proc)
+    assert seen == [(1, B), (2, A), (3, B)]
+    assert proc.phase is Phase.LIFE_POINTS
+    assert proc.expects == {Input.LIFE_POINTS}
+
+
+def test_time_e_1_the_number_of_extra_turns_comes_from_the_ruleset() -> None:
+    five = parse_ruleset('[ruleset]\nextends = "dkt-2011"\nname = "five"\n[time]\nextra_turns = 5\n')
+    proc = tp.turn_ended(tp.call_time(record(Format.ELIMINATION), five, turn_player=B))
+    assert proc.turns == five.time.extra_turns
+    turns = 0
+    while proc.phase is Phase.EXTRA_TURN:
+        turns += 1
+        proc = tp.turn_ended(proc)
+    assert turns == five.time.extra_turns
+
+
+def test_time_e_1_a_win_in_the_called_turn_ends_the_duel_normally() -> None:
+    proc = tp.duel_won(tp.call_time(record(Format.ELIMINATION, Won(A)), DKT, turn_player=A), A)
+    assert proc.phase is Phase.DONE
+    assert proc.record.duels[-1] == Won(A, time_called=True)
+    assert (proc.state.winner, proc.state.rules) == (A, ("TIME-E-1", "MATCH-1"))
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_time_e_2_and_time_s_1_a_win_in_an_extra_turn_ends_the_duel(fmt: Format) -> None:
+    proc = tp.turn_ended(tp.turn_ended(tp.call_time(record(fmt), DKT, turn_player=A)))
+    assert (proc.turn, proc.turn_player) == (2, A)
+    proc = tp.duel_won(proc, A)
+    assert (proc.phase, proc.state.winner) == (Phase.DONE, A)
+
+
+def test_time_s_1_a_game_draw_in_an_extra_turn_is_a_drawn_duel() -> None:
+    proc = tp.duel_drawn(tp.turn_ended(tp.call_time(record(Format.SWISS, Won(B)), DKT, turn_player=A)))
+    assert proc.record.duels[-1] == Drawn(time_called=True)
+    assert proc.state.winner is B
+
+
+def test_time_e_1_there_is_no_game_draw_input_in_single_elimination() -> None:
+    proc = tp.call_time(record(Format.ELIMINATION), DKT, turn_player=A)
+    assert Input.DRAW not in proc.expects
+    with pytest.raises(TimeProcedureError) as caught:
+        tp.duel_drawn(proc)
+    assert caught.value.problem.code == "unexpected_input"
+
+
+# --- TIME-E-2 / TIME-S-2: the LP decide ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", list(Format))
+def test_time_e_2_and_time_s_2_more_lp_wins_the_duel(fmt: Format) -> None:
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(fmt, Won(B), Won(A)), DKT, turn_player=B)))
+    proc = tp.life_points(proc, 1500, 1400)
+    assert (proc.phase, proc.state.winner, proc.state.score) == (Phase.DONE, A, Score(a=2, b=1))
+
+
+def test_time_s_2_equal_lp_draw_the_duel_and_the_table_decides() -> None:  # TIME-S-3 row 1-1-1
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.SWISS, Won(B), Won(A)), DKT, turn_player=B)))
+    proc = tp.life_points(proc, 1500, 1500)
+    assert (proc.phase, proc.state.draw, proc.state.rules) == (Phase.DONE, True, ("TIME-S-2", "TIME-S-3"))
+
+
+def test_time_e_3_equal_lp_continue_into_sudden_death() -> None:
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.ELIMINATION), DKT, turn_player=A)))
+    proc = tp.life_points(proc, 3000, 3000)
+    # The third extra turn was B's; the duel simply goes on with A's turn.
+    assert (proc.phase, proc.turn_player, proc.expects) == (Phase.SUDDEN_DEATH, A, {Input.WIN})
+    proc = tp.duel_won(proc, B)  # e.g. A paid LP as a cost: B now has more LP
+    assert proc.record.duels[-1] == TimedOut(LifePoints(3000, 3000), sudden_death=B)
+    assert (proc.phase, proc.state.winner, proc.state.rules) == (Phase.DONE, B, ("TIME-E-3", "TIME-E-4"))
+
+
+def test_negative_lp_are_refused_by_the_match_rules() -> None:
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.SWISS), DKT, turn_player=A)))
+    with pytest.raises(MatchRecordError) as caught:
+        tp.life_points(proc, -1, 3000)
+    assert caught.value.problem.code == "lp_not_positive"
+
+
+# --- TIME-E-4, TIME-E-5, TIME-S-6: time between duels, the extra duel ------------------------------
+
+
+def test_time_e_4_time_between_duels_at_one_win_ends_the_match() -> None:  # 判定3
+    proc = tp.call_time_between_duels(record(Format.ELIMINATION, Won(A)), DKT)
+    assert (proc.phase, proc.state.winner, proc.state.rules) == (Phase.DONE, A, ("TIME-E-4",))
+
+
+def test_time_s_6_time_between_duels_in_swiss_ends_the_match() -> None:
+    proc = tp.call_time_between_duels(record(Format.SWISS, Won(A), Won(B)), DKT)
+    assert (proc.phase, proc.state.draw, proc.record.time_called_between_duels) == (Phase.DONE, True, True)
+
+
+def test_time_e_5_the_extra_duel_rps_then_its_turns_and_lp_from_the_ruleset() -> None:  # 判定2
+    proc = tp.call_time_between_duels(record(Format.ELIMINATION, Won(A), Won(B)), DKT)
+    assert (proc.phase, proc.state.chooser, proc.expects) == (Phase.EXTRA_DUEL_RPS, Chooser.RPS, {Input.FIRST_PLAYER})
+    proc = tp.first_player(proc, B)
+    assert (proc.phase, proc.turn, proc.turn_player) == (Phase.EXTRA_DUEL_TURN, 1, B)
+    assert (proc.turns, proc.starting_lp) == (DKT.time.extra_duel_turns, DKT.time.extra_duel_lp)
+    players = []
+    while proc.phase is Phase.EXTRA_DUEL_TURN:
+        players.append(proc.turn_player)
+        proc = tp.turn_ended(proc)
+    assert players == [B, A] * (DKT.time.extra_duel_turns // 2)
+    proc = tp.life_points(proc, 6000, 7000)
+    assert (proc.phase, proc.state.winner, proc.state.score) == (Phase.DONE, B, Score(a=1, b=2))
+    assert proc.record.duels[-1] == TimedOut(LifePoints(6000, 7000), extra_duel=True)
+
+
+def test_time_e_5_one_all_after_the_extra_turns_leads_to_the_extra_duel() -> None:  # 判定1 ※ -> 判定2
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.ELIMINATION, Won(A)), DKT, turn_player=A)))
+    proc = tp.life_points(proc, 100, 200)
+    assert (proc.phase, proc.state.next) == (Phase.EXTRA_DUEL_RPS, Next.EXTRA_DUEL)
+    proc = tp.duel_won(tp.first_player(proc, A), A)
+    assert (proc.phase, proc.state.winner) == (Phase.DONE, A)
+
+
+def test_time_e_5_a_tied_extra_duel_goes_to_sudden_death() -> None:
+    proc = tp.first_player(tp.call_time_between_duels(record(Format.ELIMINATION), DKT), A)
+    while proc.phase is Phase.EXTRA_DUEL_TURN:
+        proc = tp.turn_ended(proc)
+    proc = tp.duel_won(tp.life_points(proc, 8000, 8000), A)
+    assert proc.record.duels == (TimedOut(LifePoints(8000, 8000), sudden_death=A, extra_duel=True),)
+    assert (proc.state.winner, proc.state.rules) == (A, ("TIME-E-5", "TIME-E-3"))
+
+
+def test_time_cannot_be_called_in_a_finished_match() -> None:
+    with pytest.raises(TimeProcedureError) as caught:
+        tp.call_time(record(Format.SWISS, Won(A), Won(A)), DKT, turn_player=A)
+    assert caught.value.problem.code == "time_not_callable"
+
+
+def test_inputs_the_state_does_not_expect_are_refused() -> None:
+    proc = tp.call_time(record(Format.SWISS), DKT, turn_player=A)
+    with pytest.raises(TimeProcedureError) as caught:
+        tp.life_points(proc, 1, 2)
+    assert caught.value.problem.params["expected"] == ["draw", "turn_end", "win"]
+
+
+# --- properties: the state machine and core.match agree --------------------------------------------
+
+
+@st.composite
+def played_matches(draw: st.DrawFn, fmt: Format | None = None) -> tp.TimeProcedure | MatchRecord:
+    """A match played by the rules: normal duels, possibly time called, driven to its end."""
+    fmt = fmt or draw(st.sampled_from(list(Format)))
+    rec = MatchRecord(fmt)
+    allow_draw = DKT.format_rules(fmt.value).match_draws
+    results: list[Duel] = [Won(A), Won(B)] + ([Drawn()] if allow_draw else [])
+    while not evaluate(rec, DKT).finished:
+        action = draw(st.sampled_from(["duel", "duel", "time", "between"]))
+        if action == "duel":
+            rec = replace(rec, duels=(*rec.duels, draw(st.sampled_from(results))))
+            continue
+        if action == "between":
+            proc = tp.call_time_between_duels(rec, DKT)
+        else:
+            proc = tp.call_time(rec, DKT, draw(st.sampled_from(list(Player))))
+        return drive(draw, proc)
+    return rec
+
+
+def drive(draw: st.DrawFn, proc: tp.TimeProcedure) -> tp.TimeProcedure:
+    lp = st.integers(min_value=1, max_value=4)  # small, so equal LP come up often
+    while proc.phase is not Phase.DONE:
+        step = draw(st.sampled_from(sorted(proc.expects)))
+        if step is Input.WIN:
+            proc = tp.duel_won(proc, draw(st.sampled_from(list(Player))))
+        elif step is Input.DRAW:
+            proc = tp.duel_drawn(proc)
+        elif step is Input.TURN_END:
+            proc = tp.turn_ended(proc)
+        elif step is Input.LIFE_POINTS:
+            proc = tp.life_points(proc, draw(lp) * 1000, draw(lp) * 1000)
+        else:
+            proc = tp.first_player(proc, draw(st.sampled_from(list(Player))))
+    return proc
+
+
+def final_record(played: tp.TimeProcedure | MatchRecord) -> MatchRecord:
+    return played.record if isinstance(played, tp.TimeProcedure) else played
+
+
+@settings(max_examples=300, deadline=None)
+@given(played_matches())
+def test_no_record_played_by_the_rules_is_refused(played: tp.TimeProcedure | MatchRecord) -> None:
+    state = evaluate(final_record(played), DKT)
+    assert state.finished
+    if isinstance(played, tp.TimeProcedure):
+        assert state == played.state
+
+
+@settings(max_examples=300, deadline=None)
+@given(played_matches(Format.ELIMINATION))
+def test_time_e_6_a_finished_single_elimination_match_always_has_a_winner(
+    played: tp.TimeProcedure | MatchRecord,
+) -> None:  # MATCH-2
+    state = evaluate(final_record(played), DKT)
+    assert state.finished and state.winner is not None and not state.draw
+
+
+@settings(max_examples=300, deadline=None)
+@given(played_matches(Format.SWISS), st.integers(min_value=1, max_value=9000), st.integers(min_value=1, max_value=9000))
+def test_time_s_7_a_swiss_outcome_after_time_depends_only_on_duel_wins(
+    played: tp.TimeProcedure | MatchRecord, lp_a: int, lp_b: int
+) -> None:
+    rec = final_record(played)
+    state = evaluate(rec, DKT)
+    timed = [i for i, d in enumerate(rec.duels) if isinstance(d, TimedOut)]
+    if not (rec.time_called_between_duels or timed or any(getattr(d, "time_called", False) for d in rec.duels)):
+        return
+    leader = state.score.leader
+    assert (state.winner, state.draw) == (leader, leader is None)
+    # Other LP with the same duel result give the same match outcome.
+    for i in timed:
+        old = rec.duels[i]
+        assert isinstance(old, TimedOut)
+        winner = old.lp.leader
+        new_lp = LifePoints(max(lp_a, lp_b) + 1, min(lp_a, lp_b)) if winner is A else LifePoints(lp_b, lp_b)
+        if winner is B:
+            new_lp = LifePoints(min(lp_a, lp_b), max(lp_a, lp_b) + 1)
+        duels = (*rec.duels[:i], TimedOut(new_lp), *rec.duels[i + 1 :])
+        other = evaluate(replace(rec, duels=duels), DKT)
+        assert (other.winner, other.draw, other.score) == (state.winner, state.draw, state.score)
+
+
+def impossible_variants(rec: MatchRecord) -> list[tuple[str, MatchRecord]]:
+    """Mutations of a finished, rule-abiding record that the rules cannot produce."""
+    variants = [("an extra duel after the end", replace(rec, duels=(*rec.duels, Won(B, extra_duel=True))))]
+    if not rec.time_called_between_duels:
+        # (With time called between duels, an appended regular duel would just move that moment.)
+        variants.append(("a duel after the end", replace(rec, duels=(*rec.duels, Won(A)))))
+        variants.append(("time between duels after the end", replace(rec, time_called_between_duels=True)))
+    for i, duel in enumerate(rec.duels):
+        if isinstance(duel, TimedOut):
+            bad = TimedOut(LifePoints(-duel.lp.a, duel.lp.b), duel.sudden_death, duel.extra_duel)
+            variants.append(("negative LP", replace(rec, duels=(*rec.duels[:i], bad, *rec.duels[i + 1 :]))))
+            sd = TimedOut(LifePoints(duel.lp.a + 1, duel.lp.b), A, duel.extra_duel)
+            variants.append(("sudden death, unequal LP", replace(rec, duels=(*rec.duels[:i], sd, *rec.duels[i + 1 :]))))
+        if rec.format is Format.SWISS and not duel.extra_duel:
+            extra = Won(A, extra_duel=True)
+            variants.append(
+                ("an extra duel in Swiss", replace(rec, duels=(*rec.duels[:i], extra, *rec.duels[i + 1 :])))
+            )
+            eq = TimedOut(LifePoints(1000, 1000), sudden_death=B)
+            variants.append(("sudden death in Swiss", replace(rec, duels=(*rec.duels[:i], eq, *rec.duels[i + 1 :]))))
+        if rec.format is Format.ELIMINATION and not duel.extra_duel:
+            variants.append(("a drawn duel", replace(rec, duels=(*rec.duels[:i], Drawn(), *rec.duels[i + 1 :]))))
+    return variants
+
+
+@settings(max_examples=300, deadline=None)
+@given(played_matches())
+def test_every_impossible_variant_of_a_played_match_is_refused(played: tp.TimeProcedure | MatchRecord) -> None:
+    for name, variant in impossible_variants(final_record(played)):
+        with pytest.raises(MatchRecordError) as caught:
+            evaluate(variant, DKT)
+        duel = caught.value.problem.params["duel"]
+        assert 0 <= duel <= len(variant.duels), name
+
+
+# --- every refused record is impossible: an independent replay through the procedure ---------------
+
+
+def replay(rec: MatchRecord) -> bool:
+    """Can ``rec`` be played? Normal duels one by one, then the judge's procedure for the time-called ones."""
+    prior = MatchRecord(rec.format)
+    proc: tp.TimeProcedure | None = None
+    try:
+        for duel in rec.duels:
+            if proc is None and not duel.extra_duel and not _time_called(duel):
+                if evaluate(prior, DKT).next is not Next.DUEL or (isinstance(duel, Drawn) and not _draws(rec)):
+                    return False
+                prior = replace(prior, duels=(*prior.duels, duel))
+                continue
+            if proc is None and duel.extra_duel:
+                if not rec.time_called_between_duels:
+                    return False
+                proc = tp.call_time_between_duels(prior, DKT)
+            if proc is None:
+                if rec.time_called_between_duels:
+                    return False  # time cannot be called twice
+                proc = tp.call_time(prior, DKT, A)
+            elif proc.phase is Phase.EXTRA_DUEL_RPS and duel.extra_duel:
+                proc = tp.first_player(proc, A)
+            else:
+                return False
+            proc = _play_timed_duel(proc, duel)
+            if proc is None:
+                return False
+        if rec.time_called_between_duels and proc is None:
+            tp.call_time_between_duels(prior, DKT)
+    except (TimeProcedureError, MatchRecordError):
+        return False
+    return True
+
+
+def _time_called(duel: Duel) -> bool:
+    return isinstance(duel, TimedOut) or duel.time_called
+
+
+def _draws(rec: MatchRecord) -> bool:
+    return DKT.format_rules(rec.format.value).match_draws
+
+
+def _play_timed_duel(proc: tp.TimeProcedure, duel: Duel) -> tp.TimeProcedure | None:
+    if isinstance(duel, Won):
+        if duel.extra_duel and duel.time_called:
+            return None
+        return tp.duel_won(proc, duel.winner)
+    if isinstance(duel, Drawn):
+        return tp.duel_drawn(proc)
+    if not duel.extra_duel and proc.phase is Phase.EXTRA_DUEL_TURN:
+        return None
+    while proc.phase in (Phase.FINISH_TURN, Phase.EXTRA_TURN, Phase.EXTRA_DUEL_TURN):
+        proc = tp.turn_ended(proc)
+    proc = tp.life_points(proc, duel.lp.a, duel.lp.b)
+    if proc.phase is Phase.SUDDEN_DEATH:
+        return proc if duel.sudden_death is None else tp.duel_won(proc, duel.sudden_death)
+    return None if duel.sudden_death is not None else proc
+
+
+any_duel: st.SearchStrategy[Duel] = st.one_of(
+    st.builds(Won, st.sampled_from(list(Player)), st.booleans(), st.booleans()),
+    st.builds(Drawn, st.booleans(), st.booleans()),
+    st.builds(
+        TimedOut,
+        st.builds(LifePoints, st.sampled_from([-500, 0, 1000, 2000]), st.sampled_from([-500, 0, 1000, 2000])),
+        st.none() | st.sampled_from(list(Player)),
+        st.booleans(),
+    ),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.builds(MatchRecord, st.sampled_from(list(Format)), st.lists(any_duel, max_size=5).map(tuple), st.booleans()))
+def test_a_record_is_refused_exactly_when_it_cannot_be_played(rec: MatchRecord) -> None:
+    try:
+        evaluate(rec, DKT)
+    except MatchRecordError:
+        accepted = False
+    else:
+        accepted = True
+    assert accepted == replay(rec)
+
+
+@st.composite
+def near_valid_records(draw: st.DrawFn) -> MatchRecord:
+    """A played match, cut short and perhaps with one duel or the between-duels flag changed."""
+    rec = final_record(draw(played_matches()))
+    duels = list(rec.duels[: draw(st.integers(min_value=0, max_value=len(rec.duels)))])
+    if duels and draw(st.booleans()):
+        duels[draw(st.integers(min_value=0, max_value=len(duels) - 1))] = draw(any_duel)
+    between = rec.time_called_between_duels if draw(st.booleans()) else draw(st.booleans())
+    return replace(rec, duels=tuple(duels), time_called_between_duels=between)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(near_valid_records())
+def test_a_near_valid_record_is_refused_exactly_when_it_cannot_be_played(rec: MatchRecord) -> None:
+    try:
+        evaluate(rec, DKT)
+    except MatchRecordError:
+        accepted = False
+    else:
+        accepted = True
+    assert accepted == replay(rec)
