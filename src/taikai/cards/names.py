@@ -1,0 +1,41 @@
+"""Card-name keys for look-up: Japanese or English, full-width or half-width (NFKC)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Dashes and quotes that deck sheets and card databases spell in several ways.
+_FOLD = str.maketrans(
+    {
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+        "―": "-",
+        "−": "-",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "‘": "'",
+        "’": "'",
+        "〜": "~",
+        "～": "~",
+    }
+)
+_SPACE = re.compile(r"\s+")
+
+
+def name_key(name: str) -> str:
+    """The search key of a name: NFKC, case-folded, dashes and quotes unified, no whitespace.
+
+    ``増殖するＧ`` and ``増殖するG``, ``Ｎｏ．３９ 希望皇ホープ`` and ``No.39希望皇ホープ`` get the same key.
+    """
+    text = unicodedata.normalize("NFKC", name).translate(_FOLD).casefold()
+    return _SPACE.sub("", text)
+
+
+def is_japanese(text: str) -> bool:
+    """True if ``text`` contains kana or CJK ideographs."""
+    return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in text)

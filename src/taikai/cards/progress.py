@@ -1,0 +1,31 @@
+"""A progress bar for imports, drawn only when the stream is a terminal."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+
+class TerminalProgress:
+    def __init__(self, label: str, stream: TextIO | None = None, width: int = 30):
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.width = width
+        self.enabled = self.stream.isatty()
+        self._drawn = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        filled = self.width * done // total
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
+        self._drawn = True
+        if done >= total:
+            self.finish()
+
+    def finish(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False

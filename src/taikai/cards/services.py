@@ -1,0 +1,246 @@
+"""Changing card data: imports (cards, F/L lists) and an event's own copy of a list.
+
+Every import runs in one transaction, is idempotent (a re-import updates rows and reports what
+changed), keeps an ``ImportRecord`` and writes an audit entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import astuple, replace
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from taikai.audit import services as audit
+from taikai.audit.actions import register as register_action
+from taikai.cards.formats import DeckFormatError, read_deck, sort_ydk
+from taikai.cards.index import CardIndex, DbCardIndex
+from taikai.cards.lflist import ParsedList, parse_lflist
+from taikai.cards.models import Banlist, BanlistEntry, Card, ImportRecord
+from taikai.cards.names import name_key
+from taikai.cards.sources import CardData, CardSourceError, Progress, read_cdbs, read_ygoprodeck
+from taikai.core.deck import Deck
+from taikai.core.problems import Problem
+
+CARDS_IMPORTED = register_action("taikai.cards.imported", _("Card database imported"))
+BANLIST_IMPORTED = register_action("taikai.cards.banlist_imported", _("Forbidden/Limited list imported"))
+BANLIST_COPIED = register_action("taikai.cards.banlist_copied", _("Forbidden/Limited list copied for an event"))
+
+_FIELDS = ("alias", "type", "ot", "level", "atk", "defense", "race", "attribute", "ocg_date", "name_en", "name_ja")
+_BATCH = 500
+
+
+def _sha256(paths: Iterable[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _row(card: CardData) -> Card:
+    return Card(
+        passcode=card.passcode,
+        **{name: getattr(card, name) for name in _FIELDS},
+        key_en=name_key(card.name_en),
+        key_ja=name_key(card.name_ja),
+    )
+
+
+def _existing(passcodes: Iterable[int]) -> dict[int, CardData]:
+    out: dict[int, CardData] = {}
+    wanted = list(passcodes)
+    for start in range(0, len(wanted), 5000):
+        for values in Card.objects.filter(passcode__in=wanted[start : start + 5000]).values_list("passcode", *_FIELDS):
+            out[values[0]] = CardData(values[0], **dict(zip(_FIELDS, values[1:], strict=True)))
+    return out
+
+
+def import_cards(
+    cards: dict[int, CardData],
+    *,
+    source: str,
+    sha256: str = "",
+    actor: Any = None,
+    progress: Progress | None = None,
+    only_fill: bool = False,
+) -> ImportRecord:
+    """Insert new cards and update changed ones. ``only_fill`` keeps the stored card data and only adds
+    what is missing (OCG release dates, a missing name): used for YGOPRODeck JSON over a ``.cdb``."""
+    with transaction.atomic():
+        existing = _existing(cards)
+        changed: list[CardData] = []
+        created = updated = 0
+        for passcode, card in cards.items():
+            old = existing.get(passcode)
+            if old is not None and only_fill:
+                card = replace(
+                    old,
+                    ocg_date=card.ocg_date or old.ocg_date,
+                    name_en=old.name_en or card.name_en,
+                    name_ja=old.name_ja or card.name_ja,
+                )
+            if old is None:
+                created += 1
+            elif astuple(old) != astuple(card):
+                updated += 1
+            else:
+                continue
+            changed.append(card)
+        total = len(changed)
+        for start in range(0, total, _BATCH):
+            Card.objects.bulk_create(
+                [_row(c) for c in changed[start : start + _BATCH]],
+                update_conflicts=True,
+                unique_fields=["passcode"],
+                update_fields=[*_FIELDS, "key_en", "key_ja"],
+            )
+            if progress:
+                progress(min(start + _BATCH, total), total)
+        record = ImportRecord.objects.create(
+            kind=ImportRecord.Kind.CARDS,
+            source=source[:1000],
+            sha256=sha256,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            created=created,
+            updated=updated,
+            unchanged=len(cards) - created - updated,
+            summary={"cards": len(cards), "in_database": Card.objects.count()},
+        )
+        audit.record(CARDS_IMPORTED, actor=actor, obj=record, after=_summary(record))
+    return record
+
+
+def _summary(record: ImportRecord) -> dict[str, Any]:
+    return {
+        "source": record.source,
+        "created": record.created,
+        "updated": record.updated,
+        "unchanged": record.unchanged,
+        **record.summary,
+    }
+
+
+def import_card_files(
+    paths: Iterable[str | Path], *, actor: Any = None, progress: Progress | None = None
+) -> list[ImportRecord]:
+    """``.cdb`` files (merged by passcode into one import) and YGOPRODeck ``.json`` files (each its own)."""
+    paths = [Path(p) for p in paths]
+    cdbs = [p for p in paths if p.suffix.lower() != ".json"]
+    records = []
+    if cdbs:
+        cards = read_cdbs(cdbs)
+        source = " + ".join(str(p) for p in cdbs)
+        records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
+    for path in (p for p in paths if p.suffix.lower() == ".json"):
+        records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress))
+    return records
+
+
+def import_ygoprodeck_file(path: Path, *, actor: Any = None, progress: Progress | None = None) -> list[ImportRecord]:
+    try:
+        document = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CardSourceError(f"{path}: not readable JSON ({exc})") from exc
+    cards, lists = read_ygoprodeck(document)
+    sha = _sha256([path])
+    with transaction.atomic():
+        record = import_cards(
+            {c.passcode: c for c in cards}, source=str(path), sha256=sha, actor=actor, progress=progress, only_fill=True
+        )
+        parsed = [ParsedList(name, entries) for name, entries in lists.items() if entries]
+        records = [record]
+        if parsed:
+            records.append(import_banlists(parsed, source=str(path), sha256=sha, actor=actor))
+    return records
+
+
+def import_banlists(lists: list[ParsedList], *, source: str, sha256: str = "", actor: Any = None) -> ImportRecord:
+    """Library lists by name: a new name is created, a known one has its entries replaced."""
+    with transaction.atomic():
+        created = updated = unchanged = 0
+        for parsed in lists:
+            banlist, was_created = Banlist.objects.get_or_create(name=parsed.name, frozen=False)
+            old = set(banlist.entries.values_list("passcode", "limit"))
+            new = set(parsed.entries.items())
+            if was_created:
+                created += 1
+            elif old != new or banlist.whitelist != parsed.whitelist:
+                updated += 1
+            else:
+                unchanged += 1
+                continue
+            banlist.whitelist = parsed.whitelist
+            banlist.source = source[:500]
+            banlist.save()
+            banlist.entries.all().delete()
+            BanlistEntry.objects.bulk_create(
+                BanlistEntry(banlist=banlist, passcode=p, limit=n, comment=parsed.comments.get(p, "")[:200])
+                for p, n in parsed.entries.items()
+            )
+        record = ImportRecord.objects.create(
+            kind=ImportRecord.Kind.BANLIST,
+            source=source[:1000],
+            sha256=sha256,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            created=created,
+            updated=updated,
+            unchanged=unchanged,
+            summary={"lists": [p.name for p in lists]},
+        )
+        audit.record(BANLIST_IMPORTED, actor=actor, obj=record, after=_summary(record))
+    return record
+
+
+def import_lflist_file(path: str | Path, *, actor: Any = None) -> ImportRecord:
+    path = Path(path)
+    text = path.read_bytes().decode("utf-8-sig")
+    return import_banlists(parse_lflist(text), source=str(path), sha256=_sha256([path]), actor=actor)
+
+
+def copy_banlist(banlist: Banlist, *, actor: Any = None, event_id: int | None = None) -> Banlist:
+    """A frozen copy for one event: later imports of the same name do not touch it."""
+    with transaction.atomic():
+        copy = Banlist.objects.create(
+            name=banlist.name, whitelist=banlist.whitelist, frozen=True, source=banlist.source
+        )
+        BanlistEntry.objects.bulk_create(
+            BanlistEntry(banlist=copy, passcode=e.passcode, limit=e.limit, comment=e.comment)
+            for e in banlist.entries.all()
+        )
+        audit.record(BANLIST_COPIED, actor=actor, obj=copy, event_id=event_id, before=banlist.pk, after=copy.pk)
+    return copy
+
+
+def library_banlist(name: str) -> Banlist | None:
+    return Banlist.objects.filter(name=name, frozen=False).first()
+
+
+def resolve_deck_text(text: str, index: CardIndex | None = None) -> tuple[Deck, list[Problem]]:
+    """Any deck format as a player pastes or uploads it -> the deck and the names that were not found.
+
+    Raises ``DeckFormatError`` for input that cannot be read at all.
+    """
+    index = index or DbCardIndex()
+    sheet = read_deck(text, index)
+    deck = sheet.deck
+    if sheet.format == "ydk":
+        deck = sort_ydk(deck, index)
+    return deck, [u.problem() for u in sheet.unknown]
+
+
+__all__ = [
+    "DeckFormatError",
+    "copy_banlist",
+    "import_banlists",
+    "import_card_files",
+    "import_cards",
+    "import_lflist_file",
+    "import_ygoprodeck_file",
+    "library_banlist",
+    "resolve_deck_text",
+]

@@ -1,0 +1,111 @@
+"""Japanese and English texts for deck problems (taikai.messages), and their rendering at the edge."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from taikai import messages
+from taikai.core.deck import CardFacts
+from taikai.core.problems import Problem
+
+SECTION_NAMES = {
+    "ja": {"main": "メインデッキ", "extra": "エクストラデッキ", "side": "サイドデッキ"},
+    "en": {"main": "main deck", "extra": "extra deck", "side": "side deck"},
+}
+LIMIT_NAMES = {"ja": {0: "禁止", 1: "制限", 2: "準制限"}, "en": {0: "Forbidden", 1: "Limited", 2: "Semi-Limited"}}
+
+_R = messages.register
+_R("main-too-small", "{section}が {count} 枚です（{limit} 枚以上）", "{section} has {count} cards (at least {limit})")
+_R("main-too-large", "{section}が {count} 枚です（{limit} 枚まで）", "{section} has {count} cards (at most {limit})")
+_R("extra-too-small", "{section}が {count} 枚です（{limit} 枚以上）", "{section} has {count} cards (at least {limit})")
+_R("extra-too-large", "{section}が {count} 枚です（{limit} 枚まで）", "{section} has {count} cards (at most {limit})")
+_R("side-too-small", "{section}が {count} 枚です（{limit} 枚以上）", "{section} has {count} cards (at least {limit})")
+_R("side-too-large", "{section}が {count} 枚です（{limit} 枚まで）", "{section} has {count} cards (at most {limit})")
+_R(
+    "too-many-copies",
+    "「{name}」が {count} 枚あります（同名カードは {limit} 枚まで）",
+    "{count} copies of {name} (at most {limit} of one name)",
+)
+_R(
+    "forbidden",
+    "「{name}」は禁止カードです（{count} 枚）",
+    "{name} is Forbidden ({count} in the deck)",
+)
+_R(
+    "limited",
+    "「{name}」は制限カードです: {count} 枚（{limit} 枚まで）",
+    "{name} is Limited: {count} copies (at most {limit})",
+)
+_R(
+    "semi-limited",
+    "「{name}」は準制限カードです: {count} 枚（{limit} 枚まで）",
+    "{name} is Semi-Limited: {count} copies (at most {limit})",
+)
+_R(
+    "extra-deck-monster-in-main",
+    "「{name}」はエクストラデッキのモンスターです。メインデッキには入れられません",
+    "{name} is an extra-deck monster and cannot be in the main deck",
+)
+_R(
+    "not-extra-deck-card",
+    "「{name}」はこのルールセットでは{section}に入れられません",
+    "{name} cannot be in the {section} under this ruleset",
+)
+_R("token", "「{name}」はトークンです。デッキには入れられません", "{name} is a token and is never legal in a deck")
+_R(
+    "unknown-card",
+    "{section}のカード {card} はカードデータベースにありません",
+    "card {card} in the {section} is not in the card database",
+)
+_R(
+    "unknown-card-name",
+    "{line} 行目: 「{name}」というカードは見つかりません{matches}",
+    "line {line}: no card named {name!r}{matches}",
+)
+_R(
+    "not-ocg",
+    "「{name}」には日本語版（OCG）がありません",
+    "{name} has no Japanese (OCG) printing",
+)
+_R(
+    "not-yet-released",
+    "「{name}」は {date} 発売です（大会日にはまだ使えません）",
+    "{name} is released on {date} (not yet legal on the event date)",
+)
+_R(
+    "mixed-languages",
+    "複数言語のカードが混在しています（{languages}）: 不透明なプロテクターが必要です",
+    "the deck mixes card languages ({languages}): opaque sleeves required",
+)
+_R(
+    "swap-changed-cards",
+    "登録したデッキとサイドデッキにないカードが含まれています",
+    "cards outside the registered deck and side deck",
+)
+_R(
+    "swap-changed-count",
+    "{section}の枚数が {limit} 枚から {count} 枚に変わっています",
+    "the {section} changed from {limit} to {count} cards",
+)
+
+
+def describe(problem: Problem, lang: str, cards: Mapping[int, CardFacts] | None = None) -> str:
+    """One problem as a sentence in ``lang``: section names translated, card names in that language."""
+    params = dict(problem.params)
+    if "section" in params:
+        params["section"] = SECTION_NAMES.get(lang, SECTION_NAMES["en"]).get(params["section"], params["section"])
+    card = (cards or {}).get(params.get("card") or 0)
+    if card is not None:
+        params["name"] = card.name(lang)
+    code = problem.code
+    if code == "unknown-card" and params.get("line"):
+        code = "unknown-card-name"
+        matches = params.get("matches") or []
+        if matches:
+            joined = "、".join(matches) if lang == "ja" else ", ".join(matches)
+            params["matches"] = f"（候補: {joined}）" if lang == "ja" else f" (did you mean: {joined}?)"
+        else:
+            params["matches"] = ""
+    if code == "mixed-languages":
+        params["languages"] = ", ".join(params.get("languages", []))
+    return messages.text(Problem(code, **params), lang)
