@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "taikai.audit",
+    "taikai.cards",
     "taikai.web",
 ]
 
