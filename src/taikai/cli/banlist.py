@@ -1,0 +1,95 @@
+"""taikai banlist import FILE... | list | show NAME [--json]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from taikai import messages
+from taikai.cards.texts import LIMIT_NAMES
+from taikai.core.problems import Problem
+
+messages.register(
+    "no-banlist", "禁止・制限リスト {name!r} はありません", "there is no Forbidden/Limited list named {name!r}"
+)
+
+
+def _leaf(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--lang", choices=messages.LANGS, default=argparse.SUPPRESS)
+    return parser
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("banlist", help="Forbidden/Limited lists / 禁止・制限リスト")
+    p.add_argument("--lang", choices=messages.LANGS)
+    bsub = p.add_subparsers(dest="action", metavar="ACTION")
+    bsub.required = True
+    imp = _leaf(bsub.add_parser("import", help="import lflist.conf files (every !NAME list in them)"))
+    imp.add_argument("files", nargs="+")
+    imp.set_defaults(func=cmd_import)
+    _leaf(bsub.add_parser("list", help="the imported lists")).set_defaults(func=cmd_list)
+    show = _leaf(bsub.add_parser("show", help="the cards on one list"))
+    show.add_argument("name")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=cmd_show)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from taikai.cards import services
+    from taikai.cards.lflist import LflistError
+    from taikai.cli.cards import summary_problem
+
+    lang = messages.cli_language(args.lang)
+    for path in map(Path, args.files):
+        try:
+            record = services.import_lflist_file(path)
+        except (OSError, UnicodeDecodeError, LflistError) as exc:
+            sys.stderr.write(f"taikai banlist import: {path}: {exc}\n")
+            return 2
+        print(messages.text(summary_problem(record), lang))
+        print("  " + ", ".join(record.summary.get("lists", [])[:10]))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from taikai.cards.models import Banlist
+
+    for banlist in Banlist.objects.filter(frozen=False):
+        print(f"{banlist.name}\t{banlist.entries.count()}\t{banlist.imported_at:%Y-%m-%d}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    lang = messages.cli_language(args.lang)
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from taikai.cards.index import DbCardIndex
+    from taikai.cards.services import library_banlist
+
+    banlist = library_banlist(args.name)
+    if banlist is None:
+        sys.stderr.write(messages.text(Problem("no-banlist", name=args.name), lang) + "\n")
+        return 2
+    entries = list(banlist.entries.order_by("limit", "passcode").values_list("passcode", "limit", "comment"))
+    cards = DbCardIndex().facts(p for p, _, _ in entries)
+    rows = []
+    for passcode, limit, comment in entries:
+        card = cards.get(passcode)
+        rows.append({"card": passcode, "limit": limit, "name": card.name(lang) if card else comment})
+    if args.json:
+        print(json.dumps({"name": banlist.name, "whitelist": banlist.whitelist, "entries": rows}, ensure_ascii=False))
+        return 0
+    print(f"!{banlist.name}" + (" ($whitelist)" if banlist.whitelist else ""))
+    for row in rows:
+        label = LIMIT_NAMES[lang].get(row["limit"], str(row["limit"]))
+        print(f"{label}\t{row['card']}\t{row['name']}")
+    return 0

@@ -1,0 +1,176 @@
+"""taikai cards import FILE... | sync [--cdb-url URL]... [--json-url URL] [--lflist-url URL] | find NAME
+
+``sync`` downloads from configured URLs (``TAIKAI_CARDS_CDB_URLS``, space-separated;
+``TAIKAI_CARDS_JSON_URL``; ``TAIKAI_BANLIST_URL``; the options win) and imports what it got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from taikai import messages
+from taikai.cards.lflist import LflistError
+from taikai.cards.sources import CardSourceError
+from taikai.core.problems import Problem
+
+DEFAULT_CDB_URLS = ("https://raw.githubusercontent.com/ProjectIgnis/BabelCDB/master/cards.cdb",)
+DEFAULT_JSON_URL = "https://db.ygoprodeck.com/api/v7/cardinfo.php?misc=yes"
+DEFAULT_LFLIST_URL = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/OCG.lflist.conf"
+
+messages.register(
+    "import-summary",
+    "{source}: 追加 {created}、更新 {updated}、変更なし {unchanged}",
+    "{source}: {created} added, {updated} updated, {unchanged} unchanged",
+)
+messages.register(
+    "offline",
+    "{url} に接続できません（{reason}）。"
+    "オフラインの場合は `taikai cards import FILE` でファイルから取り込んでください",
+    "cannot reach {url} ({reason}). If you are offline, import files with `taikai cards import FILE`",
+)
+messages.register("no-card-found", "「{name}」に一致するカードはありません", "no card matches {name!r}")
+
+
+def _leaf(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--lang", choices=messages.LANGS, default=argparse.SUPPRESS)
+    return parser
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("cards", help="card database: import, sync, find / カードデータベース")
+    p.add_argument("--lang", choices=messages.LANGS)
+    csub = p.add_subparsers(dest="action", metavar="ACTION")
+    csub.required = True
+    imp = _leaf(
+        csub.add_parser("import", help="import cards.cdb (several merge by passcode), YGOPRODeck .json, lflist.conf")
+    )
+    imp.add_argument("files", nargs="+")
+    imp.set_defaults(func=cmd_import)
+    sync = _leaf(csub.add_parser("sync", help="download the card database and F/L list from the configured URLs"))
+    sync.add_argument("--cdb-url", action="append", help="a cards.cdb URL (repeatable; env TAIKAI_CARDS_CDB_URLS)")
+    sync.add_argument("--json-url", help="a YGOPRODeck cardinfo URL (env TAIKAI_CARDS_JSON_URL; '' to skip)")
+    sync.add_argument("--lflist-url", help="an lflist.conf URL (env TAIKAI_BANLIST_URL; '' to skip)")
+    sync.add_argument("--timeout", type=float, default=30.0)
+    sync.set_defaults(func=cmd_sync)
+    find = _leaf(
+        csub.add_parser("find", help="find cards by Japanese or English name (partial, full-width or half-width)")
+    )
+    find.add_argument("name")
+    find.add_argument("--limit", type=int, default=20)
+    find.add_argument("--cards", action="append", default=[], metavar="CDB", help="search these files, not the DB")
+    find.add_argument("--json", action="store_true")
+    find.set_defaults(func=cmd_find)
+
+
+def import_files(paths: list[Path], lang: str) -> int:
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from taikai.cards import services
+    from taikai.cards.progress import TerminalProgress
+
+    missing = [p for p in paths if not p.is_file()]
+    if missing:
+        sys.stderr.write(f"taikai cards import: {missing[0]}: no such file\n")
+        return 2
+    lflists = [p for p in paths if p.suffix.lower() == ".conf"]
+    card_files = [p for p in paths if p not in lflists]
+    try:
+        records = services.import_card_files(card_files, progress=TerminalProgress("cards")) if card_files else []
+        records += [services.import_lflist_file(p) for p in lflists]
+    except (CardSourceError, LflistError, UnicodeDecodeError) as exc:
+        sys.stderr.write(f"taikai cards import: {exc}\n")
+        return 2
+    for record in records:
+        print(messages.text(summary_problem(record), lang))
+    return 0
+
+
+def summary_problem(record: object) -> Problem:
+    return Problem(
+        "import-summary",
+        source=getattr(record, "source", ""),
+        created=getattr(record, "created", 0),
+        updated=getattr(record, "updated", 0),
+        unchanged=getattr(record, "unchanged", 0),
+    )
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    return import_files([Path(f) for f in args.files], messages.cli_language(args.lang))
+
+
+def _urls(args: argparse.Namespace) -> tuple[list[str], str, str]:
+    cdbs = args.cdb_url
+    if cdbs is None:
+        env = os.environ.get("TAIKAI_CARDS_CDB_URLS")
+        cdbs = env.split() if env is not None else list(DEFAULT_CDB_URLS)
+    cdbs = [u for u in cdbs if u]
+    json_url = args.json_url if args.json_url is not None else os.environ.get("TAIKAI_CARDS_JSON_URL", DEFAULT_JSON_URL)
+    lflist = (
+        args.lflist_url if args.lflist_url is not None else os.environ.get("TAIKAI_BANLIST_URL", DEFAULT_LFLIST_URL)
+    )
+    return cdbs, json_url, lflist
+
+
+def download(url: str, target: Path, timeout: float) -> None:
+    request = urllib.request.Request(url, headers={"User-Agent": "taikai"})
+    with urllib.request.urlopen(request, timeout=timeout) as response, target.open("wb") as out:
+        shutil.copyfileobj(response, out)
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    lang = messages.cli_language(args.lang)
+    cdbs, json_url, lflist = _urls(args)
+    wanted = [(u, f"cards-{i}.cdb") for i, u in enumerate(cdbs)]
+    wanted += [(json_url, "cardinfo.json")] if json_url else []
+    wanted += [(lflist, "lflist.conf")] if lflist else []
+    with tempfile.TemporaryDirectory(prefix="taikai-sync-") as tmp:
+        paths = []
+        for url, name in wanted:
+            target = Path(tmp) / name
+            try:
+                download(url, target, args.timeout)
+            except (urllib.error.URLError, OSError, ValueError) as exc:
+                reason = getattr(exc, "reason", None) or exc
+                sys.stderr.write(messages.text(Problem("offline", url=url, reason=reason), lang) + "\n")
+                return 2
+            paths.append(target)
+        return import_files(paths, lang)
+
+
+def cmd_find(args: argparse.Namespace) -> int:
+    lang = messages.cli_language(args.lang)
+    if args.cards:
+        from taikai.cards.index import MemoryCardIndex
+
+        try:
+            index = MemoryCardIndex.from_cdb(args.cards)
+        except CardSourceError as exc:
+            sys.stderr.write(f"taikai cards find: {exc}\n")
+            return 2
+        found = index.find(args.name, args.limit)
+    else:
+        from taikai.cli.django_setup import setup
+
+        setup()
+        from taikai.cards.index import DbCardIndex
+
+        found = DbCardIndex().find(args.name, args.limit)
+    if args.json:
+        rows = [{"card": c.passcode, "alias": c.alias, "name_ja": c.name_ja, "name_en": c.name_en} for c in found]
+        print(json.dumps(rows, ensure_ascii=False))
+    elif not found:
+        print(messages.text(Problem("no-card-found", name=args.name), lang))
+    for card in found if not args.json else []:
+        alias = f"\t(= {card.alias})" if card.alias else ""
+        print(f"{card.passcode}\t{card.name_ja}\t{card.name_en}{alias}")
+    return 0 if found else 1
