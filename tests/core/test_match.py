@@ -84,13 +84,13 @@ def test_match_1_one_win_each_needs_a_third_duel() -> None:
 
 def test_match_1_a_fourth_duel_is_refused() -> None:
     error = refused(Format.SWISS, DRAW, DRAW, DRAW, won(A))
-    assert error.problem.code == "duel_after_match_end"
+    assert error.problem.code == "duel-after-match-end"
     assert error.problem.params == {"duel": 4}
 
 
 def test_match_1_a_duel_after_two_wins_is_refused() -> None:
     error = refused(Format.ELIMINATION, won(A), won(A), won(B))
-    assert (error.problem.code, error.problem.params["duel"]) == ("duel_after_match_end", 3)
+    assert (error.problem.code, error.problem.params["duel"]) == ("duel-after-match-end", 3)
 
 
 def test_match_1_the_numbers_come_from_the_ruleset() -> None:  # MATCH-1
@@ -119,7 +119,7 @@ def test_match_2_three_drawn_duels_are_a_match_draw_in_swiss() -> None:
 
 def test_match_2_a_drawn_duel_is_refused_in_single_elimination() -> None:
     error = refused(Format.ELIMINATION, won(A), DRAW)
-    assert error.problem.code == "draw_not_allowed"
+    assert error.problem.code == "draw-not-allowed"
     assert error.problem.params == {"duel": 2, "format": "elimination"}
 
 
@@ -180,7 +180,7 @@ def test_time_s_2_equal_lp_after_the_extra_turns_is_a_drawn_duel() -> None:
 
 def test_time_s_2_there_is_no_sudden_death_in_swiss() -> None:
     error = refused(Format.SWISS, timed(2000, 2000, sudden_death=A))
-    assert error.problem.code == "sudden_death_not_allowed"
+    assert error.problem.code == "sudden-death-not-allowed"
     assert error.problem.params["duel"] == 1
 
 
@@ -251,9 +251,9 @@ def test_time_s_6_between_duels_the_duel_score_decides(
 
 def test_time_s_6_no_extra_duel_in_swiss() -> None:
     error = refused(Format.SWISS, won(A), won(B), extra(won(A)), between=True)
-    assert error.problem.code == "duel_after_match_end"
+    assert error.problem.code == "duel-after-match-end"
     error = refused(Format.SWISS, won(A), extra(won(A)))
-    assert error.problem.code == "extra_duel_not_allowed"
+    assert error.problem.code == "extra-duel-not-allowed"
 
 
 def test_time_s_7_after_time_more_duel_wins_win_the_match() -> None:
@@ -290,13 +290,13 @@ def test_time_e_3_the_sudden_death_winner_wins_the_duel() -> None:
 
 def test_time_e_3_sudden_death_with_unequal_lp_is_refused() -> None:
     error = refused(Format.ELIMINATION, timed(4000, 3000, sudden_death=B))
-    assert error.problem.code == "sudden_death_unequal_lp"
+    assert error.problem.code == "sudden-death-unequal-lp"
     assert error.problem.params == {"duel": 1, "a": 4000, "b": 3000}
 
 
 def test_time_e_3_a_duel_after_an_unplayed_sudden_death_is_refused() -> None:
     error = refused(Format.ELIMINATION, timed(4000, 4000), won(A))
-    assert (error.problem.code, error.problem.params) == ("sudden_death_missing", {"duel": 1})
+    assert (error.problem.code, error.problem.params) == ("sudden-death-missing", {"duel": 1})
 
 
 def test_time_e_4_time_between_duels_at_one_win_to_none_gives_the_match() -> None:  # 判定3
@@ -345,12 +345,12 @@ def test_time_e_5_equal_lp_after_the_extra_duel_goes_to_sudden_death() -> None:
 
 
 def test_time_e_5_an_extra_duel_that_is_not_due_is_refused() -> None:
-    assert refused(Format.ELIMINATION, won(A), extra(won(A))).problem.code == "extra_duel_not_due"
-    assert refused(Format.ELIMINATION, won(A), extra(won(A)), between=True).problem.code == "duel_after_match_end"
+    assert refused(Format.ELIMINATION, won(A), extra(won(A))).problem.code == "extra-duel-not-due"
+    assert refused(Format.ELIMINATION, won(A), extra(won(A)), between=True).problem.code == "duel-after-match-end"
     assert refused(Format.ELIMINATION, extra(won(A)), extra(won(B)), between=True).problem.code == (
-        "duel_after_match_end"
+        "duel-after-match-end"
     )
-    assert refused(Format.ELIMINATION, extra(DRAW), between=True).problem.code == "draw_not_allowed"
+    assert refused(Format.ELIMINATION, extra(DRAW), between=True).problem.code == "draw-not-allowed"
 
 
 @pytest.mark.parametrize(
@@ -373,29 +373,29 @@ def test_time_e_6_a_finished_single_elimination_match_has_a_winner(duels: tuple[
 
 def test_a_regular_duel_after_time_ended_the_match_is_refused() -> None:
     error = refused(Format.SWISS, timed(2000, 1000), won(A))
-    assert (error.problem.code, error.problem.params) == ("duel_after_match_end", {"duel": 2})
+    assert (error.problem.code, error.problem.params) == ("duel-after-match-end", {"duel": 2})
     error = refused(Format.ELIMINATION, won(A), timed(1, 2), won(A))
-    assert (error.problem.code, error.problem.params) == ("duel_after_time", {"duel": 3})
+    assert (error.problem.code, error.problem.params) == ("duel-after-time", {"duel": 3})
 
 
 def test_time_cannot_be_called_twice() -> None:
     error = refused(Format.ELIMINATION, won(A), won(B, time_called=True), between=True)
-    assert (error.problem.code, error.problem.params) == ("time_called_twice", {"duel": 2})
+    assert (error.problem.code, error.problem.params) == ("time-called-twice", {"duel": 2})
 
 
 def test_time_between_duels_after_the_match_ended_is_refused() -> None:
     error = refused(Format.SWISS, won(A), won(A), between=True)
-    assert (error.problem.code, error.problem.params) == ("time_between_duels_after_match_end", {"duel": 2})
+    assert (error.problem.code, error.problem.params) == ("time-between-duels-after-match-end", {"duel": 2})
 
 
 @pytest.mark.parametrize(("a", "b", "player"), [(-100, 2000, "A"), (2000, 0, "B")])
 def test_lp_after_time_must_be_positive(a: int, b: int, player: str) -> None:
     error = refused(Format.SWISS, won(A), timed(a, b))
-    assert error.problem.code == "lp_not_positive"
+    assert error.problem.code == "lp-not-positive"
     assert error.problem.params == {"duel": 2, "player": player, "lp": min(a, b)}
 
 
 def test_a_win_in_the_extra_duel_cannot_be_time_called() -> None:
     duel = Won(A, time_called=True, extra_duel=True)
     error = refused(Format.ELIMINATION, duel, between=True)
-    assert (error.problem.code, error.problem.params) == ("time_called_twice", {"duel": 1})
+    assert (error.problem.code, error.problem.params) == ("time-called-twice", {"duel": 1})

@@ -100,7 +100,7 @@ def test_time_e_1_there_is_no_game_draw_input_in_single_elimination() -> None:
     assert Input.DRAW not in proc.expects
     with pytest.raises(TimeProcedureError) as caught:
         tp.duel_drawn(proc)
-    assert caught.value.problem.code == "unexpected_input"
+    assert caught.value.problem.code == "unexpected-input"
 
 
 # --- TIME-E-2 / TIME-S-2: the LP decide ------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_negative_lp_are_refused_by_the_match_rules() -> None:
     proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.SWISS), DKT, turn_player=A)))
     with pytest.raises(MatchRecordError) as caught:
         tp.life_points(proc, -1, 3000)
-    assert caught.value.problem.code == "lp_not_positive"
+    assert caught.value.problem.code == "lp-not-positive"
 
 
 # --- TIME-E-4, TIME-E-5, TIME-S-6: time between duels, the extra duel ------------------------------
@@ -185,7 +185,7 @@ def test_time_e_5_a_tied_extra_duel_goes_to_sudden_death() -> None:
 def test_time_cannot_be_called_in_a_finished_match() -> None:
     with pytest.raises(TimeProcedureError) as caught:
         tp.call_time(record(Format.SWISS, Won(A), Won(A)), DKT, turn_player=A)
-    assert caught.value.problem.code == "time_not_callable"
+    assert caught.value.problem.code == "time-not-callable"
 
 
 def test_inputs_the_state_does_not_expect_are_refused() -> None:

@@ -193,9 +193,9 @@ def _regular_prefix(duels: tuple[Duel, ...]) -> int:
 
 def _refuse_if_closed(progress: _Progress, position: int) -> None:
     if progress.finished:
-        raise MatchRecordError(Problem("duel_after_match_end", duel=position))
+        raise MatchRecordError(Problem("duel-after-match-end", duel=position))
     if progress.next is Next.SUDDEN_DEATH:
-        raise MatchRecordError(Problem("sudden_death_missing", duel=position - 1))
+        raise MatchRecordError(Problem("sudden-death-missing", duel=position - 1))
 
 
 def _duel_result(
@@ -207,19 +207,19 @@ def _duel_result(
         return duel.winner, True, (f"{prefix}-1",) if duel.time_called else ()
     if isinstance(duel, Drawn):
         if not rules.match_draws:
-            raise MatchRecordError(Problem("draw_not_allowed", duel=position, format=fmt.value))
+            raise MatchRecordError(Problem("draw-not-allowed", duel=position, format=fmt.value))
         return None, True, ("TIME-S-1",) if duel.time_called else ()
     for player in Player:
         if duel.lp.of(player) <= 0:
             # At 0 LP the game itself ended the duel: that is a normal win or draw, not a time result.
             raise MatchRecordError(
-                Problem("lp_not_positive", duel=position, player=player.value, lp=duel.lp.of(player))
+                Problem("lp-not-positive", duel=position, player=player.value, lp=duel.lp.of(player))
             )
     if duel.sudden_death is not None:
         if not rules.sudden_death:
-            raise MatchRecordError(Problem("sudden_death_not_allowed", duel=position, format=fmt.value))
+            raise MatchRecordError(Problem("sudden-death-not-allowed", duel=position, format=fmt.value))
         if duel.lp.leader is not None:
-            raise MatchRecordError(Problem("sudden_death_unequal_lp", duel=position, a=duel.lp.a, b=duel.lp.b))
+            raise MatchRecordError(Problem("sudden-death-unequal-lp", duel=position, a=duel.lp.a, b=duel.lp.b))
         return duel.sudden_death, True, ("TIME-E-3",)  # TIME-E-3: the first LP change decides
     if duel.lp.leader is not None:
         return duel.lp.leader, True, (f"{prefix}-2",)  # more LP wins the duel
@@ -233,9 +233,9 @@ def _regular_duel(
 ) -> _Progress:
     _refuse_if_closed(progress, position)
     if progress.time_called:
-        raise MatchRecordError(Problem("duel_after_time", duel=position))
+        raise MatchRecordError(Problem("duel-after-time", duel=position))
     if progress.regular_duels >= ruleset.match.max_duels:
-        raise MatchRecordError(Problem("too_many_duels", duel=position, max_duels=ruleset.match.max_duels))
+        raise MatchRecordError(Problem("too-many-duels", duel=position, max_duels=ruleset.match.max_duels))
     winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
     time_called = isinstance(duel, TimedOut) or duel.time_called
     progress = replace(
@@ -289,11 +289,11 @@ def _tied_after_time(progress: _Progress, rules: FormatRules) -> _Progress:
 def _time_between_duels(progress: _Progress, fmt: Format, rules: FormatRules, ruleset: Ruleset) -> _Progress:
     after = progress.regular_duels
     if progress.finished:
-        raise MatchRecordError(Problem("time_between_duels_after_match_end", duel=after))
+        raise MatchRecordError(Problem("time-between-duels-after-match-end", duel=after))
     if progress.next is Next.SUDDEN_DEATH:
-        raise MatchRecordError(Problem("sudden_death_missing", duel=after))
+        raise MatchRecordError(Problem("sudden-death-missing", duel=after))
     if progress.time_called_in is not None:
-        raise MatchRecordError(Problem("time_called_twice", duel=progress.time_called_in))
+        raise MatchRecordError(Problem("time-called-twice", duel=progress.time_called_in))
     progress = replace(progress, time_called=True)
     leader = progress.score.leader
     if fmt is Format.SWISS:
@@ -306,13 +306,13 @@ def _time_between_duels(progress: _Progress, fmt: Format, rules: FormatRules, ru
 def _extra_duel(progress: _Progress, duel: Duel, position: int, fmt: Format, rules: FormatRules) -> _Progress:
     _refuse_if_closed(progress, position)
     if not rules.extra_duel:
-        raise MatchRecordError(Problem("extra_duel_not_allowed", duel=position, format=fmt.value))
+        raise MatchRecordError(Problem("extra-duel-not-allowed", duel=position, format=fmt.value))
     if progress.next is not Next.EXTRA_DUEL:
-        raise MatchRecordError(Problem("extra_duel_not_due", duel=position))
+        raise MatchRecordError(Problem("extra-duel-not-due", duel=position))
     if isinstance(duel, Drawn):
-        raise MatchRecordError(Problem("draw_not_allowed", duel=position, format=fmt.value))
+        raise MatchRecordError(Problem("draw-not-allowed", duel=position, format=fmt.value))
     if isinstance(duel, Won) and duel.time_called:
-        raise MatchRecordError(Problem("time_called_twice", duel=position))
+        raise MatchRecordError(Problem("time-called-twice", duel=position))
     winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
     progress = replace(
         progress,

@@ -158,7 +158,7 @@ def first_player(proc: TimeProcedure, player: Player) -> TimeProcedure:
 def _open_match(record: MatchRecord, ruleset: Ruleset) -> MatchState:
     state = evaluate(record, ruleset)
     if state.next is not Next.DUEL:
-        raise TimeProcedureError(Problem("time_not_callable", duels=len(record.duels)))
+        raise TimeProcedureError(Problem("time-not-callable", duels=len(record.duels)))
     return state
 
 
@@ -166,7 +166,7 @@ def _expect(proc: TimeProcedure, given: Input) -> None:
     if given not in proc.expects:
         expected = sorted(i.value for i in proc.expects)
         raise TimeProcedureError(
-            Problem("unexpected_input", input=given.value, phase=proc.phase.value, expected=expected)
+            Problem("unexpected-input", input=given.value, phase=proc.phase.value, expected=expected)
         )
 
 
