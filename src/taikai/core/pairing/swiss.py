@@ -38,7 +38,7 @@ from taikai.core.pairing.types import (
 from taikai.core.problems import Problem
 from taikai.core.rng import SeededRandom
 
-RAND = 1 << 16  # per-edge random tie-break range (criterion 5)
+RAND = 1 << 24  # per-edge random tie-break range (criterion 5)
 ZONE_GROUP = 8  # a point group this large absorbs the floats of the small groups around it
 # (reserve kept per large group, how many groups apart core players may meet)
 STAGES = ((8, 2), (32, 4))
@@ -178,7 +178,7 @@ def _match(nodes: int, edges: list[tuple[int, int, int]]) -> list[tuple[int, int
     mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda x: x)
     if 2 * len(mate) != nodes:
         return None
-    return [(a, b) if a < b else (b, a) for a, b in mate]
+    return sorted((a, b) if a < b else (b, a) for a, b in mate)
 
 
 def _pair_weight(ev: _Event, w: _Weights, rng: SeededRandom, i: int, j: int) -> int:

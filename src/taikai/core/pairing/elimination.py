@@ -1,0 +1,93 @@
+"""Single elimination (トーナメント方式): brackets for any number of players, and the top cut.
+
+Seeds go into the standard bracket order (1 v N, 2 v N-1, ...), arranged so that seeds 1 and 2 can
+meet only in the final, 1-4 only in the semi-finals, and so on. With N not a power of two the
+bracket is the next power of two and the missing seats are byes, which fall to the top seeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from taikai.core.pairing.types import PairingError, PairingResult, PlayerId
+from taikai.core.problems import Problem
+from taikai.core.rng import SeededRandom
+from taikai.core.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """The first-round seats in bracket order; None is a bye."""
+
+    slots: tuple[PlayerId | None, ...]
+
+    @property
+    def rounds(self) -> int:
+        return max(len(self.slots).bit_length() - 1, 0)
+
+
+def bracket_order(size: int) -> list[int]:
+    """Seed numbers (1-based) in bracket order for a power-of-two ``size``."""
+    if size < 1 or size & (size - 1):
+        raise ValueError(size)
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, total - seed)]
+    return order
+
+
+def seeded_bracket(entrants: Sequence[PlayerId]) -> Bracket:
+    """Entrants in seed order (best first), e.g. the Swiss standings."""
+    if len(set(entrants)) != len(entrants):
+        raise PairingError(Problem("duplicate-player", player=_first_duplicate(entrants)))
+    if not entrants:
+        return Bracket(())
+    size = 1 << (len(entrants) - 1).bit_length()
+    return Bracket(tuple(entrants[s - 1] if s <= len(entrants) else None for s in bracket_order(size)))
+
+
+def random_bracket(entrants: Sequence[PlayerId], seed: int | str) -> Bracket:
+    """A pure elimination event: seeds drawn from the seed (byes still fall to the first drawn)."""
+    drawn = list(entrants)
+    SeededRandom(seed).shuffle(drawn)
+    return seeded_bracket(drawn)
+
+
+def top_cut(standings: Sequence[PlayerId], ruleset: Ruleset) -> Bracket:
+    """The top cut the ruleset suggests for this attendance (0 = no cut: an empty bracket)."""
+    size = ruleset.suggested_top_cut(len(standings))
+    return seeded_bracket(standings[:size])
+
+
+def first_round(bracket: Bracket) -> PairingResult:
+    return _pair_slots(bracket.slots)
+
+
+def next_round(winners: Sequence[PlayerId]) -> PairingResult:
+    """Pair the winners of the previous round, given in its table order."""
+    if len(winners) % 2 and len(winners) > 1:
+        raise PairingError(Problem("odd-bracket", players=len(winners)))
+    return _pair_slots(tuple(winners))
+
+
+def _pair_slots(slots: tuple[PlayerId | None, ...]) -> PairingResult:
+    pairings: list[tuple[PlayerId, PlayerId]] = []
+    byes: list[PlayerId] = []
+    for k in range(0, len(slots) - 1, 2):
+        a, b = slots[k], slots[k + 1]
+        if a is not None and b is not None:
+            pairings.append((a, b))
+        elif a is not None or b is not None:
+            byes.append(a if a is not None else b)  # type: ignore[arg-type]
+    return PairingResult(pairings=tuple(pairings), byes=tuple(byes), proof="elimination")
+
+
+def _first_duplicate(entrants: Sequence[PlayerId]) -> PlayerId:
+    seen: set[PlayerId] = set()
+    for e in entrants:
+        if e in seen:
+            return e
+        seen.add(e)
+    raise AssertionError
