@@ -399,3 +399,9 @@ def test_a_win_in_the_extra_duel_cannot_be_time_called() -> None:
     duel = Won(A, time_called=True, extra_duel=True)
     error = refused(Format.ELIMINATION, duel, between=True)
     assert (error.problem.code, error.problem.params) == ("time-called-twice", {"duel": 1})
+
+
+def test_time_1_the_limit_includes_the_intervals_so_time_can_run_out_between_duels() -> None:
+    # TIME-1 (OFF C: インターバル時間を含む): a record may end with time called while no duel is played.
+    assert swiss(won(A), between=True).finished
+    assert elimination(won(A), between=True).winner is A
