@@ -1,0 +1,115 @@
+"""taikai pair: JSON-lines Swiss pairing for other tools (one request per line, one answer per line).
+
+Request: {"round": 3, "seed": 42, "players": [{"id": 1, "points": 6, "opponents": [4, 9],
+"had_bye": false, "dropped": false}, ...], "forbidden": [[1, 2]]}; unknown keys are ignored and
+{"type": "end"} (or end of input) stops. Answer: {"pairings": [[1, 7], ...], "byes": [12],
+"elapsed_ms": 1.2}, or {"error": "..."} for a request that cannot be paired.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("pair", help="Swiss pairings as JSON lines on stdin/stdout / スイスドローの組み合わせ")
+    p.set_defaults(func=cmd_pair)
+
+
+def cmd_pair(args: argparse.Namespace) -> int:
+    from taikai.core.pairing import swiss  # imported here: other commands need not load rustworkx
+
+    out = sys.stdout
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return 0
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            _send(out, {"error": f"bad JSON: {exc}"})
+            continue
+        if isinstance(request, dict) and request.get("type") == "end":
+            return 0
+        start = time.perf_counter()
+        try:
+            result = swiss.pair(to_input(request))
+        except (BadRequest, swiss.PairingError) as exc:
+            _send(out, {"error": _message(exc)})
+            continue
+        elapsed = (time.perf_counter() - start) * 1000
+        _send(
+            out,
+            {
+                "pairings": [list(p) for p in result.pairings],
+                "byes": list(result.byes),
+                "elapsed_ms": round(elapsed, 3),
+            },
+        )
+
+
+class BadRequest(Exception):
+    pass
+
+
+def _message(exc: Exception) -> str:
+    problem = getattr(exc, "problem", None)
+    if problem is None:
+        return str(exc)
+    from taikai import messages
+
+    return messages.text(problem, "en")
+
+
+def _send(out: Any, obj: dict[str, Any]) -> None:
+    out.write(json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _player_id(value: Any, what: str) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise BadRequest(f"{what}: id must be an integer or a string, not {value!r}")
+    return value
+
+
+def to_input(request: Any) -> Any:
+    """The request as a PairingInput; raises BadRequest naming the bad field."""
+    from taikai.core.pairing import PairingInput, PlayerState
+
+    if not isinstance(request, dict) or not isinstance(request.get("players"), list):
+        raise BadRequest("request must be an object with a list of players")
+    players = []
+    for k, p in enumerate(request["players"]):
+        if not isinstance(p, dict):
+            raise BadRequest(f"players[{k}] must be an object")
+        pid = _player_id(p.get("id"), f"players[{k}]")
+        points = p.get("points", 0)
+        opponents = p.get("opponents") or []
+        if isinstance(points, bool) or not isinstance(points, int) or not isinstance(opponents, list):
+            raise BadRequest(f"players[{k}]: points must be an integer and opponents a list")
+        byes = p.get("byes")
+        if isinstance(byes, bool) or not isinstance(byes, int):
+            byes = 1 if p.get("had_bye") else 0
+        elif p.get("had_bye") and byes == 0:
+            byes = 1
+        opps = tuple(_player_id(o, f"players[{k}].opponents") for o in opponents)
+        players.append(PlayerState(pid, points, opps, byes, bool(p.get("dropped"))))
+    forbidden = []
+    for pair in request.get("forbidden") or []:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise BadRequest("forbidden entries must be [id, id]")
+        forbidden.append((_player_id(pair[0], "forbidden"), _player_id(pair[1], "forbidden")))
+    round_no = request.get("round", 1)
+    seed = request.get("seed")
+    if seed is None:
+        event = request.get("event")
+        seed = event.get("seed", 0) if isinstance(event, dict) else 0
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or not isinstance(seed, int | str):
+        raise BadRequest("round must be an integer and seed an integer or a string")
+    return PairingInput(players=tuple(players), round=round_no, seed=seed, forbidden=tuple(forbidden))
