@@ -1,0 +1,167 @@
+"""The Swiss engine against brute force, the complete graph, and the rules it promises."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taikai.bench.pairing import Sim
+from taikai.core.pairing import PairingError, PairingInput, PlayerState, swiss
+from tests.core.pairing.helpers import brute_force, result_quality
+
+
+@st.composite
+def events(draw: st.DrawFn, max_players: int = 12) -> PairingInput:
+    n = draw(st.integers(min_value=1, max_value=max_players))
+    points = draw(st.lists(st.sampled_from([0, 1, 3, 4, 6, 7, 9]), min_size=n, max_size=n))
+    met = draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=n * 2))
+    met = {(a, b) for a, b in met if a != b}
+    byes = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    dropped = draw(
+        st.lists(st.booleans(), min_size=n, max_size=n).map(lambda d: [x and k % 4 == 0 for k, x in enumerate(d)])
+    )
+    forbidden = draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2))
+    players = tuple(
+        PlayerState(
+            id=k,
+            points=points[k],
+            opponents=tuple(sorted({b for a, b in met if a == k} | {a for a, b in met if b == k})),
+            byes=byes[k],
+            dropped=dropped[k],
+        )
+        for k in range(n)
+    )
+    return PairingInput(
+        players=players,
+        round=draw(st.integers(1, 9)),
+        seed=draw(st.integers(0, 2**32)),
+        forbidden=tuple((a, b) for a, b in forbidden if a != b),
+    )
+
+
+def _check_rules(inp: PairingInput, result: object) -> None:
+    # rule 1: nobody twice, dropped never paired, forbidden never paired; rule 3: one bye iff odd
+    from taikai.core.pairing import PairingResult
+
+    assert isinstance(result, PairingResult)
+    active = [p.id for p in inp.players if not p.dropped]
+    seen = [x for pair in result.pairings for x in pair] + list(result.byes)
+    assert sorted(seen) == sorted(active)
+    assert len(result.byes) == len(active) % 2
+    barred = {frozenset(f) for f in inp.forbidden}
+    assert not any(frozenset(p) in barred for p in result.pairings)
+
+
+@pytest.mark.parametrize("zone_group, stages", [(8, swiss.STAGES), (2, ((0, 1), (2, 2))), (3, ((1, 1),))])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(inp=events())
+def test_rules_1_to_4_match_brute_force(
+    zone_group: int, stages: tuple[tuple[int, int], ...], inp: PairingInput, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small thresholds force the sparse graph and its certificate on tiny events: whatever the
+    # tuning, the answer must be the brute-force optimum (no rematch if avoidable, best bye,
+    # least squared gaps).
+    best = brute_force(inp)
+    with monkeypatch.context() as m:
+        m.setattr(swiss, "ZONE_GROUP", zone_group)
+        m.setattr(swiss, "STAGES", stages)
+        if best is None:
+            with pytest.raises(PairingError):
+                swiss.pair(inp, dense_below=0)
+            return
+        result = swiss.pair(inp, dense_below=0)
+    _check_rules(inp, result)
+    assert result_quality(inp, result) == best
+
+
+@pytest.mark.parametrize("size, seed", [(120, 1), (200, 2)])
+def test_sparse_pairing_is_as_good_as_the_complete_graph(size: int, seed: int) -> None:
+    sim = Sim(size, seed)
+    for r in range(1, 8):
+        if r > 1:
+            sim.drop_some()
+        inp = sim.pairing_input(r)
+        result = swiss.pair(inp, dense_below=0)
+        ev = swiss._event(inp)
+        from taikai.core.rng import SeededRandom
+
+        complete = swiss._solve_complete(ev, SeededRandom(0), swiss._weights(ev))
+        bye = ev.ids[complete.bye] if complete.bye is not None else None
+        from tests.core.pairing.helpers import quality
+
+        pairs = [(ev.ids[a], ev.ids[b]) for a, b in complete.pairs]
+        assert result_quality(inp, result) == quality(inp, pairs, bye)
+        _check_rules(inp, result)
+        sim.play([list(p) for p in result.pairings], list(result.byes))
+
+
+def test_round_one_is_a_seeded_random_pairing() -> None:
+    players = tuple(PlayerState(k, 0) for k in range(64))
+    first = swiss.pair(PairingInput(players, round=1, seed=7))
+    again = swiss.pair(PairingInput(players, round=1, seed=7))
+    other = swiss.pair(PairingInput(players, round=1, seed=8))
+    assert first.pairings == again.pairings
+    assert first.pairings != other.pairings
+    assert first.pairings != tuple((2 * k, 2 * k + 1) for k in range(32))
+
+
+def test_tables_are_numbered_from_the_top_point_group_down() -> None:
+    players = tuple(PlayerState(k, points=3 * (k % 4)) for k in range(40))
+    result = swiss.pair(PairingInput(players, round=4, seed=1))
+    by_id = {p.id: p.points for p in players}
+    tops = [by_id[a] for a, _ in result.pairings]
+    assert tops == sorted(tops, reverse=True)
+
+
+def test_the_bye_goes_to_the_lowest_player_without_one() -> None:
+    players = (
+        PlayerState("a", 6),
+        PlayerState("b", 3),
+        PlayerState("c", 0, byes=1),
+        PlayerState("d", 0),
+        PlayerState("e", 3),
+    )
+    result = swiss.pair(PairingInput(players, round=3, seed=1))
+    assert result.byes == ("d",)
+
+
+def test_a_forced_pair_down_is_explained() -> None:
+    players = (
+        PlayerState(1, 6, opponents=(2,)),
+        PlayerState(2, 6, opponents=(1,)),
+        PlayerState(3, 3),
+        PlayerState(4, 3),
+    )
+    result = swiss.pair(PairingInput(players, round=3, seed=1))
+    assert result.rematches == 0
+    assert {e.reason for e in result.explanations} == {"paired-down-rematch"}
+    assert all(e.point_difference == 3 and e.rematch_free_alternative for e in result.explanations)
+
+
+def test_a_rematch_only_when_nothing_else_is_possible() -> None:
+    players = (PlayerState(1, 3, opponents=(2,)), PlayerState(2, 0, opponents=(1,)))
+    result = swiss.pair(PairingInput(players, round=2, seed=1))
+    assert result.rematches == 1
+    assert result.explanations[0].rematch and not result.explanations[0].rematch_free_alternative
+
+
+def test_unknown_opponent_is_a_problem_not_a_crash() -> None:
+    with pytest.raises(PairingError) as err:
+        swiss.pair(PairingInput((PlayerState(1, 0, opponents=(9,)),), round=2, seed=1))
+    assert err.value.problem.code == "unknown-opponent"
+
+
+def test_large_events_are_certified_without_the_complete_graph() -> None:
+    sim = Sim(1024, 3)
+    proofs = []
+    for r in range(1, 6):
+        if r > 1:
+            sim.drop_some()
+        result = swiss.pair(sim.pairing_input(r))
+        proofs.append(result.proof)
+        assert result.rematches == 0
+        sim.play([list(p) for p in result.pairings], list(result.byes))
+    assert proofs == ["lower-bound"] * 5
