@@ -64,12 +64,14 @@ class MemoryCardIndex:
         self._cards: dict[int, CardFacts] = {c.passcode: c for c in cards}
         self._by_key: dict[str, CardFacts] = {}
         self._names: dict[str, dict[str, str]] = {"ja": {}, "en": {}}
+        self._all_keys: list[tuple[str, CardFacts]] = []
         for card in sorted(self._cards.values(), key=preference, reverse=True):
             for lang, name in (("ja", card.name_ja), ("en", card.name_en)):
                 if name:
                     key = name_key(name)
                     self._by_key[key] = card  # the preferred printing is written last
                     self._names[lang][key] = name
+                    self._all_keys.append((key, card))
 
     @classmethod
     def from_cdb(cls, paths: Iterable[str | Path]) -> MemoryCardIndex:
@@ -93,7 +95,7 @@ class MemoryCardIndex:
             return []
         if key.isdigit() and int(key) in self._cards:
             return [self._cards[int(key)]]
-        hits = {c.passcode: c for k, c in self._by_key.items() if key in k}
+        hits = {c.passcode: c for k, c in self._all_keys if key in k}
         return rank_matches(key, hits.values(), limit)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from taikai.core.deck import Banlist
 
-_ENTRY = re.compile(r"^(\d{1,10})\s+(-?\d+)(?:\s*(?:--|#)\s*(.*))?\s*$")
+_ENTRY = re.compile(r"^0*(\d{1,10})\s+(-?\d+)(?:\s*(?:--|#)\s*(.*))?\s*$")
 
 
 class LflistError(ValueError):
