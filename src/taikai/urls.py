@@ -1,5 +1,6 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("taikai.events.urls")),
     path("", include("taikai.web.urls")),
 ]

@@ -26,7 +26,12 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "taikai/dashboard.html", {})
+    from taikai.events.models import Event
+    from taikai.web.accounts import is_organizer
+
+    user = request.user
+    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()  # type: ignore[union-attr]
+    return render(request, "taikai/dashboard.html", {"events": events[:50], "can_create": is_organizer(user)})
 
 
 @require_POST

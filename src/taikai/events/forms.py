@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from taikai.core.ruleset import builtin_names
+from taikai.events.models import Event, StaffRole
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Event name"), max_length=200)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    ruleset_name = forms.ChoiceField(label=_("Ruleset"), choices=[])
+    format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
+    swiss_rounds = forms.IntegerField(
+        label=_("Swiss rounds"),
+        min_value=1,
+        max_value=30,
+        required=False,
+        help_text=_("Leave empty to use the ruleset's suggestion for the attendance."),
+    )
+    top_cut = forms.IntegerField(
+        label=_("Top cut"),
+        min_value=0,
+        max_value=256,
+        required=False,
+        help_text=_("Leave empty to use the ruleset's suggestion."),
+    )
+    deck_deadline = forms.DateTimeField(
+        label=_("Deck list deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    banlist_name = forms.CharField(label=_("Forbidden/Limited list"), max_length=100, required=False)
+    is_team_event = forms.BooleanField(label=_("Team event (3 players a team, seats A/B/C)"), required=False)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["ruleset_name"].choices = [(n, n) for n in builtin_names()]
+        self.fields["ruleset_name"].initial = "harajuku-cs-1.2"
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    name_kana = forms.CharField(label=_("Reading (kana)"), max_length=100, required=False)
+    card_game_id = forms.CharField(
+        label=_("Konami Card Game ID (10 digits)"),
+        max_length=20,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    contact = forms.CharField(label=_("Contact (optional)"), max_length=200, required=False)
+
+
+class CsvImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file (name, card_game_id, name_kana, contact)"))
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=StaffRole.Role.choices)
+    password = forms.CharField(
+        label=_("Password (only to create a new account)"), required=False, widget=forms.PasswordInput
+    )
+
+
+class RecoverForm(forms.Form):
+    card_game_id = forms.CharField(label=_("Konami Card Game ID"), max_length=20)
+    pin = forms.CharField(label=_("PIN"), max_length=8, widget=forms.PasswordInput(attrs={"inputmode": "numeric"}))
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(
+        label=_("New PIN (4-8 digits)"), max_length=8, widget=forms.PasswordInput(attrs={"inputmode": "numeric"})
+    )

@@ -1,0 +1,240 @@
+"""Events, staff, players, teams, rounds, matches and result reports.
+
+State changes only through taikai.events.services (each in one transaction with an audit entry).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from taikai.core.ruleset import Ruleset, from_document
+
+
+class Event(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ELIMINATION = "elimination", _("Single elimination")
+        SWISS_CUT = "swiss_cut", _("Swiss, then a top cut")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    ruleset_name = models.CharField(_("ruleset"), max_length=100)
+    ruleset_document = models.JSONField()  # the exact merged ruleset, fixed once the event starts
+    ruleset_fingerprint = models.CharField(max_length=32)
+    format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
+    swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
+    top_cut = models.PositiveSmallIntegerField(_("top cut"), null=True, blank=True)
+    deck_deadline = models.DateTimeField(_("deck list deadline"), null=True, blank=True)
+    banlist_name = models.CharField(_("Forbidden/Limited list"), max_length=100, blank=True)
+    banlist_entries = models.JSONField(default=dict, blank=True)  # snapshot: passcode -> limit
+    is_team_event = models.BooleanField(_("team event"), default=False)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    tiebreak_seed = models.BigIntegerField()  # the recorded draw for final ties (never the player ID)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ruleset(self) -> Ruleset:
+        cached: Ruleset | None = getattr(self, "_ruleset", None)
+        if cached is None:
+            cached = from_document(self.ruleset_document)
+            self._ruleset = cached
+        return cached
+
+    def get_absolute_url(self) -> str:
+        return f"/events/{self.pk}/"
+
+
+class StaffRole(models.Model):
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("Organizer")
+        HEAD_JUDGE = "head_judge", _("Head judge")
+        JUDGE = "judge", _("Judge")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff_roles")
+    role = models.CharField(max_length=20, choices=Role.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="one_role_per_user_per_event"),
+            # PEN-6: exactly one head judge per event.
+            models.UniqueConstraint(
+                fields=["event"], condition=models.Q(role="head_judge"), name="one_head_judge_per_event"
+            ),
+        ]
+
+
+class Team(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("team name"), max_length=200)
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="unique_team_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=100)
+    name_kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)
+    card_game_id = models.CharField(_("Konami Card Game ID"), max_length=10)  # REG-1
+    contact = models.CharField(_("contact"), max_length=200, blank=True)
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="members")
+    seat = models.CharField(max_length=4, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)  # REG-3
+    id_card_shown = models.BooleanField(default=False)  # REG-1
+    ineligible_reason = models.CharField(max_length=300, blank=True)  # REG-2
+    late_entry_round = models.PositiveSmallIntegerField(null=True, blank=True)  # first round played
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    access_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    pin_hash = models.CharField(max_length=200, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "card_game_id"], name="player_once_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def dropped(self) -> bool:
+        return self.dropped_after_round is not None
+
+
+class Round(models.Model):
+    class Stage(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ELIMINATION = "elimination", _("Single elimination")
+
+    class Status(models.TextChoices):
+        PAIRED = "paired", _("Paired")
+        STARTED = "started", _("In progress")
+        FINISHED = "finished", _("Finished")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.SWISS)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PAIRED)
+    seed = models.BigIntegerField()
+    pairing_input = models.JSONField(default=dict)  # stored with the seed so any pairing can be reproduced
+    pairing_report = models.JSONField(default=list)  # per pair: point difference, rematch-free alternative
+    time_limit_seconds = models.PositiveIntegerField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    pauses = models.JSONField(default=list)  # [[start_ts, end_ts|null], ...]
+    time_called_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="unique_round_number")]
+
+    def __str__(self) -> str:
+        return f"{self.event} R{self.number}"
+
+
+class TeamMatch(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="team_matches")
+    table = models.PositiveIntegerField()
+    team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    team_b = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    result = models.CharField(max_length=8, blank=True)  # "a", "b", "draw", "bye"
+
+
+class Match(models.Model):
+    """One table of a round: two players (or a bye), their duel record and the computed outcome."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Playing")
+        REPORTED = "reported", _("Awaiting confirmation")
+        DISPUTED = "disputed", _("Disputed")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField()
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    team_match = models.ForeignKey(TeamMatch, null=True, blank=True, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(max_length=4, blank=True)
+    is_bye = models.BooleanField(default=False)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    record = models.JSONField(null=True, blank=True)  # duels in the `taikai match result` input shape
+    result = models.CharField(max_length=8, blank=True)  # "a", "b", "draw" (computed, never typed)
+    duel_wins_a = models.PositiveSmallIntegerField(default=0)
+    duel_wins_b = models.PositiveSmallIntegerField(default=0)
+    duel_draws = models.PositiveSmallIntegerField(default=0)
+    basis = models.CharField(max_length=40, blank=True)  # played, concession-consent, concession-own-turn, ...
+    extension_seconds = models.PositiveIntegerField(default=0)  # TIME-4
+    manual = models.BooleanField(default=False)  # a pairing edited by staff
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round__number", "table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table", "seat"], name="unique_table_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round.number} T{self.table}"
+
+    def side_of(self, player: Player) -> str | None:
+        if player.pk == self.player_a_id:
+            return "a"
+        if player.pk == self.player_b_id:
+            return "b"
+        return None
+
+
+class ResultReport(models.Model):
+    """One player's (or staff's) report of a match record; two matching player reports confirm it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    by_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    by_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    record = models.JSONField()
+    basis = models.CharField(max_length=40, blank=True)
+    idempotency_key = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="report_idempotent",
+            )
+        ]
+
+
+def as_dict(obj: models.Model, fields: list[str]) -> dict[str, Any]:
+    """A JSON-safe snapshot of some fields, for audit before/after."""
+    out: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(obj, name)
+        out[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return out

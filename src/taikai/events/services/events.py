@@ -1,0 +1,189 @@
+"""Creating and configuring events, and staff roles."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from taikai.audit.services import record
+from taikai.core.ruleset import Ruleset, RulesetError, builtin, builtin_names
+from taikai.events import actions
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, StaffRole, as_dict
+from taikai.events.permissions import require_organizer
+from taikai.web.accounts import is_organizer
+
+EVENT_FIELDS = [
+    "name",
+    "date",
+    "venue",
+    "ruleset_name",
+    "format",
+    "swiss_rounds",
+    "top_cut",
+    "deck_deadline",
+    "banlist_name",
+    "is_team_event",
+    "status",
+]
+
+
+def resolve_ruleset(name: str, document: dict[str, Any] | None = None) -> Ruleset:
+    if document is not None:
+        from taikai.core.ruleset import from_document
+
+        return from_document(document)
+    if name not in builtin_names():
+        raise ServiceError("unknown-ruleset", name=name)
+    try:
+        return builtin(name)
+    except RulesetError as exc:  # pragma: no cover - built-ins are tested
+        raise ServiceError("bad-ruleset", name=name) from exc
+
+
+def create_event(
+    *,
+    by: Any,
+    name: str,
+    date: dt.date,
+    ruleset_name: str,
+    format: str = Event.Format.SWISS,
+    venue: str = "",
+    swiss_rounds: int | None = None,
+    top_cut: int | None = None,
+    deck_deadline: dt.datetime | None = None,
+    banlist_name: str = "",
+    banlist_entries: dict[str, int] | None = None,
+    is_team_event: bool = False,
+    ruleset_document: dict[str, Any] | None = None,
+) -> Event:
+    if not is_organizer(by):
+        raise ServiceError("not-organizer")
+    if not name.strip():
+        raise ServiceError("required", field="name")
+    if format not in Event.Format.values:
+        raise ServiceError("bad-choice", field="format", value=format)
+    ruleset = resolve_ruleset(ruleset_name, ruleset_document)
+    with transaction.atomic():
+        event = Event.objects.create(
+            name=name.strip(),
+            date=date,
+            venue=venue,
+            ruleset_name=ruleset.name,
+            ruleset_document=ruleset.to_dict(),
+            ruleset_fingerprint=ruleset.fingerprint,
+            format=format,
+            swiss_rounds=swiss_rounds,
+            top_cut=top_cut,
+            deck_deadline=deck_deadline,
+            banlist_name=banlist_name,
+            banlist_entries=banlist_entries or {},
+            is_team_event=is_team_event,
+            tiebreak_seed=secrets.randbits(62),
+            created_by=by,
+        )
+        StaffRole.objects.create(event=event, user=by, role=StaffRole.Role.ORGANIZER)
+        record(
+            actions.EVENT_CREATED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            after=as_dict(event, EVENT_FIELDS),
+            ruleset_fingerprint=ruleset.fingerprint,
+        )
+    return event
+
+
+def update_event(event: Event, *, by: Any, **changes: Any) -> Event:
+    require_organizer(by, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        before = as_dict(event, EVENT_FIELDS)
+        started = event.rounds.exists()
+        if started and ("ruleset_name" in changes or "ruleset_document" in changes or "is_team_event" in changes):
+            raise ServiceError("event-started-fixed", field="ruleset")
+        if "ruleset_name" in changes and changes["ruleset_name"] != event.ruleset_name:
+            ruleset = resolve_ruleset(changes.pop("ruleset_name"), changes.pop("ruleset_document", None))
+            event.ruleset_name = ruleset.name
+            event.ruleset_document = ruleset.to_dict()
+            event.ruleset_fingerprint = ruleset.fingerprint
+            event._ruleset = None  # type: ignore[attr-defined]
+        changes.pop("ruleset_name", None)
+        for key, value in changes.items():
+            if key not in EVENT_FIELDS and key != "banlist_entries":
+                raise ServiceError("bad-field", field=key)
+            setattr(event, key, value)
+        event.version += 1
+        event.save()
+        record(
+            actions.EVENT_UPDATED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            before=before,
+            after=as_dict(event, EVENT_FIELDS),
+        )
+    return event
+
+
+def suggested_rounds(event: Event, players: int) -> tuple[int, int]:
+    """(Swiss rounds, top cut) the ruleset's attendance table suggests for this many players."""
+    r = event.ruleset
+    return r.suggested_swiss_rounds(players), r.suggested_top_cut(players)
+
+
+def assign_staff(event: Event, *, by: Any, username: str, role: str) -> StaffRole:
+    require_organizer(by, event)
+    if role not in StaffRole.Role.values:
+        raise ServiceError("bad-choice", field="role", value=role)
+    User = get_user_model()
+    try:
+        user = User.objects.get(username=username)
+    except User.DoesNotExist as exc:
+        raise ServiceError("unknown-user", username=username) from exc
+    with transaction.atomic():
+        existing = StaffRole.objects.filter(event=event, user=user).first()
+        before = {"username": username, "role": existing.role} if existing else None
+        if role == StaffRole.Role.HEAD_JUDGE:
+            # PEN-6: exactly one head judge; naming a new one makes the previous one a judge.
+            StaffRole.objects.filter(event=event, role=StaffRole.Role.HEAD_JUDGE).exclude(user=user).update(
+                role=StaffRole.Role.JUDGE
+            )
+        try:
+            staff, _ = StaffRole.objects.update_or_create(event=event, user=user, defaults={"role": role})
+        except IntegrityError as exc:  # pragma: no cover - guarded above
+            raise ServiceError("head-judge-taken") from exc
+        record(
+            actions.STAFF_ASSIGNED,
+            actor=by,
+            event_id=event.pk,
+            obj=staff,
+            before=before,
+            after={"username": username, "role": role},
+        )
+    return staff
+
+
+def create_staff_user(*, by: Any, username: str, password: str) -> Any:
+    """Organizers create judge accounts at the venue (no e-mail needed)."""
+    from django.contrib.auth.password_validation import ValidationError, validate_password
+
+    if not is_organizer(by):
+        raise ServiceError("not-organizer")
+    User = get_user_model()
+    if not username.strip():
+        raise ServiceError("required", field="username")
+    if User.objects.filter(username=username).exists():
+        raise ServiceError("username-taken", username=username)
+    try:
+        validate_password(password)
+    except ValidationError as exc:
+        raise ServiceError("weak-password", detail=" ".join(str(m) for m in exc.messages)) from exc
+    with transaction.atomic():
+        user = User.objects.create_user(username=username, password=password)
+        record("taikai.account.staff_created", actor=by, obj=user, after={"username": username})
+    return user

@@ -1,0 +1,275 @@
+"""Registration, check-in, drops, and the players' personal links (no password accounts)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import secrets
+import unicodedata
+from typing import Any
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from taikai.audit.services import record
+from taikai.events import actions
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Player, as_dict
+from taikai.events.permissions import require_staff
+
+PLAYER_FIELDS = [
+    "name",
+    "name_kana",
+    "card_game_id",
+    "contact",
+    "checked_in_at",
+    "id_card_shown",
+    "late_entry_round",
+    "dropped_after_round",
+    "ineligible_reason",
+]
+
+
+def normalize_card_game_id(raw: str) -> str:
+    """REG-1/REG-2: exactly 10 digits; full-width digits, spaces and hyphens are accepted and removed."""
+    value = unicodedata.normalize("NFKC", raw or "").replace(" ", "").replace("-", "")
+    if not value:
+        raise ServiceError("required", field="card_game_id")
+    if not value.isdigit() or len(value) != 10:
+        raise ServiceError("bad-card-game-id", value=raw)
+    return value
+
+
+def _clean_name(raw: str, field: str, required: bool = True) -> str:
+    value = unicodedata.normalize("NFKC", raw or "").strip()
+    if required and not value:
+        raise ServiceError("required", field=field)
+    if len(value) > 100:
+        raise ServiceError("too-long", field=field, limit=100)
+    return value
+
+
+def _played_rounds(event: Event) -> int:
+    return event.rounds.filter(stage="swiss").count()
+
+
+def register_player(
+    event: Event,
+    *,
+    by: Any = None,
+    name: str,
+    card_game_id: str,
+    name_kana: str = "",
+    contact: str = "",
+    self_service: bool = False,
+) -> Player:
+    """Staff register anyone; a player registers themself on a phone while registration is open."""
+    if not self_service:
+        require_staff(by, event)
+    elif event.status == Event.Status.FINISHED or event.rounds.exists():
+        raise ServiceError("registration-closed")
+    values = {
+        "name": _clean_name(name, "name"),
+        "name_kana": _clean_name(name_kana, "name_kana", required=False),
+        "card_game_id": normalize_card_game_id(card_game_id),
+        "contact": (contact or "").strip()[:200],
+    }
+    with transaction.atomic():
+        if Player.objects.filter(event=event, card_game_id=values["card_game_id"]).exists():
+            raise ServiceError("already-registered", card_game_id=values["card_game_id"])
+        played = _played_rounds(event)
+        try:
+            player = Player.objects.create(event=event, late_entry_round=(played + 1) if played else None, **values)
+        except IntegrityError as exc:  # a concurrent registration of the same ID
+            raise ServiceError("already-registered", card_game_id=values["card_game_id"]) from exc
+        record(
+            actions.PLAYER_REGISTERED,
+            actor=by,
+            actor_label="" if by else "self-service",
+            event_id=event.pk,
+            obj=player,
+            after=as_dict(player, PLAYER_FIELDS),
+            late_entry=bool(played),
+        )
+    return player
+
+
+def import_players_csv(event: Event, *, by: Any, data: bytes) -> list[Player]:
+    """CSV with a header: name, card_game_id, and optionally name_kana, contact. All rows or none."""
+    require_staff(by, event)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp932")
+        except UnicodeDecodeError as exc:
+            raise ServiceError("csv-encoding") from exc
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip() for h in (reader.fieldnames or [])]
+    missing = [h for h in ("name", "card_game_id") if h not in header]
+    if missing:
+        raise ServiceError("csv-missing-columns", columns=", ".join(missing))
+    created: list[Player] = []
+    with transaction.atomic():
+        for line, row in enumerate(reader, start=2):
+            row = {(k or "").strip(): (v or "") for k, v in row.items()}
+            try:
+                created.append(
+                    register_player(
+                        event,
+                        by=by,
+                        name=row["name"],
+                        card_game_id=row["card_game_id"],
+                        name_kana=row.get("name_kana", ""),
+                        contact=row.get("contact", ""),
+                    )
+                )
+            except ServiceError as exc:
+                raise ServiceError("csv-row", line=line, code=exc.problem.code, **exc.problem.params) from exc
+        record(actions.PLAYERS_IMPORTED, actor=by, event_id=event.pk, count=len(created))
+    return created
+
+
+def check_in(player: Player, *, by: Any, id_card_shown: bool = True) -> tuple[Player, str]:
+    """REG-1/REG-3: the desk saw the ID card; the player gets a fresh personal link (returned once)."""
+    require_staff(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        before = as_dict(player, PLAYER_FIELDS)
+        player.checked_in_at = player.checked_in_at or timezone.now()
+        player.id_card_shown = id_card_shown
+        token = _new_token(player)
+        player.version += 1
+        player.save()
+        record(
+            actions.PLAYER_CHECKED_IN,
+            actor=by,
+            event_id=player.event_id,
+            obj=player,
+            before=before,
+            after=as_dict(player, PLAYER_FIELDS),
+        )
+    return player, token
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_token(player: Player) -> str:
+    token = secrets.token_urlsafe(18)
+    player.access_token_hash = _hash_token(token)
+    return token
+
+
+def issue_access(player: Player, *, by: Any) -> str:
+    """Re-issue a lost link at the desk: the old link stops working."""
+    require_staff(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        token = _new_token(player)
+        player.save(update_fields=["access_token_hash"])
+        record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=player.event_id, obj=player)
+    return token
+
+
+def revoke_access(player: Player, *, by: Any) -> None:
+    require_staff(by, player.event)
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(access_token_hash="")
+        record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
+
+
+def set_pin(player: Player, *, pin: str) -> None:
+    """The player chooses a short PIN on their own page, to recover the link with their Card Game ID."""
+    pin = unicodedata.normalize("NFKC", pin or "").strip()
+    if not pin.isdigit() or not 4 <= len(pin) <= 8:
+        raise ServiceError("bad-pin")
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(pin_hash=make_password(pin))
+        record("taikai.player.pin_set", actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
+
+
+def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player, str]:
+    try:
+        cgid = normalize_card_game_id(card_game_id)
+    except ServiceError as exc:
+        raise ServiceError("recovery-failed") from exc
+    player = Player.objects.filter(event=event, card_game_id=cgid).first()
+    # Check a hash even when no player matches, so timing does not reveal registered IDs.
+    ok = check_password(
+        unicodedata.normalize("NFKC", pin or ""), player.pin_hash if player and player.pin_hash else make_password(None)
+    )
+    if player is None or not player.pin_hash or not ok:
+        raise ServiceError("recovery-failed")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        token = _new_token(player)
+        player.save(update_fields=["access_token_hash"])
+        record(actions.PLAYER_ACCESS_RECOVERED, actor_label=f"player:{player.pk}", event_id=event.pk, obj=player)
+    return player, token
+
+
+def player_for_token(token: str) -> Player | None:
+    if not token or len(token) > 100:
+        return None
+    return Player.objects.select_related("event").filter(access_token_hash=_hash_token(token)).first()
+
+
+def drop_player(player: Player, *, by: Any = None, self_service: bool = False) -> Player:
+    """A dropped player is never paired again; their results stay in the standings."""
+    if not self_service:
+        require_staff(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.dropped:
+            raise ServiceError("already-dropped")
+        before = as_dict(player, PLAYER_FIELDS)
+        player.dropped_after_round = player.event.rounds.count()
+        player.version += 1
+        player.save()
+        record(
+            actions.PLAYER_DROPPED,
+            actor=by,
+            actor_label="" if by else f"player:{player.pk}",
+            event_id=player.event_id,
+            obj=player,
+            before=before,
+            after=as_dict(player, PLAYER_FIELDS),
+        )
+    return player
+
+
+def mark_ineligible(player: Player, *, by: Any, reason: str) -> Player:
+    """REG-2: staff mark a player ineligible (e.g. a Card Game ID with wrong data), with a reason."""
+    require_staff(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        before = as_dict(player, PLAYER_FIELDS)
+        player.ineligible_reason = reason.strip()[:300]
+        player.save()
+        record(
+            actions.PLAYER_UPDATED,
+            actor=by,
+            event_id=player.event_id,
+            obj=player,
+            before=before,
+            after=as_dict(player, PLAYER_FIELDS),
+        )
+    return player
+
+
+def search_players(event: Event, query: str, limit: int = 20) -> list[Player]:
+    """The check-in desk's search box: by Card Game ID (digits) or by name / kana, NFKC-normalised."""
+    q = unicodedata.normalize("NFKC", query or "").strip()
+    players = Player.objects.filter(event=event)
+    if not q:
+        return list(players.order_by("name_kana", "name")[:limit])
+    digits = q.replace("-", "").replace(" ", "")
+    if digits.isdigit():
+        return list(players.filter(card_game_id__startswith=digits)[:limit])
+    from django.db.models import Q
+
+    return list(players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q)).order_by("name_kana", "name")[:limit])

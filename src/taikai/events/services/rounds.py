@@ -1,0 +1,378 @@
+"""Rounds: pairing (Swiss, top cut, elimination), manual edits, and the round clock."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from taikai.audit.services import record
+from taikai.core.clock import ClockState, Pause, clock_state
+from taikai.events import actions
+from taikai.events.errors import Conflict, ServiceError
+from taikai.events.models import Event, Match, Player, Round
+from taikai.events.permissions import require_organizer, require_staff
+from taikai.events.services import engine
+from taikai.events.services.history import event_history
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the organizer can do next, for the console."""
+
+    next_action: str  # "pair-swiss", "top-cut", "pair-elimination", "finish-round", "finished", "register"
+    swiss_rounds: int
+    swiss_played: int
+    top_cut: int
+    open_tables: int
+
+
+def planned_swiss_rounds(event: Event) -> int:
+    if event.format == Event.Format.ELIMINATION:
+        return 0
+    if event.swiss_rounds:
+        return event.swiss_rounds
+    active = event.players.filter(dropped_after_round__isnull=True).count()
+    return event.ruleset.suggested_swiss_rounds(max(active, 2))
+
+
+def planned_top_cut(event: Event) -> int:
+    if event.format != Event.Format.SWISS_CUT:
+        return 0
+    if event.top_cut is not None:
+        return event.top_cut
+    return event.ruleset.suggested_top_cut(event.players.count())
+
+
+def plan(event: Event) -> Plan:
+    rounds = list(event.rounds.all())
+    swiss_played = sum(1 for r in rounds if r.stage == Round.Stage.SWISS)
+    last = rounds[-1] if rounds else None
+    open_tables = 0
+    if last is not None:
+        open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count()
+    swiss_rounds, cut = planned_swiss_rounds(event), planned_top_cut(event)
+    if last is not None and open_tables:
+        action = "finish-round"
+    elif event.status == Event.Status.FINISHED:
+        action = "finished"
+    elif event.format != Event.Format.ELIMINATION and swiss_played < swiss_rounds:
+        action = "pair-swiss"
+    elif event.format == Event.Format.SWISS_CUT and not any(r.stage == Round.Stage.ELIMINATION for r in rounds):
+        action = "top-cut" if cut >= 2 else "finished"
+    elif event.format == Event.Format.SWISS:
+        action = "finished"
+    else:
+        action = "pair-elimination" if not _elimination_over(event) else "finished"
+    return Plan(action, swiss_rounds, swiss_played, cut, open_tables)
+
+
+def _elimination_over(event: Event) -> bool:
+    last = event.rounds.filter(stage=Round.Stage.ELIMINATION).last()
+    return (
+        last is not None
+        and last.matches.filter(is_bye=False).count() == 1
+        and not last.matches.filter(is_bye=True).exists()
+    )
+
+
+def _require_previous_finished(event: Event) -> None:
+    last = event.rounds.last()
+    if last is not None:
+        open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count()
+        if open_tables:
+            raise ServiceError("round-not-finished", count=open_tables)
+
+
+def pair_next_round(event: Event, *, by: Any) -> Round:
+    require_organizer(by, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        _require_previous_finished(event)
+        p = plan(event)
+        if p.next_action == "pair-swiss":
+            rnd = _pair_swiss(event, by, number=event.rounds.count() + 1)
+        elif p.next_action == "top-cut":
+            rnd = _top_cut(event, by, p.top_cut)
+        elif p.next_action == "pair-elimination":
+            rnd = _pair_elimination(event, by)
+        else:
+            raise ServiceError("all-rounds-played")
+        if event.status == Event.Status.REGISTRATION:
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
+            record(
+                actions.EVENT_STARTED,
+                actor=by,
+                event_id=event.pk,
+                obj=event,
+                ruleset_fingerprint=event.ruleset_fingerprint,
+            )
+    return rnd
+
+
+def _active_players(event: Event) -> list[Player]:
+    return list(event.players.filter(dropped_after_round__isnull=True).order_by("id"))
+
+
+def _pair_swiss(event: Event, by: Any, number: int, seed: int | None = None) -> Round:
+    players = _active_players(event)
+    if len(players) < 2:
+        raise ServiceError("no-players")
+    seed = secrets.randbits(62) if seed is None else seed
+    history = event_history(event)
+    request = engine.swiss_request(event, history, number, seed)
+    answer = engine.pair_swiss(request)
+    rnd = Round.objects.create(
+        event=event,
+        number=number,
+        stage=Round.Stage.SWISS,
+        seed=seed,
+        pairing_input=request,
+        pairing_report=answer.get("explanations", []),
+        time_limit_seconds=event.ruleset.time.match_minutes * 60,
+    )
+    by_id = {p.pk: p for p in event.players.all()}
+    tables = [(by_id[int(a)], by_id[int(b)]) for a, b in answer["pairings"]]
+    _create_matches(rnd, [*tables, *((by_id[int(x)], None) for x in answer["byes"])])
+    record(
+        actions.ROUND_PAIRED,
+        actor=by,
+        event_id=event.pk,
+        obj=rnd,
+        seed=seed,
+        after={"pairings": answer["pairings"], "byes": answer["byes"]},
+    )
+    return rnd
+
+
+def _create_matches(rnd: Round, tables: list[tuple[Player, Player | None]], manual: bool = False) -> None:
+    """Tables in order; (player, None) is a bye, reported automatically as a confirmed win."""
+    rows = []
+    for number, (a, b) in enumerate(tables, start=1):
+        if b is None:
+            rows.append(
+                Match(
+                    round=rnd,
+                    table=number,
+                    player_a=a,
+                    is_bye=True,
+                    status=Match.Status.CONFIRMED,
+                    result="a",
+                    basis="bye",
+                    manual=manual,
+                )
+            )
+        else:
+            rows.append(Match(round=rnd, table=number, player_a=a, player_b=b, manual=manual))
+    Match.objects.bulk_create(rows)
+
+
+def _top_cut(event: Event, by: Any, cut: int) -> Round:
+    from taikai.events.services.standings import standings_for
+
+    table = standings_for(event)
+    eligible = [row for row in table if not row.dropped]
+    if len(eligible) < cut:
+        raise ServiceError("cut-too-large", cut=cut, players=len(eligible))
+    seeds = [row.player_id for row in eligible[:cut]]
+    rnd = _elimination_round(event, number=event.rounds.count() + 1, seeds=seeds, seed=secrets.randbits(62))
+    record(actions.TOP_CUT_MADE, actor=by, event_id=event.pk, obj=rnd, seeds=seeds)
+    return rnd
+
+
+def _elimination_round(event: Event, number: int, seeds: list[int], seed: int, randomly: bool = False) -> Round:
+    tables = engine.elimination_tables(seeds, random_seed=seed if randomly else None)
+    rnd = Round.objects.create(
+        event=event,
+        number=number,
+        stage=Round.Stage.ELIMINATION,
+        seed=seed,
+        pairing_input={"seeds": seeds, "seed": seed, "random": randomly},
+        time_limit_seconds=event.ruleset.time.match_minutes * 60,
+    )
+    by_id = {p.pk: p for p in event.players.all()}
+    _create_matches(rnd, [(by_id[a], by_id[b] if b is not None else None) for a, b in tables])
+    return rnd
+
+
+def _pair_elimination(event: Event, by: Any) -> Round:
+    last = event.rounds.filter(stage=Round.Stage.ELIMINATION).last()
+    if last is None:  # a pure single-elimination event: seeded at random from the seed
+        players = _active_players(event)
+        if len(players) < 2:
+            raise ServiceError("no-players")
+        seed = secrets.randbits(62)
+        rnd = _elimination_round(
+            event, number=event.rounds.count() + 1, seeds=[p.pk for p in players], seed=seed, randomly=True
+        )
+    else:
+        winners = []
+        for m in last.matches.order_by("table"):
+            winners.append(m.player_a_id if m.result == "a" else m.player_b_id)
+        seed = secrets.randbits(62)
+        rnd = Round.objects.create(
+            event=event,
+            number=event.rounds.count() + 1,
+            stage=Round.Stage.ELIMINATION,
+            seed=seed,
+            pairing_input={"advancing": winners},
+            time_limit_seconds=event.ruleset.time.match_minutes * 60,
+        )
+        by_id = {p.pk: p for p in event.players.all()}
+        # Bracket order is kept: winners of tables 1 and 2 meet, 3 and 4, ...
+        _create_matches(rnd, [(by_id[winners[i]], by_id[winners[i + 1]]) for i in range(0, len(winners) - 1, 2)])
+    record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, stage="elimination")
+    return rnd
+
+
+def repair_round(rnd: Round, *, by: Any) -> Round:
+    """Pair a round again (e.g. after a late drop) while it has not started; a new seed is stored."""
+    require_organizer(by, rnd.event)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.started_at is not None or rnd.matches.filter(is_bye=False).exclude(status=Match.Status.PENDING).exists():
+            raise ServiceError("round-started")
+        if rnd.stage != Round.Stage.SWISS:
+            raise ServiceError("round-started")
+        event, number = rnd.event, rnd.number
+        before = {"seed": rnd.seed, "pairings": list(rnd.matches.values_list("player_a_id", "player_b_id"))}
+        rnd.matches.all().delete()
+        rnd.delete()
+        new = _pair_swiss(event, by, number=number)
+        record(actions.ROUND_REPAIRED, actor=by, event_id=event.pk, obj=new, before=before, seed=new.seed)
+    return new
+
+
+def edit_pairing(rnd: Round, *, by: Any, pairs: list[tuple[int, int | None]], allow_rematch: bool = False) -> Round:
+    """Replace the pairings by hand before the round starts: checked, logged (no rematch unless confirmed)."""
+    require_organizer(by, rnd.event)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        if rnd.started_at is not None:
+            raise ServiceError("round-started")
+        event = rnd.event
+        by_id = {p.pk: p for p in event.players.all()}
+        seen: set[int] = set()
+        history = event_history(event, before_round=rnd.number)
+        for a, b in pairs:
+            for pid in (a, b):
+                if pid is None:
+                    continue
+                if pid not in by_id:
+                    raise ServiceError("bad-choice", field="player", value=pid)
+                if pid in seen:
+                    raise ServiceError("player-twice", name=by_id[pid].name)
+                if by_id[pid].dropped:
+                    raise ServiceError("already-dropped")
+                seen.add(pid)
+            if b is not None and b in history.opponents.get(a, set()) and not allow_rematch:
+                raise ServiceError("rematch", a=by_id[a].name, b=by_id[b].name)
+        before = list(rnd.matches.values_list("table", "player_a_id", "player_b_id"))
+        rnd.matches.all().delete()
+        _create_matches(rnd, [(by_id[a], by_id[b] if b is not None else None) for a, b in pairs], manual=True)
+        rnd.version += 1
+        rnd.save(update_fields=["version"])
+        record(
+            actions.PAIRING_EDITED,
+            actor=by,
+            event_id=event.pk,
+            obj=rnd,
+            before=before,
+            after=[list(p) for p in pairs],
+            rematch_confirmed=allow_rematch,
+        )
+    return rnd
+
+
+# --- the round clock (TIME-1, TIME-4) ------------------------------------------------------------
+
+
+def _pauses(rnd: Round) -> tuple[Pause, ...]:
+    return tuple(Pause(start, end) for start, end in rnd.pauses)
+
+
+def round_clock(rnd: Round, extension: int = 0, now: float | None = None) -> ClockState:
+    started = rnd.started_at.timestamp() if rnd.started_at else None
+    t = timezone.now().timestamp() if now is None else now
+    return clock_state(rnd.time_limit_seconds, started, _pauses(rnd), t, extension)
+
+
+def _clock_change(rnd: Round, by: Any, version: int | None, action: str, change: Any) -> Round:
+    require_staff(by, rnd.event)
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().get(pk=rnd.pk)
+        if version is not None and locked.version != version:
+            raise Conflict("conflict")
+        before = {"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses}
+        change(locked, timezone.now().timestamp())
+        locked.version += 1
+        locked.save()
+        record(
+            action,
+            actor=by,
+            event_id=locked.event_id,
+            obj=locked,
+            before=before,
+            after={"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses},
+        )
+    return locked
+
+
+def start_round(rnd: Round, *, by: Any, version: int | None = None) -> Round:
+    def change(r: Round, now: float) -> None:
+        if r.started_at is not None:
+            raise ServiceError("round-started")
+        r.started_at = timezone.now()
+        r.status = Round.Status.STARTED
+
+    return _clock_change(rnd, by, version, actions.ROUND_STARTED, change)
+
+
+def pause_round(rnd: Round, *, by: Any, version: int | None = None) -> Round:
+    def change(r: Round, now: float) -> None:
+        if r.started_at is None or (r.pauses and r.pauses[-1][1] is None):
+            raise ServiceError("clock-not-running")
+        r.pauses = [*r.pauses, [now, None]]
+
+    return _clock_change(rnd, by, version, actions.ROUND_PAUSED, change)
+
+
+def resume_round(rnd: Round, *, by: Any, version: int | None = None) -> Round:
+    def change(r: Round, now: float) -> None:
+        if not r.pauses or r.pauses[-1][1] is not None:
+            raise ServiceError("clock-not-paused")
+        r.pauses = [*r.pauses[:-1], [r.pauses[-1][0], now]]
+
+    return _clock_change(rnd, by, version, actions.ROUND_RESUMED, change)
+
+
+def extend_time(match: Match, *, by: Any, seconds: int, reason: str) -> Match:
+    """TIME-4 (CS 3.1): a judge adds time to one table, with the judge and reason logged."""
+    from taikai.events.permissions import require_judge
+
+    require_judge(by, match.round.event)
+    if seconds <= 0 or seconds > 60 * 60:
+        raise ServiceError("bad-choice", field="seconds", value=seconds)
+    if not reason.strip():
+        raise ServiceError("reason-required")
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        before = locked.extension_seconds
+        locked.extension_seconds += seconds
+        locked.version += 1
+        locked.save(update_fields=["extension_seconds", "version"])
+        record(
+            actions.TIME_EXTENDED,
+            actor=by,
+            event_id=match.round.event_id,
+            obj=locked,
+            before={"extension_seconds": before},
+            after={"extension_seconds": locked.extension_seconds},
+            reason=reason.strip(),
+            seconds=seconds,
+        )
+    return locked

@@ -1,0 +1,224 @@
+"""The whole event as one documented JSON file (docs/event-json.md), and its import.
+
+Format ``taikai-event`` version 1. Import creates a new event with new ids; every reference inside the
+file uses the file's own ids, so a round trip reproduces the event exactly (tested).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.dateparse import parse_date, parse_datetime
+
+from taikai.audit.services import record
+from taikai.core.ruleset import RulesetError, from_document
+from taikai.events import actions
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch
+from taikai.web.accounts import is_organizer
+
+FORMAT, VERSION = "taikai-event", 1
+EVENT_KEYS = [
+    "name",
+    "date",
+    "venue",
+    "ruleset_name",
+    "ruleset_document",
+    "ruleset_fingerprint",
+    "format",
+    "swiss_rounds",
+    "top_cut",
+    "deck_deadline",
+    "banlist_name",
+    "banlist_entries",
+    "is_team_event",
+    "status",
+    "tiebreak_seed",
+]
+PLAYER_KEYS = [
+    "id",
+    "name",
+    "name_kana",
+    "card_game_id",
+    "contact",
+    "team_id",
+    "seat",
+    "checked_in_at",
+    "id_card_shown",
+    "ineligible_reason",
+    "late_entry_round",
+    "dropped_after_round",
+    "access_token_hash",
+    "pin_hash",
+]
+ROUND_KEYS = [
+    "id",
+    "number",
+    "stage",
+    "status",
+    "seed",
+    "pairing_input",
+    "pairing_report",
+    "time_limit_seconds",
+    "started_at",
+    "pauses",
+    "time_called_at",
+]
+MATCH_KEYS = [
+    "id",
+    "round_id",
+    "table",
+    "player_a_id",
+    "player_b_id",
+    "team_match_id",
+    "seat",
+    "is_bye",
+    "status",
+    "record",
+    "result",
+    "duel_wins_a",
+    "duel_wins_b",
+    "duel_draws",
+    "basis",
+    "extension_seconds",
+    "manual",
+]
+REPORT_KEYS = ["match_id", "by_player_id", "record", "basis", "idempotency_key"]
+
+
+def _json(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, dt.date | dt.datetime) else value
+
+
+def _rows(qs: Any, keys: list[str]) -> list[dict[str, Any]]:
+    return [{k: _json(getattr(obj, k)) for k in keys} for obj in qs]
+
+
+def export_event(event: Event) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "event": {k: _json(getattr(event, k)) for k in EVENT_KEYS},
+        "staff": [{"username": s.user.get_username(), "role": s.role} for s in event.staff.select_related("user")],
+        "teams": _rows(event.teams.all(), ["id", "name", "dropped_after_round"]),
+        "players": _rows(event.players.all(), PLAYER_KEYS),
+        "rounds": _rows(event.rounds.all(), ROUND_KEYS),
+        "team_matches": _rows(
+            TeamMatch.objects.filter(round__event=event),
+            ["id", "round_id", "table", "team_a_id", "team_b_id", "result"],
+        ),
+        "matches": _rows(Match.objects.filter(round__event=event).order_by("id"), MATCH_KEYS),
+        "reports": [
+            {
+                **{k: _json(getattr(r, k)) for k in REPORT_KEYS},
+                "by_user": r.by_user.get_username() if r.by_user else None,
+            }
+            for r in ResultReport.objects.filter(match__round__event=event).select_related("by_user").order_by("id")
+        ],
+    }
+
+
+def _dt(value: Any) -> dt.datetime | None:
+    return parse_datetime(value) if value else None
+
+
+def import_event(data: Any, *, by: Any) -> Event:
+    if not is_organizer(by):
+        raise ServiceError("not-organizer")
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ServiceError("import-invalid", detail=f"expected format {FORMAT!r} version {VERSION}")
+    try:
+        with transaction.atomic():
+            event = _import(data, by)
+            record(
+                actions.EVENT_IMPORTED,
+                actor=by,
+                event_id=event.pk,
+                obj=event,
+                counts={k: len(data.get(k, [])) for k in ("players", "rounds", "matches")},
+            )
+    except (KeyError, TypeError, ValueError, RulesetError) as exc:
+        raise ServiceError("import-invalid", detail=f"{type(exc).__name__}: {exc}") from exc
+    return event
+
+
+def _import(data: dict[str, Any], by: Any) -> Event:
+    e = data["event"]
+    from_document(e["ruleset_document"])  # validates the stored ruleset
+    event = Event.objects.create(
+        **{k: e[k] for k in EVENT_KEYS if k not in ("date", "deck_deadline")},
+        date=parse_date(e["date"]),
+        deck_deadline=_dt(e.get("deck_deadline")),
+        created_by=by,
+    )
+    User = get_user_model()
+    StaffRole.objects.get_or_create(event=event, user=by, defaults={"role": StaffRole.Role.ORGANIZER})
+    for s in data.get("staff", []):
+        user = User.objects.filter(username=s["username"]).first()
+        if user is not None and user != by:
+            StaffRole.objects.get_or_create(event=event, user=user, defaults={"role": s["role"]})
+    teams = {
+        t["id"]: Team.objects.create(event=event, name=t["name"], dropped_after_round=t["dropped_after_round"])
+        for t in data.get("teams", [])
+    }
+    players: dict[int, Player] = {}
+    for p in data["players"]:
+        fields = {k: p[k] for k in PLAYER_KEYS if k not in ("id", "team_id", "checked_in_at")}
+        players[p["id"]] = Player.objects.create(
+            event=event, team=teams.get(p["team_id"]), checked_in_at=_dt(p["checked_in_at"]), **fields
+        )
+    rounds: dict[int, Round] = {}
+    new_id = {old: p.pk for old, p in players.items()}
+    for r in data["rounds"]:
+        fields = {k: r[k] for k in ROUND_KEYS if k not in ("id", "started_at", "time_called_at")}
+        fields["pairing_input"] = _remap_pairing_input(fields["pairing_input"], new_id)
+        rounds[r["id"]] = Round.objects.create(
+            event=event, started_at=_dt(r["started_at"]), time_called_at=_dt(r["time_called_at"]), **fields
+        )
+    team_matches = {
+        t["id"]: TeamMatch.objects.create(
+            round=rounds[t["round_id"]],
+            table=t["table"],
+            team_a=teams[t["team_a_id"]],
+            team_b=teams.get(t["team_b_id"]),
+            result=t["result"],
+        )
+        for t in data.get("team_matches", [])
+    }
+    matches: dict[int, Match] = {}
+    for m in data["matches"]:
+        fields = {k: m[k] for k in MATCH_KEYS if not k.endswith("_id") and k != "id"}
+        matches[m["id"]] = Match.objects.create(
+            round=rounds[m["round_id"]],
+            player_a=players[m["player_a_id"]],
+            player_b=players[m["player_b_id"]] if m["player_b_id"] is not None else None,
+            team_match=team_matches.get(m["team_match_id"]),
+            **fields,
+        )
+    for rep in data.get("reports", []):
+        ResultReport.objects.create(
+            match=matches[rep["match_id"]],
+            by_player=players.get(rep["by_player_id"]) if rep["by_player_id"] is not None else None,
+            by_user=User.objects.filter(username=rep.get("by_user") or "").first(),
+            record=rep["record"],
+            basis=rep["basis"],
+            idempotency_key=rep["idempotency_key"],
+        )
+    return event
+
+
+def _remap_pairing_input(inp: dict[str, Any], new_id: dict[int, int]) -> dict[str, Any]:
+    """A stored pairing input names players by id: renumber them so the round stays reproducible."""
+    out = dict(inp)
+    if "players" in out:
+        out["players"] = [
+            {**p, "id": new_id[p["id"]], "opponents": [new_id[o] for o in p["opponents"]]} for p in out["players"]
+        ]
+        out["forbidden"] = [[new_id[a], new_id[b]] for a, b in out.get("forbidden", [])]
+    for key in ("seeds", "advancing"):
+        if key in out:
+            out[key] = [new_id[x] for x in out[key]]
+    return out

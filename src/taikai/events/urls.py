@@ -1,0 +1,47 @@
+from django.urls import path
+
+from taikai.events.views import exports, organizer, player, public, rounds
+
+urlpatterns = [
+    path("events/", organizer.event_list, name="event_list"),
+    path("events/new/", organizer.event_create, name="event_create"),
+    path("events/<int:event_id>/", organizer.event_console, name="event_console"),
+    path("events/<int:event_id>/edit/", organizer.event_edit, name="event_edit"),
+    path("events/<int:event_id>/staff/", organizer.staff_manage, name="staff_manage"),
+    path("events/<int:event_id>/players/", organizer.players, name="players"),
+    path("events/<int:event_id>/players/import/", organizer.players_import, name="players_import"),
+    path("events/<int:event_id>/players/search/", organizer.player_search, name="player_search"),
+    path("events/<int:event_id>/players/<int:player_id>/check-in/", organizer.player_check_in, name="player_check_in"),
+    path("events/<int:event_id>/players/<int:player_id>/reissue/", organizer.player_reissue, name="player_reissue"),
+    path("events/<int:event_id>/players/<int:player_id>/revoke/", organizer.player_revoke, name="player_revoke"),
+    path("events/<int:event_id>/players/<int:player_id>/drop/", organizer.player_drop, name="player_drop"),
+    path("events/<int:event_id>/rounds/", rounds.rounds, name="rounds"),
+    path("events/<int:event_id>/rounds/pair/", rounds.round_pair, name="round_pair"),
+    path("events/<int:event_id>/rounds/<int:number>/", rounds.round_detail, name="round_detail"),
+    path("events/<int:event_id>/rounds/<int:number>/repair/", rounds.round_repair, name="round_repair"),
+    path("events/<int:event_id>/rounds/<int:number>/edit/", rounds.pairing_edit, name="pairing_edit"),
+    path(
+        "events/<int:event_id>/rounds/<int:number>/clock/<str:action>/", rounds.round_clock_action, name="round_clock"
+    ),
+    path("events/<int:event_id>/matches/<int:match_id>/result/", rounds.match_result, name="match_result"),
+    path("events/<int:event_id>/standings/", exports.staff_standings, name="event_standings"),
+    path("events/<int:event_id>/export.json", exports.event_export, name="event_export"),
+    path("events/<int:event_id>/standings.csv", exports.standings_csv, name="standings_csv"),
+    path("events/<int:event_id>/results.csv", exports.results_csv, name="results_csv"),
+    path("events/import/", exports.event_import, name="event_import"),
+    path("e/<int:event_id>/", public.public_event, name="public_event"),
+    path("e/<int:event_id>/pairings/", public.public_pairings, name="public_pairings"),
+    path("e/<int:event_id>/pairings/<int:number>/", public.public_pairings, name="public_pairings_round"),
+    path("e/<int:event_id>/standings/", public.public_standings, name="public_standings"),
+    path("e/<int:event_id>/players/<int:player_id>/", public.player_path, name="player_path"),
+    path("e/<int:event_id>/projector/", public.projector, name="projector"),
+    path("e/<int:event_id>/clock.json", public.clock_json, name="clock_json"),
+    path("e/<int:event_id>/bracket/", public.bracket, name="bracket"),
+    path("e/<int:event_id>/register/", player.self_register, name="self_register"),
+    path("e/<int:event_id>/recover/", player.recover, name="recover"),
+    path("p/<str:token>/", player.player_home, name="player_home"),
+    path("p/<str:token>/report/", player.player_report, name="player_report"),
+    path("p/<str:token>/confirm/", player.player_confirm, name="player_confirm"),
+    path("p/<str:token>/drop/", player.player_drop_self, name="player_drop_self"),
+    path("p/<str:token>/pin/", player.player_set_pin, name="player_set_pin"),
+]

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from taikai.events.errors import ServiceError
+from taikai.events.messages import problem_text
+from taikai.events.models import Event
+from taikai.events.permissions import is_staff, role_of
+
+View = Callable[..., HttpResponse]
+
+
+def staff_view(view: View) -> View:
+    """Login required, and staff of this event; the event is loaded and passed in."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, event_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        event = get_object_or_404(Event, pk=event_id)
+        if not is_staff(request.user, event):
+            return render(request, "events/forbidden.html", {"event": event}, status=403)
+        request.event_role = role_of(request.user, event)  # type: ignore[attr-defined]
+        return view(request, event, *args, **kwargs)
+
+    return wrapper
+
+
+def flash_error(request: HttpRequest, exc: ServiceError) -> None:
+    messages.error(request, problem_text(exc.problem))
+
+
+def error_text(exc: ServiceError) -> str:
+    return problem_text(exc.problem)

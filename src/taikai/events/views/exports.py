@@ -1,0 +1,136 @@
+"""Standings for staff, CSV exports, and the whole event as one JSON file (export and import)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match
+from taikai.events.services import transfer
+from taikai.events.services.standings import standings_for
+from taikai.events.views.common import flash_error, staff_view
+from taikai.web.accounts import is_organizer
+
+
+@staff_view
+def staff_standings(request: HttpRequest, event: Event) -> HttpResponse:
+    return render(request, "events/staff_standings.html", {"event": event, "rows": standings_for(event)})
+
+
+@staff_view
+def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
+    response.write("\ufeff")  # Excel opens UTF-8 with a BOM correctly
+    w = csv.writer(response)
+    w.writerow(
+        [
+            "rank",
+            "name",
+            "name_kana",
+            "card_game_id",
+            "points",
+            "wins",
+            "losses",
+            "draws",
+            "omw",
+            "oomw",
+            "code",
+            "dropped",
+        ]
+    )
+    for r in standings_for(event):
+        w.writerow(
+            [
+                r.rank,
+                r.name,
+                r.name_kana,
+                r.card_game_id,
+                r.points,
+                r.wins,
+                r.losses,
+                r.draws,
+                r.omw_text,
+                r.oomw_text,
+                r.code,
+                "yes" if r.dropped else "",
+            ]
+        )
+    return response
+
+
+@staff_view
+def results_csv(request: HttpRequest, event: Event) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="results-{event.pk}.csv"'
+    response.write("\ufeff")
+    w = csv.writer(response)
+    w.writerow(
+        [
+            "round",
+            "stage",
+            "table",
+            "player_a",
+            "player_b",
+            "result",
+            "duels_a",
+            "duels_b",
+            "duel_draws",
+            "status",
+            "basis",
+        ]
+    )
+    for m in Match.objects.filter(round__event=event).select_related("round", "player_a", "player_b"):
+        w.writerow(
+            [
+                m.round.number,
+                m.round.stage,
+                m.table,
+                m.player_a.name,
+                m.player_b.name if m.player_b else "",
+                "bye" if m.is_bye else m.result,
+                m.duel_wins_a,
+                m.duel_wins_b,
+                m.duel_draws,
+                m.status,
+                m.basis,
+            ]
+        )
+    return response
+
+
+@staff_view
+def event_export(request: HttpRequest, event: Event) -> HttpResponse:
+    data = transfer.export_event(event)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="taikai-event-{event.pk}.json"'
+    return response
+
+
+@login_required
+def event_import(request: HttpRequest) -> HttpResponse:
+    if not is_organizer(request.user):
+        return render(request, "events/forbidden.html", status=403)
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        if upload is None or upload.size > 50_000_000:
+            messages.error(request, _("Choose an exported event file (50 MB at most)."))
+        else:
+            try:
+                data = json.loads(upload.read().decode("utf-8"))
+                event = transfer.import_event(data, by=request.user)
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                messages.error(request, _("The file is not an exported taikai event (JSON)."))
+            except ServiceError as exc:
+                flash_error(request, exc)
+            else:
+                messages.success(request, _("Event imported."))
+                return redirect("event_console", event_id=event.pk)
+    return render(request, "events/import.html", {})

@@ -1,0 +1,166 @@
+"""Public pages (no login): pairings, standings, bracket, the projector and the clock feed."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from taikai.events.models import Event, Match, Round
+from taikai.events.services import rounds as round_services
+from taikai.events.services.standings import standings_for
+
+
+def _kana_key(name_kana: str, name: str) -> str:
+    """あいうえお order: by the kana reading (katakana folded to hiragana), then the name."""
+    s = unicodedata.normalize("NFKC", name_kana or name)
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
+
+
+def current_round(event: Event) -> Round | None:
+    return event.rounds.order_by("-number").first()
+
+
+def pairing_rows(rnd: Round) -> list[dict[str, object]]:
+    """One row per player (both sides of each table), for the by-name list."""
+    rows: list[dict[str, object]] = []
+    for m in rnd.matches.select_related("player_a", "player_b"):
+        for me, opp in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
+            if me is None:
+                continue
+            rows.append(
+                {
+                    "table": m.table,
+                    "name": me.name,
+                    "kana": _kana_key(me.name_kana, me.name),
+                    "opponent": opp.name if opp else None,
+                    "bye": m.is_bye,
+                    "seat": m.seat,
+                }
+            )
+    return rows
+
+
+def public_event(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    rnd = current_round(event)
+    return render(request, "events/public_event.html", {"event": event, "round": rnd, "rounds": event.rounds.all()})
+
+
+def public_pairings(request: HttpRequest, event_id: int, number: int | None = None) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    rnd = get_object_or_404(Round, event=event, number=number) if number else current_round(event)
+    order = request.GET.get("order", "table")
+    rows = pairing_rows(rnd) if rnd else []
+    if order == "kana":
+        rows.sort(key=lambda r: (str(r["kana"]), str(r["name"])))
+    elif order == "az":
+        rows.sort(key=lambda r: str(r["name"]).casefold())
+    matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
+    return render(
+        request,
+        "events/public_pairings.html",
+        {
+            "event": event,
+            "round": rnd,
+            "rows": rows,
+            "matches": matches,
+            "order": order,
+            "rounds": event.rounds.all(),
+            "print": request.GET.get("print") == "1",
+        },
+    )
+
+
+def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    return render(request, "events/public_standings.html", {"event": event, "rows": standings_for(event)})
+
+
+def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
+    """ "Why am I ranked here?": a player's opponents and results, round by round."""
+    event = get_object_or_404(Event, pk=event_id)
+    player = get_object_or_404(event.players, pk=player_id)
+    table = {row.player_id: row for row in standings_for(event)}
+    matches = Match.objects.filter(round__event=event).filter(player_a=player) | Match.objects.filter(
+        round__event=event, player_b=player
+    )
+    rows = []
+    for m in matches.select_related("round", "player_a", "player_b").order_by("round__number"):
+        side = m.side_of(player)
+        opp = m.player_b if side == "a" else m.player_a
+        if m.is_bye:
+            outcome = "bye"
+        elif m.status != Match.Status.CONFIRMED:
+            outcome = "pending"
+        elif m.result == "draw":
+            outcome = "draw"
+        else:
+            outcome = "win" if m.result == side else "loss"
+        rows.append(
+            {
+                "round": m.round.number,
+                "stage": m.round.stage,
+                "opponent": opp,
+                "opponent_row": table.get(opp.pk) if opp else None,
+                "outcome": outcome,
+            }
+        )
+    return render(
+        request,
+        "events/player_path.html",
+        {"event": event, "player": player, "row": table.get(player.pk), "rows": rows},
+    )
+
+
+def projector(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    rnd = current_round(event)
+    rows = sorted(pairing_rows(rnd), key=lambda r: (str(r["kana"]), str(r["name"]))) if rnd else []
+    return render(request, "events/projector.html", {"event": event, "round": rnd, "rows": rows})
+
+
+@never_cache
+def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
+    """The round clock for every screen: server time, end time, paused, and tables still playing."""
+    event = get_object_or_404(Event, pk=event_id)
+    rnd = current_round(event)
+    now = timezone.now().timestamp()
+    if rnd is None:
+        return JsonResponse({"round": None, "server_time": now})
+    state = round_services.round_clock(rnd, now=now)
+    playing = []
+    if state.status == "time":
+        for m in rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False):
+            extended = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
+            playing.append(
+                {
+                    "table": m.table,
+                    "extension": m.extension_seconds,
+                    "status": extended.status,
+                    "remaining": round(extended.remaining),
+                }
+            )
+    return JsonResponse(
+        {
+            "round": rnd.number,
+            "stage": rnd.stage,
+            "status": state.status,
+            "server_time": now,
+            "remaining": round(state.remaining, 1),
+            "ends_at": state.ends_at,
+            "limit": rnd.time_limit_seconds,
+            "tables_playing": playing,
+        }
+    )
+
+
+def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    columns = []
+    for rnd in event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"):
+        columns.append({"round": rnd, "matches": list(rnd.matches.select_related("player_a", "player_b"))})
+    return render(request, "events/bracket.html", {"event": event, "columns": columns})

@@ -1,0 +1,93 @@
+"""Japanese and English texts for match-record problems (core.match and core.match_json)."""
+
+from taikai import messages
+
+_R = messages.register
+_R("match-input-unreadable", "入力を読めません: {detail}", "cannot read the input: {detail}")
+_R("match-json-syntax", "JSON の書式エラー: {detail}", "JSON syntax error: {detail}")
+_R("match-not-object", "入力は JSON オブジェクトにしてください", "the input must be a JSON object")
+_R("match-unknown-field", "不明な項目 {field!r} があります", "unknown field {field!r}")
+_R("match-bad-type", "{field} は {expected} にしてください", "{field} must be {expected}")
+_R(
+    "match-format-missing",
+    "大会形式がありません（JSON の format か --format で swiss / elimination を指定）",
+    "no format given (set format in the JSON or --format: swiss or elimination)",
+)
+_R(
+    "match-format-conflict",
+    "JSON の format {given!r} と --format {flag!r} が食い違っています",
+    "the JSON's format {given!r} disagrees with --format {flag!r}",
+)
+_R(
+    "match-unknown-format",
+    "大会形式 {format!r} はありません（swiss か elimination）",
+    "unknown format {format!r} (swiss or elimination)",
+)
+_R("match-duel-not-object", "デュエルは JSON オブジェクトにしてください", "a duel must be a JSON object")
+_R(
+    "match-duel-kind",
+    "winner・draw・time のどれか1つだけを指定してください",
+    "give exactly one of winner, draw or time",
+)
+_R("match-unknown-player", "プレイヤー {player!r} はいません（A か B）", "unknown player {player!r} (A or B)")
+_R("match-lp-missing", "プレイヤー {player} のライフポイントがありません", "the LP of player {player} are missing")
+_R(
+    "duel-after-match-end",
+    "マッチの勝敗が決まった後のデュエルです",
+    "a duel after the match was already decided",
+)
+_R(
+    "too-many-duels",
+    "1マッチは最大 {max_duels} デュエルです",
+    "a match has at most {max_duels} duels",
+)
+_R(
+    "duel-after-time",
+    "制限時間の後に通常のデュエルは行いません（エキストラデュエルのみ）",
+    "no regular duel after time was called (only the extra duel)",
+)
+_R(
+    "draw-not-allowed",
+    "{format} ではこのデュエルを引き分けにできません",
+    "this duel cannot be a draw in {format}",
+)
+_R(
+    "lp-not-positive",
+    "プレイヤー {player} のライフポイント {lp} は使えません（0 以下ならデュエルは通常どおり決着しています）",
+    "player {player}'s LP {lp} are impossible (at 0 or below the duel ended normally)",
+)
+_R(
+    "sudden-death-not-allowed",
+    "{format} にサドンデスはありません（同じライフポイントなら引き分け）",
+    "there is no sudden death in {format} (equal LP draw the duel)",
+)
+_R(
+    "sudden-death-unequal-lp",
+    "ライフポイントが異なる（A {a}・B {b}）のにサドンデスがあります",
+    "sudden death with unequal LP (A {a}, B {b})",
+)
+_R(
+    "sudden-death-missing",
+    "同じライフポイントのためサドンデスの勝者が必要ですが、記録されていません",
+    "equal LP: the sudden death winner must be recorded before anything else",
+)
+_R(
+    "time-between-duels-after-match-end",
+    "マッチの勝敗が決まった後にデュエル間の時間切れはありえません",
+    "time cannot run out between duels after the match was decided",
+)
+_R(
+    "time-called-twice",
+    "制限時間の終了は1マッチに1回だけです",
+    "time can be called only once in a match",
+)
+_R(
+    "extra-duel-not-allowed",
+    "{format} にエキストラデュエルはありません",
+    "there is no extra duel in {format}",
+)
+_R(
+    "extra-duel-not-due",
+    "エキストラデュエルを行う状況ではありません（制限時間後の 0勝0敗 か 1勝1敗 のみ）",
+    "no extra duel is due here (only at 0-0 or 1-1 after time)",
+)

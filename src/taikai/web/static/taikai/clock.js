@@ -1,0 +1,37 @@
+// The round clock on every screen: fetched from the server (one truth), counted down locally.
+(function () {
+  var el = document.getElementById("clock");
+  if (!el) return;
+  var host = el.closest("[data-clock-url]") || el;
+  var url = host.dataset.clockUrl || el.dataset.clockUrl;
+  if (!url) return;
+  var state = null, offset = 0, fetchedAt = 0;
+  function fmt(sec) {
+    sec = Math.max(0, Math.floor(sec));
+    var m = Math.floor(sec / 60), s = sec % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function render() {
+    if (!state || state.round === null) { el.textContent = "--:--"; return; }
+    var remaining = state.remaining;
+    if (state.status === "running") remaining = state.remaining - (Date.now() - fetchedAt) / 1000;
+    el.dataset.status = remaining <= 0 && state.status === "running" ? "time" : state.status;
+    el.textContent = state.status === "not-started" ? fmt(state.limit) : (remaining <= 0 ? "TIME" : fmt(remaining));
+    var list = document.getElementById("tables-list") || document.getElementById("tables-playing");
+    var banner = document.getElementById("time-called");
+    if (banner) banner.hidden = state.status !== "time";
+    if (list && state.tables_playing) {
+      list.textContent = state.tables_playing.map(function (t) {
+        return "#" + t.table + (t.extension ? " (+" + Math.round(t.extension / 60) + "m)" : "");
+      }).join("  ");
+    }
+  }
+  function poll() {
+    fetch(url, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (data) {
+      state = data; fetchedAt = Date.now(); render();
+    }).catch(function () { /* keep counting locally while offline */ });
+  }
+  poll();
+  setInterval(render, 250);
+  setInterval(poll, 5000);
+})();

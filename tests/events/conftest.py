@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from taikai.events.models import Event
+from taikai.events.services import events as event_services
+from taikai.events.services import players as player_services
+from taikai.web.accounts import ensure_first_organizer
+
+NAMES = [
+    ("山田 太郎", "やまだ たろう"),
+    ("佐藤 花子", "さとう はなこ"),
+    ("鈴木 一郎", "すずき いちろう"),
+    ("高橋 美咲", "たかはし みさき"),
+    ("Alice Smith", ""),
+    ("Bob Jones", ""),
+    ("田中 健", "たなか けん"),
+    ("伊藤 さくら", "いとう さくら"),
+    ("渡辺 翔", "わたなべ しょう"),
+    ("Carol White", ""),
+    ("中村 優", "なかむら ゆう"),
+    ("小林 蓮", "こばやし れん"),
+    ("加藤 陽菜", "かとう ひな"),
+    ("David Brown", ""),
+    ("吉田 大輝", "よしだ だいき"),
+    ("山本 結衣", "やまもと ゆい"),
+]
+
+
+@pytest.fixture
+def organizer(db: Any) -> Any:
+    ensure_first_organizer()
+    return get_user_model().objects.get(username="organizer")
+
+
+def make_event(organizer: Any, players: int = 8, **kwargs: Any) -> Event:
+    defaults: dict[str, Any] = {"name": "テスト大会", "date": dt.date(2026, 12, 6), "ruleset_name": "harajuku-cs-1.2"}
+    event = event_services.create_event(by=organizer, **{**defaults, **kwargs})
+    for i in range(players):
+        name, kana = NAMES[i % len(NAMES)]
+        player_services.register_player(
+            event,
+            by=organizer,
+            name=f"{name}{'' if i < len(NAMES) else i}",
+            name_kana=kana,
+            card_game_id=f"{1000000000 + i}",
+        )
+    return event
+
+
+@pytest.fixture
+def event8(organizer: Any) -> Event:
+    return make_event(organizer, 8, format=Event.Format.SWISS_CUT, top_cut=4)

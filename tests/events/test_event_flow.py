@@ -1,0 +1,174 @@
+"""A whole event through the services: registration, Swiss rounds, results, standings, top cut."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taikai.audit.models import AuditEntry
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match, Round
+from taikai.events.services import players as player_services
+from taikai.events.services import results as result_services
+from taikai.events.services import rounds as round_services
+from taikai.events.services.results import ResultInput
+from taikai.events.services.standings import standings_for
+from tests.events.conftest import make_event
+
+pytestmark = pytest.mark.django_db
+
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "A"}, {"winner": "B"}))
+
+
+def _play_round(event: Event, organizer: Any, rnd: Round) -> None:
+    for m in rnd.matches.filter(is_bye=False).order_by("table"):
+        result_services.enter_result(m, by=organizer, result=A_WINS if m.table % 2 else B_WINS)
+
+
+def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
+    plan = round_services.plan(event8)
+    assert (plan.swiss_rounds, plan.top_cut) == (3, 4)
+    for number in (1, 2, 3):
+        rnd = round_services.pair_next_round(event8, by=organizer)
+        assert rnd.number == number and rnd.matches.count() == 4
+        with pytest.raises(ServiceError) as exc:
+            round_services.pair_next_round(event8, by=organizer)
+        assert exc.value.problem.code == "round-not-finished"
+        _play_round(event8, organizer, rnd)
+    table = standings_for(event8)
+    assert [r.rank for r in table] == list(range(1, 9))
+    assert table[0].points == 9 and table[0].wins == 3
+    # no rematches in three rounds of eight players
+    pairs = [frozenset((m.player_a_id, m.player_b_id)) for m in Match.objects.filter(round__event=event8)]
+    assert len(pairs) == len(set(pairs))
+    cut = round_services.pair_next_round(event8, by=organizer)
+    assert cut.stage == Round.Stage.ELIMINATION
+    seeds = [r.player_id for r in table[:4]]
+    tables = [(m.player_a_id, m.player_b_id) for m in cut.matches.order_by("table")]
+    assert tables == [(seeds[0], seeds[3]), (seeds[1], seeds[2])]
+    _play_round(event8, organizer, cut)
+    final = round_services.pair_next_round(event8, by=organizer)
+    assert final.matches.count() == 1
+    _play_round(event8, organizer, final)
+    assert round_services.plan(event8).next_action == "finished"
+    assert AuditEntry.objects.filter(event_id=event8.pk, action="taikai.match.result_entered").count() == 4 * 3 + 2 + 1
+
+
+def test_odd_players_get_one_bye_reported_automatically(organizer: Any) -> None:
+    event = make_event(organizer, 7)
+    rnd = round_services.pair_next_round(event, by=organizer)
+    byes = rnd.matches.filter(is_bye=True)
+    assert byes.count() == 1
+    assert byes.get().status == Match.Status.CONFIRMED and byes.get().result == "a"
+
+
+def test_dropped_player_is_never_paired(organizer: Any) -> None:
+    event = make_event(organizer, 8)
+    rnd = round_services.pair_next_round(event, by=organizer)
+    _play_round(event, organizer, rnd)
+    dropped = event.players.first()
+    player_services.drop_player(dropped, by=organizer)
+    rnd2 = round_services.pair_next_round(event, by=organizer)
+    ids = {m.player_a_id for m in rnd2.matches.all()} | {m.player_b_id for m in rnd2.matches.all()}
+    assert dropped.pk not in ids
+    assert any(r.player_id == dropped.pk for r in standings_for(event))  # their results stay
+
+
+def test_players_report_and_confirm(organizer: Any) -> None:  # END-4
+    event = make_event(organizer, 2)
+    rnd = round_services.pair_next_round(event, by=organizer)
+    m = rnd.matches.get()
+    m = result_services.report_result(m, player=m.player_a, result=A_WINS, idempotency_key="k1")
+    assert m.status == Match.Status.REPORTED
+    again = result_services.report_result(m, player=m.player_a, result=A_WINS, idempotency_key="k1")
+    assert again.reports.count() == 1  # a retried report is not counted twice
+    m = result_services.confirm_result(m, player=m.player_b)
+    assert m.status == Match.Status.CONFIRMED and m.result == "a"
+    with pytest.raises(ServiceError) as exc:
+        result_services.report_result(m, player=m.player_b, result=B_WINS)
+    assert exc.value.problem.code == "result-final"  # END-3
+
+
+def test_disagreeing_reports_go_to_the_judges(organizer: Any) -> None:
+    event = make_event(organizer, 2)
+    m = round_services.pair_next_round(event, by=organizer).matches.get()
+    result_services.report_result(m, player=m.player_a, result=A_WINS)
+    m = result_services.report_result(m, player=m.player_b, result=B_WINS)
+    assert m.status == Match.Status.DISPUTED
+
+
+def test_unfinished_or_impossible_records_are_refused(organizer: Any) -> None:  # MATCH-1
+    event = make_event(organizer, 2)
+    m = round_services.pair_next_round(event, by=organizer).matches.get()
+    with pytest.raises(ServiceError) as exc:
+        result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"},)))
+    assert exc.value.problem.code == "match-not-finished"
+    with pytest.raises(ServiceError):
+        result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"},) * 3))
+
+
+def test_intentional_draw_only_in_swiss(organizer: Any, event8: Event) -> None:  # END-2
+    rnd = round_services.pair_next_round(event8, by=organizer)
+    m = rnd.matches.first()
+    m = result_services.enter_result(m, by=organizer, result=ResultInput((), basis="intentional-draw"))
+    assert m.result == "draw" and m.basis == "intentional-draw"
+
+
+def test_correction_shows_what_changes_and_is_logged(organizer: Any) -> None:  # END-3
+    event = make_event(organizer, 4)
+    r1 = round_services.pair_next_round(event, by=organizer)
+    _play_round(event, organizer, r1)
+    r2 = round_services.pair_next_round(event, by=organizer)
+    _play_round(event, organizer, r2)
+    m = r1.matches.get(table=1)
+    impact = result_services.correction_impact(m, B_WINS)
+    assert impact["result"] == "b" and impact["later_rounds"] == [2]
+    assert impact["moved"]
+    with pytest.raises(ServiceError):
+        result_services.correct_result(m, by=organizer, result=B_WINS, reason=" ")
+    result_services.correct_result(m, by=organizer, result=B_WINS, reason="slip misread")
+    entry = AuditEntry.objects.filter(action="taikai.match.result_corrected").get()
+    assert entry.before["result"] == "a" and entry.after["result"] == "b" and entry.data["reason"] == "slip misread"
+
+
+def test_elimination_match_always_has_a_winner(organizer: Any) -> None:  # MATCH-2, TIME-E-6
+    event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
+    rnd = round_services.pair_next_round(event, by=organizer)
+    m = rnd.matches.first()
+    with pytest.raises(ServiceError):
+        result_services.enter_result(m, by=organizer, result=ResultInput((), basis="intentional-draw"))
+    with pytest.raises(ServiceError):  # Swiss-style time draw is not a result in elimination
+        result_services.enter_result(
+            m, by=organizer, result=ResultInput(({"winner": "A"}, {"time": {"A": 4000, "B": 4000}}))
+        )
+    m = result_services.enter_result(
+        m,
+        by=organizer,
+        result=ResultInput(
+            (
+                {"winner": "A"},
+                {"time": {"A": 4000, "B": 4000}, "sudden_death": "B"},
+                {"winner": "B", "extra_duel": True},
+            )
+        ),
+    )
+    assert m.result == "b"
+
+
+def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TIME-4
+    event = make_event(organizer, 2)
+    rnd = round_services.pair_next_round(event, by=organizer)
+    assert round_services.round_clock(rnd).status == "not-started"
+    rnd = round_services.start_round(rnd, by=organizer)
+    rnd = round_services.pause_round(rnd, by=organizer)
+    assert round_services.round_clock(rnd).status == "paused"
+    with pytest.raises(ServiceError):
+        round_services.pause_round(rnd, by=organizer)
+    rnd = round_services.resume_round(rnd, by=organizer)
+    m = rnd.matches.get()
+    m = round_services.extend_time(m, by=organizer, seconds=90, reason="ruling took 90 s")
+    assert m.extension_seconds == 90
+    start = rnd.started_at.timestamp()
+    assert round_services.round_clock(rnd, extension=90, now=start + 40 * 60 + 10).status == "running"
