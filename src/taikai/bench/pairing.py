@@ -195,7 +195,11 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--seeds", type=int, default=2, help="simulated events per size")
     args = parser.parse_args(argv)
     taikai = os.path.join(os.path.dirname(sys.executable), "taikai")
-    command = [taikai, "pair"] if os.path.exists(taikai) else [sys.executable, "-m", "taikai.cli", "pair"]
+    command = (
+        [taikai, "pair"]
+        if os.path.exists(taikai)
+        else [sys.executable, "-c", "import sys; from taikai.cli import main; sys.exit(main())", "pair"]
+    )
     print("Swiss pairing through `taikai pair` (request to answer, rounds >= 2; 5% draws, 2% drops a round)\n")
     print("| players | rounds | events | median ms | max ms | target ms | | rematches | pair-downs | ΣΔpts² |")
     print("|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")

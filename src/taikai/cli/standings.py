@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 
@@ -39,7 +40,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{args.ruleset}: {exc}\n")
         return 2
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()  # noqa: SIM115
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
         doc = json.loads(text)
         entrants, rounds, seed = _parse(doc)
         table = standings.compute(entrants, rounds, ruleset, seed)

@@ -1,0 +1,81 @@
+"""Standings: match points, OMW%, OOMW%, the seeded draw and the KTS code."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from taikai.core import standings
+from taikai.core.ruleset import builtin
+from taikai.core.standings import MatchRecord as M
+
+RULES = builtin("dkt-2011")
+
+
+def _by_id(table: tuple[standings.Standing, ...]) -> dict[object, standings.Standing]:
+    return {s.id: s for s in table}
+
+
+def test_win_draw_loss_and_bye_score_from_the_ruleset() -> None:
+    rounds = [[M("a", "b", "a"), M("c", None, "bye")], [M("a", "c", "draw"), M("b", None, "bye")]]
+    t = _by_id(standings.compute(["a", "b", "c"], rounds, RULES))
+    assert (t["a"].points, t["a"].wins, t["a"].draws) == (4, 1, 1)
+    assert (t["c"].points, t["c"].wins, t["c"].byes) == (4, 1, 1)  # a bye counts as a win
+    assert (t["b"].points, t["b"].losses) == (3, 1)
+
+
+def test_omw_excludes_byes_as_opponents_but_counts_them_as_matches_played() -> None:
+    # b: a loss to a, then a bye -> 3 points over 2 matches = 1/2; a's only real opponent is b
+    rounds = [[M("a", "b", "a")], [M("b", None, "bye")]]
+    t = _by_id(standings.compute(["a", "b"], rounds, RULES))
+    assert t["a"].omw == Fraction(1, 2)
+    assert t["b"].omw == Fraction(1, 1)
+    assert t["a"].oomw == Fraction(1, 1)
+
+
+def test_omw_floor_is_a_ruleset_parameter() -> None:
+    floored = dataclasses.replace(RULES, standings=dataclasses.replace(RULES.standings, omw_floor=Fraction(1, 3)))
+    rounds = [[M("a", "b", "a")]]
+    assert _by_id(standings.compute(["a", "b"], rounds, RULES))["a"].omw == 0
+    assert _by_id(standings.compute(["a", "b"], rounds, floored))["a"].omw == Fraction(1, 3)
+
+
+def test_ties_are_broken_by_a_seeded_draw_not_by_id() -> None:
+    ids = [f"p{k}" for k in range(12)]
+    orders = {tuple(s.id for s in standings.compute(ids, [], RULES, seed)) for seed in range(6)}
+    assert len(orders) > 1
+    table = standings.compute(ids, [], RULES, 3)
+    assert table == standings.compute(ids, [], RULES, 3)
+    assert [s.rank for s in table] == list(range(1, 13))
+    assert sorted(s.draw for s in table) == list(range(1, 13))
+
+
+def test_kts_code_truncates_points_omw_and_oomw() -> None:
+    assert standings.code(9, Fraction(2, 3), Fraction(1, 2), RULES) == "09666500"
+    assert standings.code(12, Fraction(1), Fraction(0), RULES) == "12999000"
+
+
+def test_ranking_order_is_points_then_omw_then_oomw() -> None:
+    rounds = [
+        [M("a", "x", "a"), M("b", "y", "b"), M("c", "d", "a")],
+        [M("a", "c", "b"), M("x", "y", "a"), M("b", "d", "a")],
+    ]
+    table = standings.compute(["a", "b", "c", "d", "x", "y"], rounds, RULES, 1)
+    points = [s.points for s in table]
+    assert points == sorted(points, reverse=True)
+    same = [s for s in table if s.points == 3]
+    assert [s.omw for s in same] == sorted((s.omw for s in same), reverse=True)
+
+
+def test_dropped_players_keep_their_record() -> None:
+    rounds = [[M("a", "b", "b")], [M("a", "c", "a")]]  # b dropped after round 1
+    t = _by_id(standings.compute(["a", "b", "c"], rounds, RULES))
+    assert t["b"].points == 3 and t["a"].omw == Fraction(1, 2)
+
+
+def test_team_standings_use_team_match_results() -> None:
+    from taikai.core.pairing.team import team_result
+
+    rounds = [[M("T1", "T2", team_result(["a", "a", "b"], RULES))]]
+    t = _by_id(standings.compute(["T1", "T2"], rounds, RULES))
+    assert t["T1"].points == 3 and t["T2"].points == 0
