@@ -243,10 +243,10 @@ def write_text_sheet(deck: Deck, cards: dict[int, CardFacts], lang: str = "ja") 
     return "\n".join(lines)
 
 
-def read_deck(text: str, resolver: NameResolver) -> TextSheet:
-    """Any deck format, recognised by its content: ``ydke://``, ``.ydk`` or a text sheet."""
+def read_deck(text: str, resolver: NameResolver, filename: str = "") -> TextSheet:
+    """Any deck format, recognised by its content (or a ``.ydk`` file name): ``ydke://``, ``.ydk``, a text sheet."""
     if "ydke://" in text:
         return TextSheet(read_ydke(text), format="ydke")
-    if looks_like_ydk(text):
+    if filename.lower().endswith(".ydk") or looks_like_ydk(text):
         return TextSheet(read_ydk(text), format="ydk")
     return read_text_sheet(text, resolver)

@@ -8,6 +8,7 @@ library F/L list named by ``--list`` or the ruleset are used.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from datetime import date
@@ -63,10 +64,19 @@ def read_deck_file(path: Path) -> str:
     raise Unreadable(f"{path}: not a text file (neither UTF-8 nor Shift_JIS)")
 
 
+@functools.lru_cache(maxsize=2)
+def _memory_index(files: tuple[tuple[str, int, int], ...]) -> MemoryCardIndex:
+    """Cached per (path, mtime, size), so checking many decks in one process reads the files once."""
+    return MemoryCardIndex.from_cdb(path for path, _, _ in files)
+
+
 def _load_index(paths: list[str]) -> CardIndex:
     if paths:
         try:
-            return MemoryCardIndex.from_cdb(paths)
+            stats = [(p, Path(p).stat()) for p in paths]
+            return _memory_index(tuple((p, st.st_mtime_ns, st.st_size) for p, st in stats))
+        except OSError as exc:
+            raise Unreadable(f"{exc.filename}: {exc.strerror}") from exc
         except CardSourceError as exc:
             raise Unreadable(str(exc)) from exc
     from taikai.cli.django_setup import setup
@@ -127,7 +137,7 @@ def evaluate(args: argparse.Namespace) -> tuple[dict[str, Any], list[Problem], d
     index = _load_index(args.cards)
     banlist = _load_banlist(args, ruleset)
     try:
-        sheet = read_deck(text, index)
+        sheet = read_deck(text, index, path.name)
     except DeckFormatError as exc:
         raise Unreadable(f"{path}: {exc}") from exc
     deck = sort_ydk(sheet.deck, index) if sheet.format == "ydk" else sheet.deck
