@@ -1,0 +1,138 @@
+"""`taikai cards import|sync|find` and `taikai banlist import|list|show`."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from taikai.cards.models import Card
+from taikai.cli import main
+from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
+from tests.cards.test_sources import CARDINFO
+
+PASSCODES = [14558127, 14558128, 46986414, 36996508, 84013237, 23434538, 10045474]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main([*args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def small_pair(tmp_path: Path) -> list[Path]:
+    return [slice_cdb(CDB_EN, tmp_path / "en.cdb", PASSCODES), slice_cdb(CDB_JA, tmp_path / "ja.cdb", PASSCODES)]
+
+
+@pytest.fixture
+def server(tmp_path: Path, small_pair: list[Path]) -> Iterator[str]:
+    """A local HTTP server standing in for BabelCDB, YGOPRODeck and the LFLists repository."""
+    root = tmp_path / "www"
+    root.mkdir()
+    for path in small_pair:
+        (root / path.name).write_bytes(path.read_bytes())
+    (root / "cardinfo.json").write_text(json.dumps(CARDINFO))
+    (root / "OCG.lflist.conf").write_bytes(LFLIST_JA.read_bytes())
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+@pytest.mark.django_db
+def test_import_merges_files_and_a_second_import_changes_nothing(
+    capsys: pytest.CaptureFixture[str], small_pair: list[Path]
+) -> None:
+    code, out, _ = run(capsys, "cards", "--lang", "en", "import", *map(str, small_pair))
+    assert code == 0 and "7 added, 0 updated, 0 unchanged" in out
+    code, out, _ = run(capsys, "cards", "import", *map(str, small_pair), "--lang", "ja")
+    assert code == 0 and "追加 0、更新 0、変更なし 7" in out
+    assert Card.objects.get(passcode=14558127).name_ja == "灰流うらら"
+
+
+@pytest.mark.django_db
+def test_import_of_a_missing_or_broken_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "cards", "import", str(tmp_path / "nope.cdb"))
+    assert code == 2 and "no such file" in err
+    broken = tmp_path / "broken.cdb"
+    broken.write_text("not a database")
+    code, _, err = run(capsys, "cards", "import", str(broken))
+    assert code == 2 and "not a cards.cdb" in err
+
+
+@pytest.mark.django_db
+def test_find_in_the_database_full_width_and_partial(
+    capsys: pytest.CaptureFixture[str], small_pair: list[Path]
+) -> None:
+    run(capsys, "cards", "import", *map(str, small_pair))
+    code, out, _ = run(capsys, "cards", "find", "ｎｏ．３９")
+    assert code == 0 and out.splitlines()[0] == "84013237\tＮｏ．３９ 希望皇ホープ\tNumber 39: Utopia"
+    code, out, _ = run(capsys, "cards", "find", "うらら", "--json")
+    assert [row["card"] for row in json.loads(out)] == [14558127, 14558128]
+    code, out, _ = run(capsys, "cards", "find", "zzzz", "--lang", "en")
+    assert code == 1 and "no card matches" in out
+
+
+def test_find_in_cdb_files_without_a_database(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "cards", "find", "増殖するG", "--cards", str(CDB_JA), "--cards", str(CDB_EN))
+    assert code == 0 and out.startswith('23434538\t増殖するＧ\tMaxx "C"')
+
+
+@pytest.mark.django_db
+def test_sync_downloads_from_the_configured_urls(
+    capsys: pytest.CaptureFixture[str], server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAIKAI_CARDS_CDB_URLS", f"{server}/en.cdb {server}/ja.cdb")
+    monkeypatch.setenv("TAIKAI_CARDS_JSON_URL", f"{server}/cardinfo.json")
+    code, out, err = run(capsys, "cards", "sync", "--lflist-url", f"{server}/OCG.lflist.conf", "--lang", "en")
+    assert (code, err) == (0, "")
+    assert len(out.splitlines()) == 4  # cards (.cdb pair), cards (JSON), lists (JSON), lists (lflist)
+    assert Card.objects.get(passcode=14558127).name_ja == "灰流うらら"
+    assert str(Card.objects.get(passcode=14558127).ocg_date) == "2015-11-21"
+    code, out, _ = run(capsys, "banlist", "show", "2026.7", "--json")
+    assert json.loads(out)["entries"][0]["limit"] == 0
+
+
+def test_sync_says_clearly_when_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "cards", "sync", "--cdb-url", "http://127.0.0.1:9/cards.cdb", "--json-url", "", "--lflist-url", ""
+    )
+    assert (code, out) == (2, "")
+    assert "cannot reach http://127.0.0.1:9/cards.cdb" in err and "taikai cards import" in err
+
+
+@pytest.mark.django_db
+def test_banlist_import_list_and_show(capsys: pytest.CaptureFixture[str], small_pair: list[Path]) -> None:
+    run(capsys, "cards", "import", *map(str, small_pair))
+    code, out, _ = run(capsys, "banlist", "import", str(LFLIST_JA))
+    assert code == 0 and ("1 added" in out or "追加 1" in out)
+    code, out, _ = run(capsys, "banlist", "list")
+    assert out.startswith("2026.7\t197\t")
+    code, out, _ = run(capsys, "banlist", "show", "2026.7", "--lang", "ja")
+    assert code == 0
+    assert "準制限\t14558127\t灰流うらら" in out.splitlines()
+    assert "禁止\t8903700\t儀式魔人リリーサー" in out.splitlines()  # a name from the list's comment
+    code, _, err = run(capsys, "banlist", "show", "nope", "--lang", "en")
+    assert code == 2 and "no Forbidden/Limited list named 'nope'" in err
+
+
+@pytest.mark.django_db
+def test_banlist_import_of_a_bad_file_names_the_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conf"
+    bad.write_text("!A\n1234 7\n")
+    code, _, err = run(capsys, "banlist", "import", str(bad))
+    assert code == 2 and "line 2" in err
