@@ -1,15 +1,22 @@
 """Fill empty msgstr entries of a .po file from a TSV of `msgid<TAB>msgstr` lines (a translator's aid).
 
 Usage: python scripts/po_fill.py path/to/django.po translations.tsv
-Only single-line msgids are handled; entries already translated are left alone; fuzzy flags removed
-for filled entries.
+Entries already translated are left alone; multi-line msgids are joined before look-up.
 """
 
 from __future__ import annotations
 
-import re
+import ast
 import sys
 from pathlib import Path
+
+
+def _unquote(lines: list[str]) -> str:
+    return "".join(ast.literal_eval(line) for line in lines)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def main(po_path: str, tsv_path: str) -> int:
@@ -18,17 +25,23 @@ def main(po_path: str, tsv_path: str) -> int:
         if "\t" in line and not line.startswith("#"):
             k, v = line.split("\t", 1)
             table[k] = v
-    text = Path(po_path).read_text("utf-8")
-    pattern = re.compile(r'(#, fuzzy\n)?(msgid "((?:[^"\\]|\\.)*)"\nmsgstr ")(")', re.M)
-
-    def fill(m: re.Match[str]) -> str:
-        msgid = m.group(3).encode().decode("unicode_escape").encode("latin-1").decode("utf-8")
-        if msgid in table and msgid:
-            value = table[msgid].replace("\\", "\\\\").replace('"', '\\"')
-            return m.group(2) + value + '"'
-        return m.group(0)
-
-    Path(po_path).write_text(pattern.sub(fill, text), "utf-8")
+    blocks = Path(po_path).read_text("utf-8").split("\n\n")
+    out = []
+    for block in blocks:
+        lines = block.split("\n")
+        try:
+            i = next(n for n, line in enumerate(lines) if line.startswith("msgid "))
+            j = next(n for n, line in enumerate(lines) if line.startswith("msgstr "))
+        except StopIteration:
+            out.append(block)
+            continue
+        msgid = _unquote([lines[i][6:], *lines[i + 1 : j]])
+        rest = [x for x in lines[j + 1 :] if x]
+        msgstr = _unquote([lines[j][7:], *rest]) if all(x.startswith('"') for x in rest) else "x"
+        if msgid and not msgstr and msgid in table:
+            lines = [line for line in lines[:j] if line != "#, fuzzy"] + ["msgstr " + _quote(table[msgid])]
+        out.append("\n".join(lines))
+    Path(po_path).write_text("\n\n".join(out), "utf-8")
     return 0
 
 
