@@ -126,22 +126,31 @@ def _summary(record: ImportRecord) -> dict[str, Any]:
 
 
 def import_card_files(
-    paths: Iterable[str | Path], *, actor: Any = None, progress: Progress | None = None
+    paths: Iterable[str | Path],
+    *,
+    actor: Any = None,
+    progress: Progress | None = None,
+    labels: dict[str, str] | None = None,
 ) -> list[ImportRecord]:
-    """``.cdb`` files (merged by passcode into one import) and YGOPRODeck ``.json`` files (each its own)."""
+    """``.cdb`` files (merged by passcode into one import) and YGOPRODeck ``.json`` files (each its own).
+
+    ``labels`` names a file in the record instead of its path (e.g. the name of an uploaded file)."""
     paths = [Path(p) for p in paths]
+    labels = labels or {}
     cdbs = [p for p in paths if p.suffix.lower() != ".json"]
     records = []
     if cdbs:
         cards = read_cdbs(cdbs)
-        source = " + ".join(str(p) for p in cdbs)
+        source = " + ".join(labels.get(str(p), str(p)) for p in cdbs)
         records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
     for path in (p for p in paths if p.suffix.lower() == ".json"):
-        records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress))
+        records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress, label=labels.get(str(path))))
     return records
 
 
-def import_ygoprodeck_file(path: Path, *, actor: Any = None, progress: Progress | None = None) -> list[ImportRecord]:
+def import_ygoprodeck_file(
+    path: Path, *, actor: Any = None, progress: Progress | None = None, label: str | None = None
+) -> list[ImportRecord]:
     try:
         document = json.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -150,12 +159,17 @@ def import_ygoprodeck_file(path: Path, *, actor: Any = None, progress: Progress 
     sha = _sha256([path])
     with transaction.atomic():
         record = import_cards(
-            {c.passcode: c for c in cards}, source=str(path), sha256=sha, actor=actor, progress=progress, only_fill=True
+            {c.passcode: c for c in cards},
+            source=label or str(path),
+            sha256=sha,
+            actor=actor,
+            progress=progress,
+            only_fill=True,
         )
         parsed = [ParsedList(name, entries) for name, entries in lists.items() if entries]
         records = [record]
         if parsed:
-            records.append(import_banlists(parsed, source=str(path), sha256=sha, actor=actor))
+            records.append(import_banlists(parsed, source=label or str(path), sha256=sha, actor=actor))
     return records
 
 
@@ -196,10 +210,10 @@ def import_banlists(lists: list[ParsedList], *, source: str, sha256: str = "", a
     return record
 
 
-def import_lflist_file(path: str | Path, *, actor: Any = None) -> ImportRecord:
+def import_lflist_file(path: str | Path, *, actor: Any = None, label: str | None = None) -> ImportRecord:
     path = Path(path)
     text = path.read_bytes().decode("utf-8-sig")
-    return import_banlists(parse_lflist(text), source=str(path), sha256=_sha256([path]), actor=actor)
+    return import_banlists(parse_lflist(text), source=label or str(path), sha256=_sha256([path]), actor=actor)
 
 
 def copy_banlist(banlist: Banlist, *, actor: Any = None, event_id: int | None = None) -> Banlist:

@@ -1,0 +1,70 @@
+"""The organizer uploads a cards.cdb and an lflist.conf in the browser and sees what the import did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from taikai.audit.models import AuditEntry
+from taikai.cards.models import Card, ImportRecord
+from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.cards.urls")]
+PASSCODES = [14558127, 14558128, 46986414]
+
+
+@pytest.fixture
+def staff() -> Client:
+    user = get_user_model().objects.create_user("organizer", password="a long password", is_staff=True)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def upload(path: Path, name: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, path.read_bytes())
+
+
+def test_staff_uploads_two_cdbs_and_a_list_and_sees_the_summary(staff: Client, tmp_path: Path) -> None:
+    en = slice_cdb(CDB_EN, tmp_path / "en.cdb", PASSCODES)
+    ja = slice_cdb(CDB_JA, tmp_path / "ja.cdb", PASSCODES)
+    response = staff.post(
+        "/cards/import/",
+        {"cards": [upload(en, "cards.cdb"), upload(ja, "cards-ja.cdb")], "lflist": [upload(LFLIST_JA, "lflist.conf")]},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "upload:cards.cdb + upload:cards-ja.cdb" in page
+    assert Card.objects.get(passcode=14558127).name_ja == "灰流うらら"
+    assert [r.kind for r in ImportRecord.objects.order_by("id")] == ["cards", "banlist"]
+    entry = AuditEntry.objects.get(action="taikai.cards.imported")
+    assert entry.actor.get_username() == "organizer"  # type: ignore[union-attr]
+
+
+def test_the_page_is_in_japanese_by_default(staff: Client) -> None:
+    page = staff.get("/cards/import/").content.decode()
+    assert "カードデータ" in page and "禁止・制限リスト" in page
+
+
+def test_a_wrong_file_is_refused_with_a_message(staff: Client) -> None:
+    bogus = SimpleUploadedFile("cards.cdb", b"not a database")
+    response = staff.post("/cards/import/", {"cards": [bogus]})
+    assert response.status_code == 400
+    assert "not a cards.cdb" in response.content.decode()
+    assert Card.objects.count() == 0
+    response = staff.post("/cards/import/", {"cards": [SimpleUploadedFile("evil.exe", b"MZ")]})
+    assert response.status_code == 400
+
+
+def test_only_logged_in_staff_may_import() -> None:
+    anonymous = Client()
+    assert anonymous.get("/cards/import/").status_code == 302
+    player = get_user_model().objects.create_user("player", password="a long password")
+    client = Client()
+    client.force_login(player)
+    assert client.get("/cards/import/").status_code == 403
