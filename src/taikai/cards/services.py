@@ -135,15 +135,15 @@ def import_card_files(
     """``.cdb`` files (merged by passcode into one import) and YGOPRODeck ``.json`` files (each its own).
 
     ``labels`` names a file in the record instead of its path (e.g. the name of an uploaded file)."""
-    paths = [Path(p) for p in paths]
+    files = [Path(p) for p in paths]
     labels = labels or {}
-    cdbs = [p for p in paths if p.suffix.lower() != ".json"]
+    cdbs = [p for p in files if p.suffix.lower() != ".json"]
     records = []
     if cdbs:
         cards = read_cdbs(cdbs)
         source = " + ".join(labels.get(str(p), str(p)) for p in cdbs)
         records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
-    for path in (p for p in paths if p.suffix.lower() == ".json"):
+    for path in (p for p in files if p.suffix.lower() == ".json"):
         records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress, label=labels.get(str(path))))
     return records
 

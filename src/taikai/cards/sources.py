@@ -95,9 +95,9 @@ def read_cdb(path: str | Path, lang: str | None = None) -> list[CardData]:
         raise CardSourceError(f"{path}: not a cards.cdb ({exc})") from exc
     if lang is None:
         lang = _guess_language([r[9] or "" for r in rows])
-    field = "name_ja" if lang == "ja" else "name_en"
     cards = []
     for pid, ot, alias, typ, level, atk, dfn, race, attr, name in rows:
+        text = str(name or "").strip()
         cards.append(
             CardData(
                 passcode=int(pid),
@@ -109,7 +109,8 @@ def read_cdb(path: str | Path, lang: str | None = None) -> list[CardData]:
                 defense=int(dfn or 0),
                 race=int(race or 0),
                 attribute=int(attr or 0),
-                **{field: (name or "").strip()},
+                name_en="" if lang == "ja" else text,
+                name_ja=text if lang == "ja" else "",
             )
         )
     return cards
