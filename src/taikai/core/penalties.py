@@ -1,0 +1,110 @@
+"""Penalties (罰則): the ladder, the infraction catalog's defaults, effects, escalation, team propagation.
+
+Everything comes from ``ruleset.penalties`` (PEN-1..PEN-7, INF-*). The rung names themselves are fixed
+by ``taikai.core.ruleset.RUNGS`` because each has an effect the software applies; a ruleset orders them
+and sets the thresholds (who may issue, what is kept in the violator database, what a team shares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from taikai.core.ruleset import RUNGS, PenaltyRules
+
+# The fixed names, bound once so no other code spells a rung.
+CAUTION, WARNING, DUEL_LOSS, MATCH_LOSS, MATCH_LOSS_DOWNGRADE, DQ, DQ_DOWNGRADE, DQ_NO_PRIZE = RUNGS
+
+_MATCH_LOSS_RUNGS = frozenset({MATCH_LOSS, MATCH_LOSS_DOWNGRADE})
+_DQ_RUNGS = frozenset({DQ, DQ_DOWNGRADE, DQ_NO_PRIZE})
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What a rung does to the player (PEN-1, PEN-2)."""
+
+    duel_loss: bool = False  # the current duel (or the first duel of the next match) is lost
+    match_loss: bool = False  # the current match is lost
+    drop: bool = False  # disqualified: never paired again
+    downgrade_steps: int = 0  # prize rank lowered by this many steps (PEN-2)
+    prize_loss: bool = False  # no prize at all (受賞資格を失う)
+
+    @property
+    def changes_result(self) -> bool:
+        return self.duel_loss or self.match_loss
+
+
+def default_rung(rules: PenaltyRules, infraction_id: str) -> str | None:
+    """The ruleset's default for an infraction (CS 2.1/2.2); None where the judge decides (INF-1, ...)."""
+    return rules.infraction(infraction_id).default
+
+
+def needs_head_judge(rules: PenaltyRules, rung: str) -> bool:
+    """PEN-6: only the head judge may issue this rung or a heavier one."""
+    return rules.rank(rung) >= rules.rank(rules.head_judge_only_from)
+
+
+def kept_in_database(rules: PenaltyRules, rung: str) -> bool:
+    """PEN-5: warnings and above are kept in the series' violator database."""
+    return rules.rank(rung) >= rules.rank(rules.database_from)
+
+
+def propagates_to_team(rules: PenaltyRules, rung: str) -> bool:
+    """PEN-4: in team events, this rung given to one member applies to the whole team."""
+    start = rules.team_propagation_from
+    return start is not None and rules.rank(rung) >= rules.rank(start)
+
+
+def effects(rules: PenaltyRules, rung: str, downgrade_steps: int = 1) -> Effects:
+    """The automatic effects of ``rung``; a judge may lower the prize by more than one step (PEN-2)."""
+    rules.rank(rung)  # unknown rungs raise ValueError
+    if downgrade_steps < 1:
+        raise ValueError("downgrade_steps must be at least 1")
+    steps = downgrade_steps if rung in rules.downgrade_rungs else 0
+    return Effects(
+        duel_loss=rung == DUEL_LOSS,
+        match_loss=rung in _MATCH_LOSS_RUNGS,
+        drop=rung in _DQ_RUNGS,
+        downgrade_steps=steps,
+        prize_loss=rung == DQ_NO_PRIZE,
+    )
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The rung a judge sees pre-filled (PEN-5, PEN-7)."""
+
+    rung: str | None
+    default: str | None
+    escalated: bool  # heavier than the default because of earlier penalties for the same infraction
+    earlier: int  # how many earlier penalties for the same infraction were counted
+
+
+def heavier(rules: PenaltyRules, rung: str, steps: int = 1) -> str:
+    """``steps`` rungs heavier, capped at the top of the ladder."""
+    return rules.ladder[min(rules.rank(rung) + steps, len(rules.ladder) - 1)]
+
+
+def suggest(rules: PenaltyRules, infraction_id: str, earlier: Sequence[str]) -> Suggestion:
+    """PEN-5: one rung heavier than the heaviest earlier penalty for the same infraction.
+
+    ``earlier`` lists the rungs of the player's earlier penalties for this infraction that count: those in
+    the violator database, plus (for an infraction marked ``escalates``, such as manners, INF-21) the
+    lighter ones of the same event. The suggestion is never lighter than the default.
+    """
+    default = default_rung(rules, infraction_id)
+    if not earlier:
+        return Suggestion(default, default, False, 0)
+    heaviest = max(earlier, key=rules.rank)
+    rung = heavier(rules, heaviest)
+    if default is not None and rules.rank(default) >= rules.rank(rung):
+        return Suggestion(default, default, False, len(earlier))
+    return Suggestion(rung, default, True, len(earlier))
+
+
+def counts_for_escalation(rules: PenaltyRules, infraction_id: str, rung: str, same_event: bool) -> bool:
+    """Whether an earlier penalty counts for ``suggest``: database rungs always, lighter ones within an event
+    only for infractions that escalate (INF-21: 注意から始まる罰則)."""
+    if kept_in_database(rules, rung):
+        return True
+    return same_event and rules.infraction(infraction_id).escalates

@@ -1,0 +1,158 @@
+"""Final prizes (受賞資格): prize ranks, downgrades, eligibility losses, promotion and playoffs (PEN-2, PEN-3).
+
+The organizer defines prize ranks over final places (1st, 2nd, 3rd-4th, 5th-8th ...). ``award`` takes the
+final order as groups of tied entrants (players or teams), best first, and each entrant's sanction:
+
+- an eligibility loss (受賞資格を失う失格) removes the entrant; everyone below moves up (CS 1.2);
+- a downgrade of n steps gives the entrant the prize n ranks below the one their place earned, and the
+  prize they vacate is filled by promoting the next entrants (CS 1.2, PEN-2);
+- when the entrants who would move into a rank are tied and outnumber its free places, the rank needs a
+  playoff between them (CS 1.2: 追加のラウンド, PEN-3); the playoff's losers take the next rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PrizeRank:
+    label: str
+    first: int  # first final place of this rank, 1-based
+    last: int  # last final place, inclusive
+
+    @property
+    def places(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True)
+class Sanction:
+    downgrade_steps: int = 0
+    ineligible: bool = False
+
+
+@dataclass(frozen=True)
+class Playoff:
+    """``slots`` places of ``rank`` go to the winners of a playoff between ``candidates``."""
+
+    rank: int  # index into the prize ranks
+    slots: int
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RankAward:
+    rank: PrizeRank
+    entrants: tuple[str, ...] = ()  # certain holders of this prize
+    downgraded: tuple[str, ...] = ()  # those of ``entrants`` placed here by a downgrade
+    playoff: Playoff | None = None
+    from_playoff_above: int = 0  # places here taken by the losers of the playoff of the rank above
+
+
+@dataclass(frozen=True)
+class Awards:
+    ranks: tuple[RankAward, ...]
+    no_prize: tuple[str, ...] = ()  # sanctioned entrants left without a prize
+    playoffs: tuple[Playoff, ...] = field(default=())
+
+    @property
+    def playoff_needed(self) -> bool:
+        return bool(self.playoffs)
+
+    def prize_of(self, entrant: str) -> int | None:
+        """The index of the prize rank ``entrant`` certainly holds; None if none (or decided by playoff)."""
+        for i, award in enumerate(self.ranks):
+            if entrant in award.entrants:
+                return i
+        return None
+
+
+class PrizeRankError(ValueError):
+    pass
+
+
+def check_ranks(ranks: Sequence[PrizeRank]) -> None:
+    """Ranks must start at 1st place and follow on without gaps or overlaps."""
+    expected = 1
+    for rank in ranks:
+        if rank.first != expected or rank.last < rank.first:
+            raise PrizeRankError(f"{rank.label}: places {rank.first}-{rank.last}, expected to start at {expected}")
+        expected = rank.last + 1
+
+
+def _rank_at(ranks: Sequence[PrizeRank], place: int) -> int:
+    for i, rank in enumerate(ranks):
+        if rank.first <= place <= rank.last:
+            return i
+    return len(ranks)
+
+
+def award(
+    ranks: Sequence[PrizeRank],
+    order: Sequence[Sequence[str]],
+    sanctions: Mapping[str, Sanction] | None = None,
+) -> Awards:
+    """Prizes for the final ``order`` (tied groups, best first) under ``sanctions`` (PEN-2, PEN-3)."""
+    check_ranks(ranks)
+    sanctions = sanctions or {}
+    # Eligibility losses leave the order; everyone below moves up (CS 1.2 繰り上げ).
+    groups = [[e for e in g if not sanctions.get(e, Sanction()).ineligible] for g in order]
+    groups = [g for g in groups if g]
+    lost = tuple(e for g in order for e in g if sanctions.get(e, Sanction()).ineligible)
+
+    # A downgraded entrant's target: the rank their (compacted) place earned, n steps lower.
+    reserved: dict[int, list[str]] = {}
+    place = 1
+    queue: list[list[str]] = []
+    for group in groups:
+        rest = []
+        for entrant in group:
+            steps = sanctions.get(entrant, Sanction()).downgrade_steps
+            if steps > 0:
+                reserved.setdefault(_rank_at(ranks, place) + steps, []).append(entrant)
+            else:
+                rest.append(entrant)
+        place += len(group)
+        if rest:
+            queue.append(rest)
+
+    awards: list[RankAward] = []
+    playoffs: list[Playoff] = []
+    carried: list[str] = []  # downgraded entrants pushed down because their target rank was full
+    losers_above = 0  # playoff losers of the rank above, still to be placed
+    for index, rank in enumerate(ranks):
+        wanted = carried + reserved.get(index, [])
+        down, carried = wanted[: rank.places], wanted[rank.places :]
+        free = rank.places - len(down)
+        from_above = min(free, losers_above)
+        free -= from_above
+        losers_above -= from_above
+        taken: list[str] = []
+        playoff = None
+        while free > 0 and queue and losers_above == 0:
+            group = queue[0]
+            if len(group) <= free:
+                taken += queue.pop(0)
+                free -= len(group)
+                continue
+            playoff = Playoff(index, free, tuple(group))
+            playoffs.append(playoff)
+            losers_above = len(group) - free
+            queue.pop(0)
+            free = 0
+        awards.append(RankAward(rank, tuple(down + taken), tuple(down), playoff, from_above))
+    beyond = [e for i, es in reserved.items() if i >= len(ranks) for e in es]
+    return Awards(tuple(awards), lost + tuple(carried) + tuple(beyond), tuple(playoffs))
+
+
+def playoff_pairs(candidates: Sequence[str]) -> list[tuple[str, str | None]]:
+    """A simple playoff pairing: the best-placed candidate against the worst, and so on; odd one gets a bye."""
+    items = list(candidates)
+    pairs: list[tuple[str, str | None]] = []
+    while len(items) > 1:
+        pairs.append((items.pop(0), items.pop()))
+    if items:
+        pairs.append((items[0], None))
+    return pairs

@@ -1,0 +1,153 @@
+"""The penalty ladder, defaults, effects, escalation and team propagation (CS 1-2, RULES.md PEN-*, INF-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from taikai.core import penalties as pen
+from taikai.core.ruleset import builtin
+
+CS = builtin("harajuku-cs-1.2").penalties
+DKT = builtin("dkt-2011").penalties
+
+
+def test_ladder_has_eight_rungs_lightest_first() -> None:  # PEN-1
+    assert CS.ladder[0] == pen.CAUTION and CS.ladder[-1] == pen.DQ_NO_PRIZE
+    assert [CS.rank(r) for r in CS.ladder] == list(range(8))
+
+
+def test_duel_loss_match_loss_and_dq_effects() -> None:  # PEN-1
+    assert pen.effects(CS, pen.DUEL_LOSS) == pen.Effects(duel_loss=True)
+    assert pen.effects(CS, pen.MATCH_LOSS) == pen.Effects(match_loss=True)
+    assert pen.effects(CS, pen.DQ) == pen.Effects(drop=True)
+    assert not pen.effects(CS, pen.WARNING).changes_result
+    assert pen.effects(CS, pen.CAUTION) == pen.Effects()
+
+
+def test_downgrade_rungs_lower_the_prize_one_step_or_more() -> None:  # PEN-2
+    assert pen.effects(CS, pen.MATCH_LOSS_DOWNGRADE) == pen.Effects(match_loss=True, downgrade_steps=1)
+    assert pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=3) == pen.Effects(drop=True, downgrade_steps=3)
+    assert pen.effects(CS, pen.DQ_NO_PRIZE) == pen.Effects(drop=True, prize_loss=True)
+    with pytest.raises(ValueError):
+        pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=0)
+
+
+def test_unknown_rung_is_refused() -> None:  # PEN-1
+    with pytest.raises(ValueError):
+        pen.effects(CS, "yellow-card")
+
+
+def test_team_propagation_from_dq_in_cs_only() -> None:  # PEN-4
+    assert not pen.propagates_to_team(CS, pen.MATCH_LOSS_DOWNGRADE)
+    assert all(pen.propagates_to_team(CS, r) for r in (pen.DQ, pen.DQ_DOWNGRADE, pen.DQ_NO_PRIZE))
+    assert not pen.propagates_to_team(DKT, pen.DQ_NO_PRIZE)
+
+
+def test_only_the_head_judge_gives_dq_or_worse() -> None:  # PEN-6
+    assert not pen.needs_head_judge(CS, pen.MATCH_LOSS_DOWNGRADE)
+    assert pen.needs_head_judge(CS, pen.DQ)
+    assert pen.needs_head_judge(CS, pen.DQ_NO_PRIZE)
+
+
+def test_warnings_and_above_are_kept_in_the_database() -> None:  # PEN-5
+    assert not pen.kept_in_database(CS, pen.CAUTION)
+    assert pen.kept_in_database(CS, pen.WARNING)
+
+
+def test_repeat_suggests_one_rung_heavier_than_the_heaviest_earlier() -> None:  # PEN-5
+    s = pen.suggest(CS, "INF-3", [pen.WARNING])
+    assert s == pen.Suggestion(pen.DUEL_LOSS, pen.WARNING, True, 1)
+    assert pen.suggest(CS, "INF-3", [pen.WARNING, pen.MATCH_LOSS]).rung == pen.MATCH_LOSS_DOWNGRADE
+
+
+def test_escalation_is_capped_at_the_top() -> None:  # PEN-5
+    assert pen.suggest(CS, "INF-19", [pen.DQ_NO_PRIZE]).rung == pen.DQ_NO_PRIZE
+    assert pen.heavier(CS, pen.DQ_DOWNGRADE, 5) == pen.DQ_NO_PRIZE
+
+
+def test_first_offence_is_the_default_and_judges_may_change_it() -> None:  # PEN-7
+    s = pen.suggest(CS, "INF-2", [])
+    assert s.rung == pen.WARNING and not s.escalated
+    assert pen.suggest(DKT, "INF-2", []).rung is None  # OFF alone: the judge decides
+
+
+def test_escalation_never_suggests_below_the_default() -> None:  # PEN-5, PEN-7
+    assert pen.suggest(CS, "INF-14", [pen.WARNING]).rung == pen.DUEL_LOSS
+
+
+def test_manners_escalate_within_an_event_from_caution() -> None:  # INF-21, PEN-5
+    assert pen.default_rung(CS, "INF-21") == pen.CAUTION
+    assert pen.counts_for_escalation(CS, "INF-21", pen.CAUTION, same_event=True)
+    assert not pen.counts_for_escalation(CS, "INF-21", pen.CAUTION, same_event=False)
+    assert not pen.counts_for_escalation(CS, "INF-2", pen.CAUTION, same_event=True)
+    assert pen.suggest(CS, "INF-21", [pen.CAUTION]).rung == pen.WARNING
+
+
+@pytest.mark.parametrize(
+    ("infraction", "rung"),
+    [
+        ("INF-2", pen.WARNING),  # CS 2.2 A
+        ("INF-3", pen.WARNING),  # CS 2.2 B
+        ("INF-4", pen.WARNING),  # CS 2.2 C
+        ("INF-5", pen.DQ_NO_PRIZE),  # CS 2.2 D
+        ("INF-6", pen.DQ_NO_PRIZE),  # CS 2.2 E
+        ("INF-7", pen.DQ_NO_PRIZE),  # CS 2.2 F
+        ("INF-8", pen.DQ_NO_PRIZE),  # CS 2.2 G
+        ("INF-9", pen.DQ_NO_PRIZE),  # CS 2.2 H
+        ("INF-12", pen.WARNING),  # CS 2.2 I
+        ("INF-13", pen.DQ_NO_PRIZE),  # CS 2.2 J
+        ("INF-14", pen.DUEL_LOSS),  # CS 2.2 K
+        ("INF-17", pen.WARNING),  # CS 2.2 L
+        ("INF-19", pen.DQ_NO_PRIZE),  # CS 2.1 A
+        ("INF-20", pen.DUEL_LOSS),  # CS 2.1 B
+        ("INF-21", pen.CAUTION),  # CS 2.3
+        ("INF-22", pen.DQ_NO_PRIZE),  # CS 4.3
+    ],
+)
+def test_cs_default_rungs(infraction: str, rung: str) -> None:  # INF-2..INF-22 with a CS default
+    assert pen.default_rung(CS, infraction) == rung
+
+
+def test_inf_2_rushing_default_is_warning() -> None:  # INF-2
+    assert pen.default_rung(CS, "INF-2") == pen.WARNING
+
+
+def test_inf_3_long_thinking_default_is_warning() -> None:  # INF-3
+    assert pen.default_rung(CS, "INF-3") == pen.WARNING
+
+
+def test_inf_4_slow_siding_default_is_warning() -> None:  # INF-4
+    assert pen.default_rung(CS, "INF-4") == pen.WARNING
+
+
+@pytest.mark.parametrize("inf", ["INF-5", "INF-6", "INF-7", "INF-8", "INF-9", "INF-13", "INF-19", "INF-22"])
+def test_inf_5_6_7_8_9_13_19_22_cheating_is_dq_losing_prize(
+    inf: str,
+) -> None:  # INF-5 INF-6 INF-7 INF-8 INF-9 INF-13 INF-19 INF-22
+    assert pen.default_rung(CS, inf) == pen.DQ_NO_PRIZE
+    assert pen.effects(CS, pen.DQ_NO_PRIZE).prize_loss
+    assert pen.needs_head_judge(CS, pen.DQ_NO_PRIZE)
+
+
+def test_inf_12_object_in_sleeve_is_warning_and_removal() -> None:  # INF-12
+    inf = CS.infraction("INF-12")
+    assert (inf.default, inf.fix) == (pen.WARNING, "remove-object")
+
+
+def test_inf_14_deck_size_is_duel_loss_and_restore() -> None:  # INF-14
+    inf = CS.infraction("INF-14")
+    assert (inf.default, inf.fix) == (pen.DUEL_LOSS, "restore-deck-size")
+    assert pen.effects(CS, inf.default).duel_loss
+
+
+def test_inf_17_objects_on_play_area_is_warning() -> None:  # INF-17
+    assert pen.default_rung(CS, "INF-17") == pen.WARNING
+
+
+def test_inf_20_slow_play_after_time_is_duel_loss() -> None:  # INF-20
+    assert pen.default_rung(CS, "INF-20") == pen.DUEL_LOSS
+
+
+def test_infractions_without_a_cs_default_leave_it_to_the_judge() -> None:  # INF-1 INF-10 INF-11 INF-15 INF-16 INF-18
+    for inf in ("INF-1", "INF-10", "INF-11", "INF-15", "INF-16", "INF-18"):
+        assert pen.default_rung(CS, inf) is None
