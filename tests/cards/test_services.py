@@ -120,3 +120,17 @@ def test_resolve_deck_text_re_sorts_a_ygopro_ydk_and_reports_unknown_names(cdb_p
     assert [(p.code, p.params["line"], p.params["matches"][0]) for p in problems] == [
         ("unknown-card", 2, "ブラック・マジシャン")
     ]
+
+
+def test_check_deck_text_for_an_event_uses_its_frozen_list(cdb_pair: list[Path]) -> None:  # DECK-4
+    services.import_card_files(cdb_pair)
+    services.import_lflist_file(LFLIST_OCG)
+    event_list = services.copy_banlist(services.library_banlist("2026.07 OCG"))  # type: ignore[arg-type]
+    text = SAMPLE_YDK.read_text("utf-8")
+    result = services.check_deck_text(text, ruleset=rs.builtin("modern"), banlist=event_list, event_date=None)
+    assert result.legal and result.as_dict()["counts"] == {"main": 40, "extra": 10, "side": 3}
+    result = services.check_deck_text(
+        text + "14558127\n", ruleset=rs.builtin("dkt-2011"), banlist=event_list, event_date=date(2026, 8, 1)
+    )
+    assert [p.code for p in result.problems] == ["not-extra-deck-card", "not-extra-deck-card", "semi-limited"]
+    assert result.cards[14558127].name_ja == "灰流うらら"

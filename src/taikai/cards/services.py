@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import astuple, replace
+from dataclasses import astuple, dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,10 @@ from taikai.cards.lflist import ParsedList, parse_lflist
 from taikai.cards.models import Banlist, BanlistEntry, Card, ImportRecord
 from taikai.cards.names import name_key
 from taikai.cards.sources import CardData, CardSourceError, Progress, read_cdbs, read_ygoprodeck
-from taikai.core.deck import Deck
+from taikai.core.deck import Banlist as CoreBanlist
+from taikai.core.deck import CardFacts, Deck, check_deck
 from taikai.core.problems import Problem
+from taikai.core.ruleset import DeckRules, Ruleset
 
 CARDS_IMPORTED = register_action("taikai.cards.imported", _("Card database imported"))
 BANLIST_IMPORTED = register_action("taikai.cards.banlist_imported", _("Forbidden/Limited list imported"))
@@ -247,8 +250,47 @@ def resolve_deck_text(text: str, index: CardIndex | None = None) -> tuple[Deck, 
     return deck, [u.problem() for u in sheet.unknown]
 
 
+@dataclass(frozen=True)
+class DeckCheck:
+    """What a deck-registration page needs after a player submits a list."""
+
+    deck: Deck
+    problems: tuple[Problem, ...]
+    cards: dict[int, CardFacts]
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``taikai deck check --json`` shape."""
+        return {"legal": self.legal, "counts": self.deck.counts(), "problems": [p.as_dict() for p in self.problems]}
+
+
+def check_deck_text(
+    text: str,
+    *,
+    ruleset: Ruleset | DeckRules,
+    banlist: Banlist | CoreBanlist | None,
+    event_date: date | None,
+    index: CardIndex | None = None,
+) -> DeckCheck:
+    """A pasted or uploaded list (.ydk, ydke://, text sheet) checked against an event's ruleset and list.
+
+    ``banlist`` is the event's frozen copy (``copy_banlist``) or a core list. Raises ``DeckFormatError``
+    for input that cannot be read."""
+    index = index or DbCardIndex()
+    deck, unknown = resolve_deck_text(text, index)
+    cards = index.facts(deck.all_cards())
+    core_list = banlist.as_core() if isinstance(banlist, Banlist) else banlist
+    problems = unknown + check_deck(deck, cards, core_list, ruleset, event_date)
+    return DeckCheck(deck, tuple(problems), cards)
+
+
 __all__ = [
+    "DeckCheck",
     "DeckFormatError",
+    "check_deck_text",
     "copy_banlist",
     "import_banlists",
     "import_card_files",
