@@ -38,8 +38,10 @@ def main(po_path: str, tsv_path: str) -> int:
         msgid = _unquote([lines[i][6:], *lines[i + 1 : j]])
         rest = [x for x in lines[j + 1 :] if x]
         msgstr = _unquote([lines[j][7:], *rest]) if all(x.startswith('"') for x in rest) else "x"
-        if msgid and not msgstr and msgid in table:
-            lines = [line for line in lines[:j] if line != "#, fuzzy"] + ["msgstr " + _quote(table[msgid])]
+        fuzzy = any(line.startswith("#,") and "fuzzy" in line for line in lines)
+        if msgid and (not msgstr or fuzzy) and msgid in table:
+            lines = [line for line in lines[:j] if not line.startswith("#|") and line != "#, fuzzy"]
+            lines = [line.replace("fuzzy, ", "") for line in lines] + ["msgstr " + _quote(table[msgid])]
         out.append("\n".join(lines))
     Path(po_path).write_text("\n\n".join(out), "utf-8")
     return 0

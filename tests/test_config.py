@@ -36,12 +36,15 @@ def test_bad_setting_is_named(tmp_path: Path, name: str, value: str) -> None:
     assert name in str(exc.value)
 
 
+SETUP = "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'taikai.settings'; django.setup()"
+
+
 def test_bad_setting_stops_the_command_with_its_name(tmp_path: Path) -> None:
     import subprocess
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='taikai.settings'; django.setup()"],
+        [sys.executable, "-c", SETUP],
         env={"TAIKAI_VAR_DIR": str(tmp_path), "TAIKAI_DEBUG": "perhaps", "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,

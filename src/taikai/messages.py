@@ -80,3 +80,22 @@ register(
     "{key}: max_players must be positive and increasing ({value!r})",
 )
 register("extends-cycle", "extends が循環しています: {name}", "extends forms a cycle: {name}")
+
+# Pairing and standings (taikai pair, taikai standings, and the event services).
+_PAIRING = {
+    "unknown-opponent": (
+        "プレイヤー {player} の対戦相手 {opponent} がいません",
+        "player {player}: unknown opponent {opponent}",
+    ),
+    "unpairable": ("禁止された組み合わせを避けて組むことができません", "no pairing avoids the forbidden pairs"),
+    "duplicate-player": ("プレイヤー {player} が2回あります", "player {player} is listed twice"),
+    "unknown-player": ("プレイヤー {player} はいません", "unknown player {player}"),
+    "team-seats": ("チームの席の数がルールセットと合いません", "a team's seats do not match the ruleset"),
+    "odd-bracket": (
+        "トーナメントの人数 {players} は偶数にしてください",
+        "a bracket round needs an even count ({players})",
+    ),
+    "bad-result": ("{a} 対 {b} の結果 {result!r} は使えません", "result {result!r} of {a} v {b} is not valid"),
+}
+for _code, (_ja, _en) in _PAIRING.items():
+    register(_code, _ja, _en)

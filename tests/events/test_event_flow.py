@@ -172,3 +172,42 @@ def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TI
     assert m.extension_seconds == 90
     start = rnd.started_at.timestamp()
     assert round_services.round_clock(rnd, extension=90, now=start + 40 * 60 + 10).status == "running"
+
+
+def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer: Any) -> None:  # JUDGE-2 context
+    from taikai.events.models import TeamMatch
+    from taikai.events.services import teams as team_services
+
+    event = make_event(organizer, 0, is_team_event=True)
+    for t in range(4):
+        team_services.register_team(
+            event,
+            by=organizer,
+            name=f"チーム{t}",
+            members=[{"name": f"T{t}{s}", "card_game_id": f"{3000000000 + t * 10 + i}"} for i, s in enumerate("ABC")],
+        )
+    with pytest.raises(ServiceError):
+        team_services.register_team(
+            event,
+            by=organizer,
+            name="二人",
+            members=[{"name": "x", "card_game_id": "3100000000"}, {"name": "y", "card_game_id": "3100000001"}],
+        )
+    rnd = round_services.pair_next_round(event, by=organizer)
+    assert rnd.team_matches.count() == 2 and rnd.matches.count() == 6
+    for m in rnd.matches.all():
+        assert m.player_a.seat == m.seat == m.player_b.seat  # seat A plays seat A
+    tm = rnd.team_matches.first()
+    seats = list(tm.seats.order_by("seat"))
+    result_services.enter_result(seats[0], by=organizer, result=A_WINS)
+    result_services.enter_result(seats[1], by=organizer, result=B_WINS)
+    assert TeamMatch.objects.get(pk=tm.pk).result == ""
+    result_services.enter_result(seats[2], by=organizer, result=A_WINS)
+    assert TeamMatch.objects.get(pk=tm.pk).result == "a"  # 2 of 3 seats
+    for m in rnd.matches.exclude(team_match=tm):
+        result_services.enter_result(m, by=organizer, result=B_WINS)
+    table = team_services.team_standings(event)
+    assert [r["points"] for r in table] == [3, 3, 0, 0]
+    rnd2 = round_services.pair_next_round(event, by=organizer)
+    pairs = {frozenset((t.team_a_id, t.team_b_id)) for t in rnd2.team_matches.all()}
+    assert not pairs & {frozenset((t.team_a_id, t.team_b_id)) for t in rnd.team_matches.all()}  # no rematch

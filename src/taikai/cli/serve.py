@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import os
 import socket
@@ -33,10 +34,8 @@ def lan_addresses() -> list[str]:
     except (OSError, subprocess.SubprocessError):
         pass
     if not found:
-        try:
+        with contextlib.suppress(OSError):
             found = [a for a in socket.gethostbyname_ex(socket.gethostname())[2] if not a.startswith("127.")]
-        except OSError:
-            pass
     return found
 
 

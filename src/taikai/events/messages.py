@@ -107,6 +107,7 @@ _R(
     "上位 {cut} 人を選ぶにはプレイヤーが足りません（{players} 人）。",
     "Not enough players ({players}) for a top {cut}.",
 )
+_R("team-name-taken", "チーム名 {name!r} は使われています。", "The team name {name!r} is taken.")
 _R("team-needs-three", "チームは {seats} 人で登録してください。", "A team has {seats} players.")
 _R("import-invalid", "大会データを読み込めません: {detail}", "Cannot import the event file: {detail}")
 _R("server-not-empty", "この大会データはすでにあります。", "This event already exists on this server.")

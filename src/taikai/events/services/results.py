@@ -18,6 +18,7 @@ from taikai.events import actions
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_staff
+from taikai.events.services.teams import settle_team_match
 
 BASES = ("played", "concession-consent", "concession-own-turn", "intentional-draw")  # END-1, END-2
 
@@ -180,6 +181,8 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             m.version += 1
             action = actions.RESULT_DISPUTED
         m.save()
+        if m.status == Match.Status.CONFIRMED:
+            settle_team_match(m)
         record(
             action,
             actor_label=f"player:{player.pk}",
@@ -224,6 +227,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
         )
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
+        settle_team_match(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
     return m
 
@@ -242,6 +246,7 @@ def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, v
         )
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
+        settle_team_match(m)
         record(
             actions.RESULT_CORRECTED,
             actor=by,

@@ -93,7 +93,11 @@ def pair_next_round(event: Event, *, by: Any) -> Round:
         event = Event.objects.select_for_update().get(pk=event.pk)
         _require_previous_finished(event)
         p = plan(event)
-        if p.next_action == "pair-swiss":
+        if p.next_action == "pair-swiss" and event.is_team_event:
+            from taikai.events.services.teams import pair_team_round
+
+            rnd = pair_team_round(event, by, number=event.rounds.count() + 1)
+        elif p.next_action == "pair-swiss":
             rnd = _pair_swiss(event, by, number=event.rounds.count() + 1)
         elif p.next_action == "top-cut":
             rnd = _top_cut(event, by, p.top_cut)

@@ -1,0 +1,167 @@
+"""Team events (CS 1.1, JUDGE-2): three named seats a team, teams paired as units, team standings."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from taikai.audit.services import record
+from taikai.core import standings as core_standings
+from taikai.core.pairing import team as team_pairing
+from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
+from taikai.events import actions
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch
+from taikai.events.permissions import require_staff
+from taikai.events.services import players as player_services
+
+
+def register_team(event: Event, *, by: Any, name: str, members: list[dict[str, str]]) -> Team:
+    """A team and its players, seat by seat in the ruleset's seat order (A, B, C)."""
+    require_staff(by, event)
+    seats = event.ruleset.team.seats
+    if not name.strip():
+        raise ServiceError("required", field="name")
+    if len(members) != len(seats):
+        raise ServiceError("team-needs-three", seats=len(seats))
+    with transaction.atomic():
+        if Team.objects.filter(event=event, name=name.strip()).exists():
+            raise ServiceError("team-name-taken", name=name.strip())
+        team = Team.objects.create(event=event, name=name.strip())
+        for seat, member in zip(seats, members, strict=True):
+            player = player_services.register_player(event, by=by, **member)
+            Player.objects.filter(pk=player.pk).update(team=team, seat=seat)
+        record(
+            actions.TEAM_REGISTERED,
+            actor=by,
+            event_id=event.pk,
+            obj=team,
+            after={"name": team.name, "members": [m.get("card_game_id") for m in members]},
+        )
+    return team
+
+
+def _team_records(event: Event) -> tuple[dict[int, int], dict[int, list[int]], dict[int, int], list[list[Any]]]:
+    scoring = event.ruleset.scoring
+    points: dict[int, int] = {}
+    opponents: dict[int, list[int]] = {}
+    byes: dict[int, int] = {}
+    for t in event.teams.all():
+        points[t.pk], opponents[t.pk], byes[t.pk] = 0, [], 0
+    rounds: list[list[Any]] = []
+    for rnd in event.rounds.filter(stage=Round.Stage.SWISS).order_by("number"):
+        played = []
+        for tm in rnd.team_matches.all():
+            if tm.team_b_id is None:
+                points[tm.team_a_id] += scoring.bye
+                byes[tm.team_a_id] += 1
+                played.append(core_standings.MatchRecord(tm.team_a_id, None, "bye"))
+                continue
+            opponents[tm.team_a_id].append(tm.team_b_id)
+            opponents[tm.team_b_id].append(tm.team_a_id)
+            if not tm.result:
+                continue
+            played.append(core_standings.MatchRecord(tm.team_a_id, tm.team_b_id, tm.result))
+            for team, side in ((tm.team_a_id, "a"), (tm.team_b_id, "b")):
+                if tm.result == "draw":
+                    points[team] += scoring.draw
+                else:
+                    points[team] += scoring.win if tm.result == side else scoring.loss
+        rounds.append(played)
+    return points, opponents, byes, rounds
+
+
+def pair_team_round(event: Event, by: Any, number: int) -> Round:
+    points, opponents, byes, _ = _team_records(event)
+    teams = list(event.teams.prefetch_related("members"))
+    members = {t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams}
+    seed = secrets.randbits(62)
+    inp = PairingInput(
+        players=tuple(
+            PlayerState(t.pk, points[t.pk], tuple(opponents[t.pk]), byes[t.pk], t.dropped_after_round is not None)
+            for t in teams
+        ),
+        round=number,
+        seed=seed,
+    )
+    try:
+        result = team_pairing.pair(inp, members, event.ruleset)
+    except PairingError as exc:
+        raise ServiceError("pairing-failed", detail=exc.problem.code) from exc
+    rnd = Round.objects.create(
+        event=event,
+        number=number,
+        stage=Round.Stage.SWISS,
+        seed=seed,
+        pairing_input={
+            "teams": [
+                {"id": p.id, "points": p.points, "opponents": list(p.opponents), "byes": p.byes, "dropped": p.dropped}
+                for p in inp.players
+            ],
+            "members": members,
+            "seed": seed,
+            "round": number,
+        },
+        time_limit_seconds=event.ruleset.time.match_minutes * 60,
+    )
+    table = 0
+    for t in result.tables:
+        table += 1
+        tm = TeamMatch.objects.create(round=rnd, table=table, team_a_id=t.team_a, team_b_id=t.team_b)
+        for seat in t.seats:
+            Match.objects.create(
+                round=rnd, table=table, seat=seat.seat, team_match=tm, player_a_id=seat.a, player_b_id=seat.b
+            )
+    for team_id in result.teams.byes:
+        table += 1
+        tm = TeamMatch.objects.create(round=rnd, table=table, team_a_id=team_id, result="bye")
+        for pid, seat in zip(members[team_id], event.ruleset.team.seats, strict=True):
+            Match.objects.create(
+                round=rnd,
+                table=table,
+                seat=seat,
+                team_match=tm,
+                player_a_id=pid,
+                is_bye=True,
+                status=Match.Status.CONFIRMED,
+                result="a",
+                basis="bye",
+            )
+    record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, seed=seed, teams=True)
+    return rnd
+
+
+def settle_team_match(match: Match) -> None:
+    """After a seat result is confirmed: the team match is decided once every seat is (ruleset rule)."""
+    if match.team_match_id is None:
+        return
+    tm = TeamMatch.objects.select_for_update().get(pk=match.team_match_id)
+    seats = list(tm.seats.all())
+    if tm.team_b_id is None or any(s.status != Match.Status.CONFIRMED for s in seats):
+        return
+    tm.result = team_pairing.team_result([s.result for s in seats], match.round.event.ruleset)
+    tm.save(update_fields=["result"])
+
+
+def team_standings(event: Event) -> list[dict[str, Any]]:
+    _, _, _, rounds = _team_records(event)
+    teams = {t.pk: t for t in event.teams.all()}
+    if not teams:
+        return []
+    rows = core_standings.compute(list(teams), rounds, event.ruleset, seed=event.tiebreak_seed)
+    return [
+        {
+            "rank": s.rank,
+            "team": teams[int(s.id)],
+            "points": s.points,
+            "wins": s.wins,
+            "losses": s.losses,
+            "draws": s.draws,
+            "omw": f"{float(s.omw) * 100:.2f}%",
+            "oomw": f"{float(s.oomw) * 100:.2f}%",
+            "code": s.code,
+        }
+        for s in rows
+    ]
