@@ -79,3 +79,13 @@ def test_team_standings_use_team_match_results() -> None:
     rounds = [[M("T1", "T2", team_result(["a", "a", "b"], RULES))]]
     t = _by_id(standings.compute(["T1", "T2"], rounds, RULES))
     assert t["T1"].points == 3 and t["T2"].points == 0
+
+
+def test_a_late_entry_counts_the_missed_rounds_as_losses() -> None:
+    from taikai.core.standings import compute
+
+    r = builtin("dkt-2011")
+    rounds = [[M("p1", "p2", "a"), M("late", None, "missed")], [M("p1", "late", "b"), M("p2", None, "bye")]]
+    table = {s.id: s for s in compute(["p1", "p2", "late"], rounds, r, seed=1)}
+    assert (table["late"].wins, table["late"].losses, table["late"].points) == (1, 1, 3)
+    assert table["late"].byes == 0

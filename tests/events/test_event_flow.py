@@ -211,3 +211,15 @@ def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer:
     rnd2 = round_services.pair_next_round(event, by=organizer)
     pairs = {frozenset((t.team_a_id, t.team_b_id)) for t in rnd2.team_matches.all()}
     assert not pairs & {frozenset((t.team_a_id, t.team_b_id)) for t in rnd.team_matches.all()}  # no rematch
+
+
+def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
+    event = make_event(organizer, 4)
+    r1 = round_services.pair_next_round(event, by=organizer)
+    _play_round(event, organizer, r1)
+    late = player_services.register_player(event, by=organizer, name="遅刻 太郎", card_game_id="1999999999")
+    assert late.late_entry_round == 2
+    row = next(r for r in standings_for(event) if r.player_id == late.pk)
+    assert (row.wins, row.losses, row.points) == (0, 1, 0)
+    r2 = round_services.pair_next_round(event, by=organizer)
+    assert late.pk in {m.player_a_id for m in r2.matches.all()} | {m.player_b_id for m in r2.matches.all()}

@@ -25,7 +25,9 @@ class StandingsError(Exception):
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """One table of one round: ``result`` is "a", "b", "draw" or "bye" (then ``b`` is None)."""
+    """One table of one round: ``result`` is "a", "b", "draw", or "bye" / "missed" (then ``b`` is None).
+
+    "missed" is a round a late entry did not play (a loss when the ruleset says so)."""
 
     a: PlayerId
     b: PlayerId | None
@@ -118,6 +120,12 @@ def _apply(
         if who is not None and who not in index:
             raise StandingsError(Problem("unknown-player", player=who))
     a = index[m.a]
+    if m.result == "missed":
+        # A late entry's missed round (ruleset scoring.late_entry_missed_round): a loss with no opponent.
+        if s.late_entry_missed_round == "loss":
+            tally[a].points += s.loss
+            tally[a].losses += 1
+        return
     if m.result == "bye" or m.b is None:
         tally[a].points += s.bye
         tally[a].wins += 1  # a bye counts as a match win

@@ -49,6 +49,13 @@ def _rounds(event: Event, overrides: dict[int, str] | None = None) -> list[list[
         result = (overrides or {}).get(pk, result if status == Match.Status.CONFIRMED else "")
         if result:
             played.append(core_standings.MatchRecord(a, b, result))
+    late = dict(
+        Player.objects.filter(event=event, late_entry_round__isnull=False).values_list("pk", "late_entry_round")
+    )
+    for number in sorted(rounds):
+        for pid, first in late.items():
+            if number < first:
+                rounds[number].append(core_standings.MatchRecord(pid, None, "missed"))
     return [rounds[n] for n in sorted(rounds)]
 
 
