@@ -30,6 +30,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "taikai.audit",
     "taikai.cards",
+    "taikai.events",
+    "taikai.api",
     "taikai.web",
 ]
 

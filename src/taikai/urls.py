@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 urlpatterns = [
+    path("", include("taikai.api.urls")),
     path("", include("taikai.events.urls")),
     path("", include("taikai.web.urls")),
 ]

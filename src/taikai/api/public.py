@@ -1,0 +1,183 @@
+"""Public, read-only endpoints (no sign-in): what a stream overlay, a bot or a league site needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from ninja import Field, Query, Router, Schema
+
+from taikai.api import schemas as s
+from taikai.api import serialize
+from taikai.api.base import READ_ERRORS
+from taikai.events.models import Event, Match, Round
+from taikai.events.services import rounds as round_services
+from taikai.events.services.standings import standings_for
+
+router = Router()
+PUBLIC = ["public"]
+
+MAX_LIMIT = 200
+
+
+class Paging(Schema):
+    limit: int = Field(50, ge=1, le=MAX_LIMIT)
+    offset: int = Field(0, ge=0, le=1_000_000)
+
+
+def _page(items: list[Any], paging: Paging, count: int | None = None) -> dict[str, Any]:
+    return {
+        "count": len(items) if count is None else count,
+        "limit": paging.limit,
+        "offset": paging.offset,
+        "items": items,
+    }
+
+
+def _event(event_id: int) -> Event:
+    return get_object_or_404(Event, pk=event_id)
+
+
+@router.get(tags=PUBLIC, path="/events", response={200: s.EventPage, **READ_ERRORS}, summary="Events, newest first")
+def list_events(request: HttpRequest, paging: Query[Paging]) -> dict[str, Any]:
+    events = Event.objects.order_by("-date", "-id")
+    window = events[paging.offset : paging.offset + paging.limit]
+    ids = list(window.values_list("pk", flat=True))
+    rows = serialize.event_rows(Event.objects.filter(pk__in=ids).order_by("-date", "-id"))
+    return _page(rows, paging, events.count())
+
+
+@router.get(tags=PUBLIC, path="/events/{event_id}", response={200: s.EventOut, **READ_ERRORS}, summary="One event")
+def get_event(request: HttpRequest, event_id: int) -> dict[str, Any]:
+    _event(event_id)
+    return serialize.event_rows(Event.objects.filter(pk=event_id))[0]
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/players",
+    response={200: s.PlayerPage, **READ_ERRORS},
+    summary="Registered players",
+)
+def list_players(request: HttpRequest, event_id: int, paging: Query[Paging]) -> dict[str, Any]:
+    event = _event(event_id)
+    players = event.players.order_by("id")
+    window = list(players[paging.offset : paging.offset + paging.limit])
+    return _page(serialize.player_rows(window), paging, players.count())
+
+
+@router.get(tags=PUBLIC, path="/events/{event_id}/rounds", response={200: s.RoundPage, **READ_ERRORS}, summary="Rounds")
+def list_rounds(request: HttpRequest, event_id: int, paging: Query[Paging]) -> dict[str, Any]:
+    event = _event(event_id)
+    rounds = event.rounds.order_by("number")
+    numbers = list(rounds.values_list("number", flat=True)[paging.offset : paging.offset + paging.limit])
+    return _page(serialize.round_rows(rounds.filter(number__in=numbers)), paging, rounds.count())
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/rounds/{number}",
+    response={200: s.RoundOut, **READ_ERRORS},
+    summary="One round",
+)
+def get_round(request: HttpRequest, event_id: int, number: int) -> dict[str, Any]:
+    event = _event(event_id)
+    get_object_or_404(Round, event=event, number=number)
+    return serialize.round_rows(event.rounds.filter(number=number))[0]
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/rounds/{number}/matches",
+    response={200: s.MatchPage, **READ_ERRORS},
+    summary="Pairings and results of a round, by table",
+)
+def list_matches(request: HttpRequest, event_id: int, number: int, paging: Query[Paging]) -> dict[str, Any]:
+    rnd = get_object_or_404(Round, event_id=event_id, number=number)
+    matches = rnd.matches.select_related("round", "player_a", "player_b").order_by("table", "seat")
+    window = matches[paging.offset : paging.offset + paging.limit]
+    return _page([serialize.match_row(m) for m in window], paging, matches.count())
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/matches/{match_id}",
+    response={200: s.MatchOut, **READ_ERRORS},
+    summary="One match",
+)
+def get_match(request: HttpRequest, event_id: int, match_id: int) -> dict[str, Any]:
+    m = get_object_or_404(
+        Match.objects.select_related("round", "player_a", "player_b"), pk=match_id, round__event_id=event_id
+    )
+    return serialize.match_row(m)
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/standings",
+    response={200: s.StandingPage, **READ_ERRORS},
+    summary="Swiss standings with tiebreakers (OMW%, OOMW%) and the KTS code",
+)
+def list_standings(request: HttpRequest, event_id: int, paging: Query[Paging]) -> dict[str, Any]:
+    rows = standings_for(_event(event_id))
+    window = rows[paging.offset : paging.offset + paging.limit]
+    return _page([serialize.standing_row(r) for r in window], paging, len(rows))
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/bracket",
+    response={200: s.BracketOut, **READ_ERRORS},
+    summary="Top-cut bracket",
+)
+def get_bracket(request: HttpRequest, event_id: int) -> dict[str, Any]:
+    event = _event(event_id)
+    out = []
+    for rnd in event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"):
+        matches = rnd.matches.select_related("round", "player_a", "player_b").order_by("table")
+        out.append({"number": rnd.number, "matches": [serialize.match_row(m) for m in matches]})
+    return {"rounds": out}
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/clock",
+    response={200: s.ClockOut, **READ_ERRORS},
+    summary="The round clock: server time, end time, paused",
+)
+def get_clock(request: HttpRequest, event_id: int) -> dict[str, Any]:
+    event = _event(event_id)
+    return clock_payload(event)
+
+
+def clock_payload(event: Event) -> dict[str, Any]:
+    rnd = event.rounds.order_by("-number").first()
+    now = timezone.now().timestamp()
+    if rnd is None:
+        return {"round": None, "status": "none", "paused": False, "server_time": now}
+    state = round_services.round_clock(rnd, now=now)
+    playing = []
+    if state.status == "time":
+        for m in rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False).order_by("table"):
+            extended = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
+            playing.append(
+                {
+                    "table": m.table,
+                    "extension": m.extension_seconds,
+                    "status": extended.status,
+                    "remaining": round(extended.remaining),
+                }
+            )
+    return {
+        "round": rnd.number,
+        "stage": rnd.stage,
+        "status": state.status,
+        "paused": state.status == "paused",
+        "server_time": now,
+        "remaining": round(state.remaining, 1),
+        "ends_at": state.ends_at,
+        "limit": rnd.time_limit_seconds,
+        "tables_playing": playing,
+    }

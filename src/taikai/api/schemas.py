@@ -1,0 +1,186 @@
+"""Wire shapes of /api/v1/ (pydantic, through django-ninja). IDs on the wire are strings."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ninja import Field, Schema
+
+
+class ErrorBody(Schema):
+    code: str = Field(..., description="Stable problem code, e.g. `not-staff`, `round-not-finished`.")
+    message: str = Field(..., description="Human text in the caller's language (Accept-Language: ja or en).")
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorOut(Schema):
+    error: ErrorBody
+
+
+class Page(Schema):
+    count: int
+    limit: int
+    offset: int
+
+
+class EventOut(Schema):
+    id: str
+    name: str
+    date: str
+    venue: str
+    format: Literal["swiss", "elimination", "swiss_cut"]
+    status: Literal["registration", "running", "finished"]
+    ruleset: str
+    swiss_rounds: int | None
+    top_cut: int | None
+    players: int
+    rounds: int
+
+
+class EventPage(Page):
+    items: list[EventOut]
+
+
+class PlayerRef(Schema):
+    id: str
+    name: str
+
+
+class PlayerOut(Schema):
+    id: str
+    name: str
+    name_kana: str
+    checked_in: bool
+    late_entry_round: int | None
+    dropped_after_round: int | None
+    archetype: str | None
+
+
+class PlayerPage(Page):
+    items: list[PlayerOut]
+
+
+class RoundOut(Schema):
+    number: int
+    stage: Literal["swiss", "elimination"]
+    status: Literal["paired", "started", "finished"]
+    started_at: str | None
+    time_limit_seconds: int
+    tables: int
+    open_tables: int
+
+
+class RoundPage(Page):
+    items: list[RoundOut]
+
+
+class DuelCount(Schema):
+    a: int
+    b: int
+    draws: int
+
+
+class MatchOut(Schema):
+    id: str
+    round: int
+    table: int
+    player_a: PlayerRef
+    player_b: PlayerRef | None
+    is_bye: bool
+    status: Literal["pending", "reported", "disputed", "confirmed"]
+    result: Literal["a", "b", "draw", ""] = Field(..., description="Only once confirmed; empty before.")
+    duels: DuelCount
+    basis: str
+    extension_seconds: int
+    version: int
+
+
+class MatchPage(Page):
+    items: list[MatchOut]
+
+
+class StandingOut(Schema):
+    rank: int
+    player: PlayerRef
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    omw: str = Field(..., description="Opponents' match-win percentage as an exact fraction, e.g. `5/9`.")
+    omw_percent: str = Field(..., description="The same rounded for display, e.g. `55.56`.")
+    oomw: str
+    oomw_percent: str
+    code: str = Field(..., description="The KTS-style standings code.")
+    dropped: bool
+
+
+class StandingPage(Page):
+    items: list[StandingOut]
+
+
+class BracketRound(Schema):
+    number: int
+    matches: list[MatchOut]
+
+
+class BracketOut(Schema):
+    rounds: list[BracketRound]
+
+
+class ClockTable(Schema):
+    table: int
+    extension: int
+    status: str
+    remaining: int
+
+
+class ClockOut(Schema):
+    round: int | None
+    stage: str | None = None
+    status: Literal["not-started", "running", "paused", "time", "none"]
+    paused: bool
+    server_time: float
+    remaining: float | None = None
+    ends_at: float | None = Field(None, description="Unix time the round ends while the clock runs.")
+    limit: int | None = None
+    tables_playing: list[ClockTable] = Field(default_factory=list)
+
+
+class RegisterIn(Schema):
+    name: str = Field(..., max_length=200)
+    card_game_id: str = Field(..., max_length=40)
+    name_kana: str = Field("", max_length=200)
+    contact: str = Field("", max_length=200)
+
+
+class CheckInIn(Schema):
+    id_card_shown: bool = True
+
+
+class CheckInOut(Schema):
+    player: PlayerOut
+    player_token: str = Field(..., description="The player's personal link token (shown once); X-Player-Token.")
+
+
+class ArchetypeIn(Schema):
+    name: str = Field(..., max_length=200)
+
+
+class ResultIn(Schema):
+    duels: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description='Duel by duel, as `taikai match result`: {"winner": "A"}, {"draw": true}, '
+        '{"time": {"A": 8000, "B": 3000}}, …',
+    )
+    time_called_between_duels: bool = False
+    basis: Literal["played", "concession-consent", "concession-own-turn", "intentional-draw"] = "played"
+    idempotency_key: str = Field("", max_length=64)
+    version: int | None = None
+
+
+class ConfirmIn(Schema):
+    version: int | None = None
+
+
+class ClockAction(Schema):
+    version: int | None = None

@@ -1,0 +1,226 @@
+"""Server-sent events per event, by tailing the audit log (no Redis: every process reads the database).
+
+One poller per event and process reads new AuditEntry rows a few times a second and fans them out to
+that process's open streams, so hundreds of open connections cost one small query per tick. The
+clock's "time" moment has no audit entry; the poller derives it from the round's stored clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.utils import timezone
+
+from taikai.audit.models import AuditEntry
+from taikai.events.models import Event, Round
+from taikai.events.services import rounds as round_services
+
+POLL_SECONDS = 0.25
+CLOCK_EVERY = 4  # ticks between clock checks (one second)
+KEEPALIVE_SECONDS = 15.0
+LOOKBACK = 50  # re-read the last ids: on PostgreSQL a lower id can commit after a higher one
+BACKLOG_LIMIT = 500
+
+KINDS = {
+    "taikai.round.paired": "pairings",
+    "taikai.round.repaired": "pairings",
+    "taikai.round.pairing_edited": "pairings",
+    "taikai.round.top_cut": "pairings",
+    "taikai.round.started": "round-started",
+    "taikai.round.paused": "clock-paused",
+    "taikai.round.resumed": "clock-resumed",
+    "taikai.round.finished": "round-finished",
+    "taikai.match.time_extended": "time-extended",
+    "taikai.match.result_reported": "result",
+    "taikai.match.result_confirmed": "result",
+    "taikai.match.result_disputed": "result",
+    "taikai.match.result_entered": "result",
+    "taikai.match.result_corrected": "result",
+    "taikai.player.registered": "players",
+    "taikai.player.checked_in": "players",
+    "taikai.player.dropped": "players",
+    "taikai.player.archetype_set": "players",
+    "taikai.event.started": "event",
+    "taikai.event.updated": "event",
+    "taikai.event.finished": "event",
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int | None
+    kind: str
+    data: dict[str, Any]
+
+    def encode(self) -> bytes:
+        head = f"id: {self.id}\n" if self.id is not None else ""
+        return f"{head}event: {self.kind}\ndata: {json.dumps(self.data, ensure_ascii=False)}\n\n".encode()
+
+
+def _message(row: tuple[int, Any, str, str, str]) -> Message | None:
+    pk, at, action, object_type, object_id = row
+    kind = KINDS.get(action)
+    if kind is None:
+        return None
+    data = {"action": action, "at": at.isoformat(), "object": f"{object_type}:{object_id}" if object_type else None}
+    return Message(pk, kind, data)
+
+
+def _rows_after(event_id: int, after: int, limit: int = BACKLOG_LIMIT) -> list[tuple[int, Any, str, str, str]]:
+    close_old_connections()
+    qs = AuditEntry.objects.filter(event_id=event_id, id__gt=after).order_by("id")
+    return list(qs.values_list("id", "at", "action", "object_type", "object_id")[:limit])
+
+
+def _last_id(event_id: int) -> int:
+    close_old_connections()
+    return AuditEntry.objects.filter(event_id=event_id).order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def _clock_key(event_id: int) -> tuple[int, str] | None:
+    """(round number, status) of the event's current round clock, or None before the first round."""
+    close_old_connections()
+    rnd = Round.objects.filter(event_id=event_id).order_by("-number").first()
+    if rnd is None:
+        return None
+    return rnd.number, round_services.round_clock(rnd, now=timezone.now().timestamp()).status
+
+
+@dataclass
+class Tail:
+    """The poller of one event in this process."""
+
+    event_id: int
+    last_id: int
+    subscribers: set[asyncio.Queue[Message]] = field(default_factory=set)
+    recent: deque[int] = field(default_factory=lambda: deque(maxlen=4 * LOOKBACK))
+    clock: tuple[int, str] | None = None
+    task: asyncio.Task[None] | None = None
+
+    def publish(self, message: Message) -> None:
+        for queue in self.subscribers:
+            queue.put_nowait(message)
+
+    async def run(self) -> None:
+        tick = 0
+        self.clock = await sync_to_async(_clock_key)(self.event_id)
+        while self.subscribers:
+            rows = await sync_to_async(_rows_after)(self.event_id, max(0, self.last_id - LOOKBACK))
+            for row in rows:
+                if row[0] in self.recent:
+                    continue
+                self.recent.append(row[0])
+                self.last_id = max(self.last_id, row[0])
+                message = _message(row)
+                if message is not None:
+                    self.publish(message)
+            if tick % CLOCK_EVERY == 0:
+                await self._check_clock()
+            tick += 1
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def _check_clock(self) -> None:
+        clock = await sync_to_async(_clock_key)(self.event_id)
+        if clock is not None and clock[1] == "time" and clock != self.clock:
+            self.publish(Message(None, "time-called", {"round": clock[0]}))
+        self.clock = clock
+
+
+class Hub:
+    """The tails of one event loop (one per server process, and one per test server)."""
+
+    def __init__(self) -> None:
+        self.tails: dict[int, Tail] = {}
+
+    async def subscribe(self, event_id: int) -> asyncio.Queue[Message]:
+        queue: asyncio.Queue[Message] = asyncio.Queue()
+        tail = self.tails.get(event_id)
+        if tail is None:
+            tail = Tail(event_id, await sync_to_async(_last_id)(event_id))
+            self.tails[event_id] = tail
+        tail.subscribers.add(queue)
+        if tail.task is None or tail.task.done():
+            tail.task = asyncio.get_running_loop().create_task(self._run(tail))
+        return queue
+
+    async def _run(self, tail: Tail) -> None:
+        try:
+            await tail.run()
+        finally:
+            if not tail.subscribers and self.tails.get(tail.event_id) is tail:
+                del self.tails[tail.event_id]
+
+    def unsubscribe(self, event_id: int, queue: asyncio.Queue[Message]) -> None:
+        tail = self.tails.get(event_id)
+        if tail is not None:
+            tail.subscribers.discard(queue)
+
+    def connections(self) -> int:
+        return sum(len(t.subscribers) for t in self.tails.values())
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        for old in [lp for lp in _hubs if lp.is_closed()]:
+            del _hubs[old]
+        found = _hubs[loop] = Hub()
+    return found
+
+
+def _resume_from(request: HttpRequest) -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or ""
+    return int(raw) if raw.isdigit() else None
+
+
+async def _events(event_id: int, resume_from: int | None) -> AsyncIterator[bytes]:
+    the_hub = hub()
+    queue = await the_hub.subscribe(event_id)
+    try:
+        yield b"retry: 3000\n: connected\n\n"
+        sent: set[int] = set()
+        if resume_from is not None:
+            for row in await sync_to_async(_rows_after)(event_id, resume_from):
+                message = _message(row)
+                sent.add(row[0])
+                if message is not None:
+                    yield message.encode()
+        last_write = time.monotonic()
+        while True:
+            timeout = KEEPALIVE_SECONDS - (time.monotonic() - last_write)
+            try:
+                message = await asyncio.wait_for(queue.get(), timeout=max(0.1, timeout))
+            except TimeoutError:
+                yield b": keepalive\n\n"
+                last_write = time.monotonic()
+                continue
+            if message.id is not None and message.id in sent:
+                continue
+            yield message.encode()
+            last_write = time.monotonic()
+    finally:
+        the_hub.unsubscribe(event_id, queue)
+
+
+async def event_stream(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
+    """GET /api/v1/events/{id}/stream: text/event-stream; resume with the Last-Event-ID header."""
+    exists = await Event.objects.filter(pk=event_id).aexists()
+    if not exists:
+        raise Http404
+    response = StreamingHttpResponse(_events(event_id, _resume_from(request)), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a reverse proxy must not buffer the stream
+    return response

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from taikai.api import docs, public, stream, views, writes  # noqa: F401  (writes registers operations)
+from taikai.api.base import api
+
+api.add_router("", public.router)  # writes adds its operations to the same router
+
+urlpatterns = [
+    path("api/v1/events/<int:event_id>/stream", stream.event_stream, name="api_event_stream"),
+    path("api/v1/docs", docs.docs, name="api_docs"),
+    path("api/v1/docs/assets/<str:name>", docs.asset, name="api_docs_asset"),
+    path("api/v1/", api.urls),
+    path("e/<int:event_id>/charts/", views.charts_page, name="event_charts"),
+    path("e/<int:event_id>/charts/<str:name>.svg", views.chart_svg, name="event_chart_svg"),
+    path("events/<int:event_id>/report/", views.report, name="event_report"),
+    path("events/<int:event_id>/api-tokens/", views.tokens, name="api_tokens"),
+]

@@ -1,0 +1,77 @@
+"""Pages: the public charts, the organizer's printable report, and the API tokens page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from taikai.api import charts
+from taikai.api import report as report_data
+from taikai.api.models import ApiToken
+from taikai.api.services import create_token, revoke_token
+from taikai.events.errors import ServiceError
+from taikai.events.messages import problem_text
+from taikai.events.models import Event, StaffRole
+from taikai.events.views.common import staff_view
+
+
+def charts_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    pictures = [
+        ("metagame", mark_safe(charts.metagame_svg(event))),  # noqa: S308 - escaped by taikai.charts
+        ("paths", mark_safe(charts.paths_svg(event))),  # noqa: S308
+        ("attendance", mark_safe(charts.attendance_svg(event))),  # noqa: S308
+    ]
+    if charts.has_bracket(event):
+        pictures.append(("bracket", mark_safe(charts.bracket_svg(event))))  # noqa: S308
+    return render(request, "api/charts.html", {"event": event, "pictures": pictures})
+
+
+def chart_svg(request: HttpRequest, event_id: int, name: str) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    draw = charts.CHARTS.get(name)
+    if draw is None:
+        raise Http404
+    if name == "paths" and request.GET.get("player", "").isdigit():
+        svg = charts.paths_svg(event, [int(request.GET["player"])])
+    else:
+        svg = draw(event)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@staff_view
+def report(request: HttpRequest, event: Event) -> HttpResponse:
+    return render(request, "api/report.html", report_data.context(event))
+
+
+@staff_view
+def tokens(request: HttpRequest, event: Event) -> HttpResponse:
+    new_token = None
+    if request.method == "POST":
+        try:
+            if request.POST.get("revoke"):
+                row = get_object_or_404(ApiToken, pk=request.POST["revoke"], event=event)
+                revoke_token(row, by=request.user)
+                messages.success(request, _("Token revoked."))
+                return redirect("api_tokens", event_id=event.pk)
+            _row, new_token = create_token(
+                event,
+                by=request.user,
+                username=request.POST.get("username", "").strip(),
+                role=request.POST.get("role", ""),
+                label=request.POST.get("label", ""),
+            )
+        except ServiceError as exc:
+            messages.error(request, problem_text(exc.problem))
+    rows = ApiToken.objects.filter(event=event).select_related("user")
+    staff = event.staff.select_related("user").order_by("user__username")
+    return render(
+        request,
+        "api/tokens.html",
+        {"event": event, "tokens": rows, "staff": staff, "roles": StaffRole.Role, "new_token": new_token},
+    )

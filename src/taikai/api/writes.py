@@ -1,0 +1,166 @@
+"""Signed-in endpoints: each one finds the objects, calls one service, and shapes the answer.
+
+Permissions are the services' own (taikai.events.permissions), seen through the token's role cap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Status
+
+from taikai.api import public, serialize
+from taikai.api import schemas as s
+from taikai.api.base import PLAYER, TOKEN, WRITE_ERRORS, acting_player, staff_actor
+from taikai.api.services import set_archetype
+from taikai.events.errors import PermissionDenied, ServiceError
+from taikai.events.models import Event, Match, Player, Round
+from taikai.events.services import players as player_services
+from taikai.events.services import results as result_services
+from taikai.events.services import rounds as round_services
+
+router = public.router  # one router: GET and POST of a path must share it
+TAGS = ["staff and players"]
+
+
+def _event(event_id: int) -> Event:
+    return get_object_or_404(Event, pk=event_id)
+
+
+def _player(event: Event, player_id: int) -> Player:
+    return get_object_or_404(Player.objects.select_related("event"), pk=player_id, event=event)
+
+
+def _match(event: Event, match_id: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("round__event", "player_a", "player_b"), pk=match_id, round__event=event
+    )
+
+
+@router.post("/events/{event_id}/players", response={201: s.PlayerOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+def register_player(request: HttpRequest, event_id: int, body: s.RegisterIn) -> Status[dict[str, Any]]:
+    """Register a player (staff)."""
+    event = _event(event_id)
+    player = player_services.register_player(event, by=staff_actor(request, event), **body.dict())
+    return Status(201, serialize.player_row(player))
+
+
+@router.post(
+    "/events/{event_id}/players/{player_id}/check-in",
+    response={200: s.CheckInOut, **WRITE_ERRORS},
+    auth=TOKEN,
+    tags=TAGS,
+)
+def check_in(request: HttpRequest, event_id: int, player_id: int, body: s.CheckInIn) -> dict[str, Any]:
+    """Check a player in (staff): returns the player's personal link token once."""
+    event = _event(event_id)
+    player, token = player_services.check_in(
+        _player(event, player_id), by=staff_actor(request, event), id_card_shown=body.id_card_shown
+    )
+    return {"player": serialize.player_row(player, serialize.archetype_of(player)), "player_token": token}
+
+
+@router.post(
+    "/events/{event_id}/players/{player_id}/drop",
+    response={200: s.PlayerOut, **WRITE_ERRORS},
+    auth=[TOKEN, PLAYER],
+    tags=TAGS,
+)
+def drop(request: HttpRequest, event_id: int, player_id: int) -> dict[str, Any]:
+    """Drop a player: staff drop anyone; a player drops themself."""
+    event = _event(event_id)
+    player = _player(event, player_id)
+    me = acting_player(request, event)
+    if me is not None:
+        if me.pk != player.pk:
+            raise PermissionDenied("not-staff")
+        player = player_services.drop_player(player, self_service=True)
+    else:
+        player = player_services.drop_player(player, by=staff_actor(request, event))
+    return serialize.player_row(player, serialize.archetype_of(player))
+
+
+@router.put(
+    "/events/{event_id}/players/{player_id}/archetype",
+    response={200: s.PlayerOut, **WRITE_ERRORS},
+    auth=[TOKEN, PLAYER],
+)
+def put_archetype(request: HttpRequest, event_id: int, player_id: int, body: s.ArchetypeIn) -> dict[str, Any]:
+    """Set the deck archetype a player registered (staff, or the player themself), for the metagame."""
+    event = _event(event_id)
+    player = _player(event, player_id)
+    me = acting_player(request, event)
+    if me is not None:
+        if me.pk != player.pk:
+            raise PermissionDenied("not-staff")
+        row = set_archetype(player, name=body.name, self_service=True)
+    else:
+        row = set_archetype(player, name=body.name, by=staff_actor(request, event))
+    return serialize.player_row(player, row.name)
+
+
+@router.post("/events/{event_id}/rounds", response={201: s.RoundOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+def pair_round(request: HttpRequest, event_id: int) -> Status[dict[str, Any]]:
+    """Pair the next round (organizer): Swiss, the top cut, or the next elimination round."""
+    event = _event(event_id)
+    rnd = round_services.pair_next_round(event, by=staff_actor(request, event))
+    return Status(201, serialize.round_rows(event.rounds.filter(pk=rnd.pk))[0])
+
+
+CLOCK = {
+    "start": round_services.start_round,
+    "pause": round_services.pause_round,
+    "resume": round_services.resume_round,
+}
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/clock/{action}",
+    response={200: s.RoundOut, **WRITE_ERRORS},
+    auth=TOKEN,
+)
+def clock(request: HttpRequest, event_id: int, number: int, action: str, body: s.ClockAction) -> dict[str, Any]:
+    """Start, pause or resume the round clock (staff). `action` is start, pause or resume."""
+    event = _event(event_id)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    change = CLOCK.get(action)
+    if change is None:
+        raise ServiceError("bad-round-action", action=action)
+    change(rnd, by=staff_actor(request, event), version=body.version)
+    return serialize.round_rows(event.rounds.filter(pk=rnd.pk))[0]
+
+
+@router.post(
+    "/events/{event_id}/matches/{match_id}/result",
+    response={200: s.MatchOut, **WRITE_ERRORS},
+    auth=[TOKEN, PLAYER],
+)
+def report(request: HttpRequest, event_id: int, match_id: int, body: s.ResultIn) -> dict[str, Any]:
+    """Report a result. A player (X-Player-Token) reports and the opponent's matching report confirms it;
+    staff (Bearer) enter the result slip, confirmed at once."""
+    event = _event(event_id)
+    match = _match(event, match_id)
+    data = result_services.ResultInput.from_json(body.dict(exclude={"idempotency_key", "version"}))
+    me = acting_player(request, event)
+    if me is not None:
+        match = result_services.report_result(match, player=me, result=data, idempotency_key=body.idempotency_key)
+    else:
+        match = result_services.enter_result(match, by=staff_actor(request, event), result=data, version=body.version)
+    return serialize.match_row(_match(event, match.pk))
+
+
+@router.post(
+    "/events/{event_id}/matches/{match_id}/confirm",
+    response={200: s.MatchOut, **WRITE_ERRORS},
+    auth=PLAYER,
+)
+def confirm(request: HttpRequest, event_id: int, match_id: int, body: s.ConfirmIn) -> dict[str, Any]:
+    """The opponent confirms the reported result as it stands (X-Player-Token)."""
+    event = _event(event_id)
+    me = acting_player(request, event)
+    if me is None:
+        raise PermissionDenied("player-token-required")
+    match = result_services.confirm_result(_match(event, match_id), player=me, version=body.version)
+    return serialize.match_row(_match(event, match.pk))

@@ -1,0 +1,1 @@
+"""Server-side SVG pictures as plain strings: geometry and scaling only, no Django, no I/O."""

@@ -1,0 +1,83 @@
+"""Small SVG building blocks: escaping, nice axis ticks, the document wrapper, a palette."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+FONT = "'Noto Sans CJK JP','Hiragino Sans','Yu Gothic',system-ui,sans-serif"
+PALETTE = (
+    "#2b6cb0",
+    "#c05621",
+    "#2f855a",
+    "#b83280",
+    "#6b46c1",
+    "#b7791f",
+    "#2c7a7b",
+    "#c53030",
+    "#4a5568",
+    "#975a16",
+)
+MUTED = "#a0aec0"
+INK = "#1a202c"
+GRID = "#e2e8f0"
+
+
+def color(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def esc(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def num(x: float) -> str:
+    """Coordinates with at most one decimal, so the SVG stays small and diff-stable."""
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def nice_ticks(top: float, count: int = 5) -> list[float]:
+    """Round tick values from 0 up to at least ``top`` (1, 2, 5 × 10^n steps)."""
+    if top <= 0:
+        return [0.0, 1.0]
+    raw = top / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    ticks = [0.0]
+    while ticks[-1] < top:
+        ticks.append(ticks[-1] + step)
+    return ticks
+
+
+def scale(value: float, lo: float, hi: float, out_lo: float, out_hi: float) -> float:
+    if hi == lo:
+        return (out_lo + out_hi) / 2
+    return out_lo + (value - lo) * (out_hi - out_lo) / (hi - lo)
+
+
+def text(
+    x: float,
+    y: float,
+    body: object,
+    size: int = 13,
+    anchor: str = "start",
+    weight: str = "normal",
+    fill: str = INK,
+    extra: str = "",
+) -> str:
+    return (
+        f'<text x="{num(x)}" y="{num(y)}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
+        f'fill="{fill}"{extra}>{esc(body)}</text>'
+    )
+
+
+def document(width: float, height: float, title: str, body: list[str], desc: str = "") -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(width)} {num(height)}" '
+        f'width="{num(width)}" height="{num(height)}" role="img" font-family="{esc(FONT)}">'
+        f"<title>{esc(title)}</title>" + (f"<desc>{esc(desc)}</desc>" if desc else "") + "".join(body) + "</svg>"
+    )
+
+
+def truncate(label: str, limit: int) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
