@@ -126,6 +126,12 @@ FIELDS = {
 
 def problem_text(problem: Problem) -> str:
     lang = (translation.get_language() or "ja")[:2]
+    inner = problem.params.get("inner")
+    if isinstance(inner, Problem):  # e.g. a CSV row: "line 3: <what was wrong>"
+        prefix = (
+            f"CSV {problem.params.get('line')}行目: " if lang == "ja" else f"CSV line {problem.params.get('line')}: "
+        )
+        return prefix + problem_text(inner)
     field = problem.params.get("field")
     if field in FIELDS:
         params = {**problem.params, "field": FIELDS[field][0 if lang == "ja" else 1]}

@@ -127,7 +127,7 @@ def import_players_csv(event: Event, *, by: Any, data: bytes) -> list[Player]:
                     )
                 )
             except ServiceError as exc:
-                raise ServiceError("csv-row", line=line, code=exc.problem.code, **exc.problem.params) from exc
+                raise ServiceError("csv-row", line=line, inner=exc.problem) from exc
         record(actions.PLAYERS_IMPORTED, actor=by, event_id=event.pk, count=len(created))
     return created
 

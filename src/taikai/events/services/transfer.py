@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from taikai.audit.services import record
@@ -140,7 +140,7 @@ def import_event(data: Any, *, by: Any) -> Event:
                 obj=event,
                 counts={k: len(data.get(k, [])) for k in ("players", "rounds", "matches")},
             )
-    except (KeyError, TypeError, ValueError, RulesetError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, RulesetError, IntegrityError) as exc:
         raise ServiceError("import-invalid", detail=f"{type(exc).__name__}: {exc}") from exc
     return event
 
