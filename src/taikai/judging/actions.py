@@ -1,0 +1,21 @@
+from django.utils.translation import gettext_lazy as _
+
+from taikai.audit.actions import register
+
+CALL_RAISED = register("taikai.judging.call_raised", _("Judge called"))
+CALL_TAKEN = register("taikai.judging.call_taken", _("Judge call taken"))
+CALL_RULED = register("taikai.judging.call_ruled", _("Ruling recorded"))
+CALL_CLOSED = register("taikai.judging.call_closed", _("Judge call closed"))
+REPORT_RECEIVED = register("taikai.judging.report_received", _("Spectator or teammate report received"))
+INTEGRITY_FLAGGED = register("taikai.judging.integrity_flagged", _("Integrity check flagged a match"))
+TIME_PROCEDURE_STEP = register("taikai.judging.time_procedure_step", _("Time procedure step"))
+TIME_PROCEDURE_RESULT = register("taikai.judging.time_procedure_result", _("Time procedure result entered"))
+PENALTY_ISSUED = register("taikai.judging.penalty_issued", _("Penalty issued"))
+PENALTY_EFFECT = register("taikai.judging.penalty_effect", _("Penalty effect applied"))
+EFFECT_REVERSED = register("taikai.judging.effect_reversed", _("Penalty effect reversed"))
+APPEAL_FILED = register("taikai.judging.appeal_filed", _("Appeal filed"))
+APPEAL_DECIDED = register("taikai.judging.appeal_decided", _("Appeal decided"))
+DATABASE_IMPORTED = register("taikai.judging.database_imported", _("Violator database imported"))
+PRIZE_RANKS_SET = register("taikai.judging.prize_ranks_set", _("Prize ranks defined"))
+PLAYOFF_PAIRED = register("taikai.judging.playoff_paired", _("Playoff paired"))
+TABLE_TOOL = register("taikai.judging.table_tool", _("Coin, die or loop counter used"))

@@ -1,0 +1,58 @@
+"""Display names for rungs and infractions (Japanese via the .po file). The rules themselves live in the
+ruleset; these are only words."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from taikai.core import penalties as pen
+
+RUNG_LABELS = {
+    pen.CAUTION: _("Caution"),
+    pen.WARNING: _("Warning"),
+    pen.DUEL_LOSS: _("Duel loss"),
+    pen.MATCH_LOSS: _("Match loss"),
+    pen.MATCH_LOSS_DOWNGRADE: _("Match loss with prize downgrade"),
+    pen.DQ: _("Disqualification"),
+    pen.DQ_DOWNGRADE: _("Disqualification with prize downgrade"),
+    pen.DQ_NO_PRIZE: _("Disqualification losing prize eligibility"),
+}
+
+INFRACTION_LABELS = {
+    "INF-1": _("Late for the set assembly time"),
+    "INF-2": _("Rushing or abusing the opponent"),
+    "INF-3": _("Thinking over 3 minutes in one turn"),
+    "INF-4": _("Over 3 minutes of siding or shuffling between duels"),
+    "INF-5": _("Changing the deck away from the registered deck sheet"),
+    "INF-6": _("Intentionally looking at cards while shuffling or cutting"),
+    "INF-7": _("Intentionally misrepresenting card contents"),
+    "INF-8": _("Intentionally misrepresenting life points or hand size"),
+    "INF-9": _("Manipulating the cards drawn from a deck"),
+    "INF-10": _("Receiving advice from, or talking to, spectators during a duel"),
+    "INF-11": _("Using marked cards, sleeves or protectors"),
+    "INF-12": _("Putting something other than the card inside a sleeve"),
+    "INF-13": _("Marking cards or sleeves during play"),
+    "INF-14": _("Deck, extra deck or side deck over its size limit"),
+    "INF-15": _("Playing a duel with a deck of 39 cards or fewer"),
+    "INF-16": _("Exceeding a Forbidden/Limited/Semi-Limited limit"),
+    "INF-17": _("Placing things not needed for the duel on the play area"),
+    "INF-18": _("Intentionally hiding field or hand cards"),
+    "INF-19": _("Lying to a judge"),
+    "INF-20": _("Not playing faster after time was called"),
+    "INF-21": _("A manners breach"),
+    "INF-22": _("Reporting a match result different from the one played"),
+}
+
+FIX_LABELS = {
+    "remove-object": _("Remove the object from the sleeve before play continues."),
+    "restore-deck-size": _("Fix the deck to a legal size before play continues."),
+    "restore-registered-deck": _("Restore the registered deck before play continues."),
+}
+
+
+def rung_label(rung: str) -> str:
+    return str(RUNG_LABELS.get(rung, rung))
+
+
+def infraction_label(infraction: str) -> str:
+    return f"{infraction} {INFRACTION_LABELS.get(infraction, '')}".strip()

@@ -1,0 +1,51 @@
+"""Japanese and English texts for the judging services' problem codes."""
+
+from __future__ import annotations
+
+from taikai.messages import register as _R
+
+_R(
+    "unknown-infraction",
+    "違反 {infraction} はルールセットにありません。",
+    "There is no infraction {infraction} in the ruleset.",
+)
+_R("unknown-rung", "罰則 {rung!r} は罰則の段階にありません。", "{rung!r} is not a rung of the penalty ladder.")
+_R(
+    "rung-required",
+    "この違反には既定の罰則がありません。罰則を選んでください (PEN-7)。",
+    "This infraction has no default penalty: choose one (PEN-7).",
+)
+_R(
+    "rung-reason-required",
+    "既定 ({default}) と違う罰則には理由が必要です (PEN-7)。",
+    "A penalty other than the default ({default}) needs a reason (PEN-7).",
+)
+_R("not-in-event", "このプレイヤーはこの大会にいません。", "This player is not in this event.")
+_R("no-current-match", "このプレイヤーには今の対戦がありません。", "This player has no current match.")
+_R("call-closed", "このジャッジコールは終了しています。", "This judge call is closed.")
+_R("table-required", "卓番号を入力してください。", "Enter a table number.")
+_R("unknown-table", "卓 {table} は今のラウンドにありません。", "There is no table {table} in the current round.")
+_R("description-required", "内容を入力してください。", "Please describe what happened.")
+_R("already-overturned", "この罰則はすでに取り消されています。", "This penalty was already overturned.")
+_R("appeal-decided", "この上告はすでに裁定済みです。", "This appeal has already been decided.")
+_R(
+    "appeal-own-ruling",
+    "ヘッドジャッジ自身の裁定には上告できません。",
+    "The head judge's own ruling cannot be appealed.",
+)
+_R("bad-decision", "裁定は支持か取り消しです。", "A decision is either uphold or overturn.")
+_R("bad-prize-ranks", "賞の順位が正しくありません: {detail}", "The prize ranks are not valid: {detail}")
+_R("bad-import", "取り込めないファイルです: {detail}", "This file cannot be imported: {detail}")
+_R("procedure-done", "時間切れの処理はもう終わっています。", "The time procedure is already finished.")
+_R(
+    "procedure-input",
+    "今は {input} を入力できません (待っているもの: {expected})。",
+    "{input} is not expected now (expected: {expected}).",
+)
+_R("time-not-callable", "この対戦はもう決着しています。", "This match is already decided.")
+_R(
+    "no-pending-duel-loss",
+    "次の対戦に適用するデュエルの敗北はありません。",
+    "There is no duel loss waiting for the next match.",
+)
+_R("nothing-to-pair", "プレーオフは必要ありません。", "No playoff is needed.")

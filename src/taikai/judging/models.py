@@ -1,0 +1,185 @@
+"""Judging: judge calls, the time procedure at a table, penalties, appeals, the violator database, prizes
+and table tools. State changes only through taikai.judging.services (one transaction, one audit entry)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from taikai.events.models import Event, Match, Player
+
+
+class JudgeCall(models.Model):
+    """One entry of the judges' queue (JUDGE-1, JUDGE-2, END-2)."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("Player")
+        STAFF = "staff", _("Staff")
+        SPECTATOR = "spectator", _("Spectator report")
+        TEAMMATE = "teammate", _("Teammate report")
+        INTEGRITY = "integrity", _("Integrity check")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting")
+        TAKEN = "taken", _("Judge at the table")
+        CLOSED = "closed", _("Closed")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="judge_calls")
+    table = models.PositiveIntegerField(null=True, blank=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    source = models.CharField(max_length=20, choices=Source.choices)
+    raised_by_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    raised_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reporter = models.CharField(max_length=100, blank=True)  # a spectator's or teammate's name, optional
+    topic = models.CharField(max_length=40, blank=True)  # integrity checks: disputed, changed-after-confirm, ...
+    description = models.TextField(blank=True)
+    dedupe_key = models.CharField(max_length=80, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ruling = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    taken_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "dedupe_key"], condition=~models.Q(dedupe_key=""), name="judge_call_once"
+            )
+        ]
+
+
+class TimeProcedureRun(models.Model):
+    """The inputs a judge gave the time procedure at one table, replayed through core on every load."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="+")
+    start = models.JSONField()  # {"kind": "during", "turn_player": "A", "duels": [...]} or {"kind": "between", ...}
+    inputs = models.JSONField(default=list)  # [["turn_end"], ["life_points", 800, 800], ["win", "B"], ...]
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    result_entered = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class Penalty(models.Model):
+    """One penalty on the ladder (PEN-1) with its automatic effects and how to undo them."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    card_game_id = models.CharField(max_length=10, db_index=True)  # PEN-5: the violator database key
+    player_name = models.CharField(max_length=100)
+    infraction = models.CharField(max_length=10)
+    rung = models.CharField(max_length=30)
+    default_rung = models.CharField(max_length=30, blank=True)
+    rung_reason = models.TextField(blank=True)  # PEN-7: why the judge changed the default
+    description = models.TextField(blank=True)
+    downgrade_steps = models.PositiveSmallIntegerField(default=0)  # PEN-2
+    prize_loss = models.BooleanField(default=False)
+    in_database = models.BooleanField(default=False)  # PEN-5: kept across events
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    call = models.ForeignKey(JudgeCall, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties")
+    team_source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="team_copies"
+    )  # PEN-4: the member's penalty this one was propagated from
+    effects = models.JSONField(default=list)  # what was applied, with before-snapshots to undo it
+    pending_duel_loss = models.BooleanField(default=False)  # to apply to the first duel of the next match
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    issued_at = models.DateTimeField(auto_now_add=True)
+    overturned = models.BooleanField(default=False)
+    overturned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-id"]
+
+
+class DatabaseRecord(models.Model):
+    """A violator-database entry imported from another server of the same series (PEN-5)."""
+
+    card_game_id = models.CharField(max_length=10, db_index=True)
+    player_name = models.CharField(max_length=100, blank=True)
+    infraction = models.CharField(max_length=10)
+    rung = models.CharField(max_length=30)
+    event_name = models.CharField(max_length=200)
+    event_date = models.DateField(null=True, blank=True)
+    source = models.CharField(max_length=200)
+    source_key = models.CharField(max_length=200, unique=True)  # re-importing the same file adds nothing
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+
+class Appeal(models.Model):
+    """An appeal to the head judge against a ruling or a penalty (PEN-6)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for the head judge")
+        UPHELD = "upheld", _("Upheld")
+        OVERTURNED = "overturned", _("Overturned")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="appeals")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    penalty = models.ForeignKey(Penalty, null=True, blank=True, on_delete=models.PROTECT, related_name="appeals")
+    call = models.ForeignKey(JudgeCall, null=True, blank=True, on_delete=models.SET_NULL, related_name="appeals")
+    filed_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )  # a judge filing on the player's behalf
+    reason = models.TextField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decision_note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class PrizeRank(models.Model):
+    """An organizer-defined prize over final places, e.g. 3rd-4th (PEN-2, PEN-3)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="prize_ranks")
+    label = models.CharField(_("prize"), max_length=100)
+    first = models.PositiveSmallIntegerField(_("from place"))
+    last = models.PositiveSmallIntegerField(_("to place"))
+    shared = models.BooleanField(_("places are equal"), default=True)  # e.g. semifinal losers share 3rd-4th
+
+    class Meta:
+        ordering = ["first"]
+
+
+class Playoff(models.Model):
+    """A playoff round called for by promotion (PEN-3), with its simple pairing."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="playoffs")
+    prize_label = models.CharField(max_length=100)
+    slots = models.PositiveSmallIntegerField()
+    candidates = models.JSONField()  # entrant ids (players, or teams in team events)
+    pairs = models.JSONField()  # [[a, b|null], ...]
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class TableToolLog(models.Model):
+    """Coin flips, die rolls (DEV-1) and loop repetitions (LOOP-2) at a table."""
+
+    class Kind(models.TextChoices):
+        COIN = "coin", _("Coin")
+        DIE = "die", _("Die")
+        LOOP = "loop", _("Loop repetition")
+        LOOP_RESET = "loop-reset", _("Loop counter reset")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    table = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    value = models.CharField(max_length=20, blank=True)
+    by_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    by_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]

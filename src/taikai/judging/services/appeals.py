@@ -1,0 +1,77 @@
+"""Appeals to the head judge (PEN-6, JUDGE-1): filed by the player or a judge on their behalf; the head judge
+upholds or overturns; overturning a penalty reverses its effects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from taikai.audit.services import record
+from taikai.events.errors import ServiceError
+from taikai.events.models import Player
+from taikai.events.permissions import require_judge
+from taikai.judging import actions
+from taikai.judging.models import Appeal, JudgeCall, Penalty
+from taikai.judging.services.common import require_head_judge
+from taikai.judging.services.penalties import reverse_penalty
+
+
+def _state(a: Appeal) -> dict[str, Any]:
+    return {"status": a.status, "penalty": a.penalty_id, "call": a.call_id, "note": a.decision_note}
+
+
+def file_appeal(
+    player: Player,
+    *,
+    reason: str,
+    penalty: Penalty | None = None,
+    call: JudgeCall | None = None,
+    by: Any = None,
+) -> Appeal:
+    """The player (``by`` None, from their phone) or a judge for them appeals a ruling or a penalty."""
+    event = player.event
+    if by is not None:
+        require_judge(by, event)
+    if not reason.strip():
+        raise ServiceError("description-required")
+    for target in (penalty, call):
+        if target is not None and target.event_id != event.pk:
+            raise ServiceError("not-in-event")
+    if penalty is not None and penalty.player_id != player.pk:
+        raise ServiceError("not-in-event")
+    with transaction.atomic():
+        appeal = Appeal.objects.create(
+            event=event, player=player, penalty=penalty, call=call, filed_by_user=by, reason=reason.strip()[:4000]
+        )
+        record(
+            actions.APPEAL_FILED,
+            actor=by,
+            actor_label="" if by else f"player:{player.pk}",
+            event_id=event.pk,
+            obj=appeal,
+            after=_state(appeal),
+        )
+    return appeal
+
+
+def decide_appeal(appeal: Appeal, *, by: Any, decision: str, note: str = "") -> Appeal:
+    """PEN-6: only the head judge decides; ``decision`` is "uphold" or "overturn"."""
+    require_head_judge(by, appeal.event)
+    if decision not in ("uphold", "overturn"):
+        raise ServiceError("bad-decision")
+    with transaction.atomic():
+        appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
+        if appeal.status != Appeal.Status.OPEN:
+            raise ServiceError("appeal-decided")
+        before = _state(appeal)
+        if decision == "overturn" and appeal.penalty is not None and not appeal.penalty.overturned:
+            reverse_penalty(appeal.penalty, by=by)
+        appeal.status = Appeal.Status.OVERTURNED if decision == "overturn" else Appeal.Status.UPHELD
+        appeal.decided_by, appeal.decided_at, appeal.decision_note = by, timezone.now(), note.strip()[:4000]
+        appeal.save()
+        record(
+            actions.APPEAL_DECIDED, actor=by, event_id=appeal.event_id, obj=appeal, before=before, after=_state(appeal)
+        )
+    return appeal

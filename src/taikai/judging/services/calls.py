@@ -1,0 +1,209 @@
+"""Judge calls (JUDGE-1), spectator and teammate reports (JUDGE-2), and integrity checks (END-2)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from taikai.audit.models import AuditEntry
+from taikai.audit.services import record
+from taikai.events import actions as event_actions
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match, Player
+from taikai.events.services.rounds import extend_time
+from taikai.judging import actions
+from taikai.judging.models import JudgeCall
+from taikai.judging.services.common import current_match, match_at_table, require_judge
+
+FIELDS = ["status", "taken_by_id", "ruling"]
+
+
+def _state(call: JudgeCall) -> dict[str, Any]:
+    return {"status": call.status, "taken_by": call.taken_by_id, "ruling": call.ruling}
+
+
+def _table(event: Event, table: Any) -> tuple[int, Match | None]:
+    try:
+        number = int(table)
+    except (TypeError, ValueError) as exc:
+        raise ServiceError("table-required") from exc
+    match = match_at_table(event, number)
+    if match is None:
+        raise ServiceError("unknown-table", table=number)
+    return number, match
+
+
+def raise_call(
+    event: Event, *, table: Any = None, player: Player | None = None, by: Any = None, description: str = ""
+) -> JudgeCall:
+    """A player calls a judge from their phone (their own table), or staff open a call for a table (JUDGE-1)."""
+    if player is not None:
+        if player.event_id != event.pk:
+            raise ServiceError("not-in-event")
+        match = current_match(player)
+        if match is None:
+            raise ServiceError("no-current-match")
+        number: int = match.table
+        source = JudgeCall.Source.PLAYER
+    else:
+        require_judge(by, event)
+        number, match = _table(event, table)
+        source = JudgeCall.Source.STAFF
+    with transaction.atomic():
+        call = JudgeCall.objects.create(
+            event=event,
+            table=number,
+            match=match,
+            source=source,
+            raised_by_player=player,
+            raised_by_user=by if player is None else None,
+            description=description.strip()[:2000],
+        )
+        record(
+            actions.CALL_RAISED,
+            actor=by,
+            actor_label="" if by else f"player:{player.pk if player else ''}",
+            event_id=event.pk,
+            obj=call,
+            after=_state(call),
+            table=number,
+        )
+    return call
+
+
+def report(event: Event, *, table: Any, description: str, reporter: str = "", teammate: bool = False) -> JudgeCall:
+    """JUDGE-2: a spectator or teammate reports a rules error or cheating at a table; no account needed."""
+    number, match = _table(event, table)
+    if not description.strip():
+        raise ServiceError("description-required")
+    with transaction.atomic():
+        call = JudgeCall.objects.create(
+            event=event,
+            table=number,
+            match=match,
+            source=JudgeCall.Source.TEAMMATE if teammate else JudgeCall.Source.SPECTATOR,
+            reporter=reporter.strip()[:100],
+            description=description.strip()[:2000],
+        )
+        record(actions.REPORT_RECEIVED, actor_label="public", event_id=event.pk, obj=call, after=_state(call))
+    return call
+
+
+def take_call(call: JudgeCall, *, by: Any) -> JudgeCall:
+    require_judge(by, call.event)
+    with transaction.atomic():
+        call = JudgeCall.objects.select_for_update().get(pk=call.pk)
+        if call.status == JudgeCall.Status.CLOSED:
+            raise ServiceError("call-closed")
+        before = _state(call)
+        call.status, call.taken_by, call.taken_at = JudgeCall.Status.TAKEN, by, timezone.now()
+        call.save()
+        record(actions.CALL_TAKEN, actor=by, event_id=call.event_id, obj=call, before=before, after=_state(call))
+    return call
+
+
+@dataclass(frozen=True)
+class ExtensionOffer:
+    """TIME-4 (CS 3.1): the ruling took at least the threshold; offer this much time, editable."""
+
+    seconds: int
+    threshold_seconds: int
+
+
+def extension_offer(call: JudgeCall, now: dt.datetime | None = None) -> ExtensionOffer | None:
+    if call.match is None or call.taken_at is None:
+        return None
+    threshold = call.event.ruleset.time.extension_threshold_minutes * 60
+    end = call.closed_at or now or timezone.now()
+    spent = int((end - call.taken_at).total_seconds())
+    # CS 3.1 says 一分以上 ("one minute or more"), so the threshold itself qualifies.
+    if threshold <= 0 or spent < threshold:
+        return None
+    return ExtensionOffer(spent, threshold)
+
+
+def rule_call(
+    call: JudgeCall, *, by: Any, ruling: str, close: bool = True, extension_seconds: int = 0, reason: str = ""
+) -> JudgeCall:
+    """Record the ruling, optionally add time to the table (TIME-4), and close the call."""
+    require_judge(by, call.event)
+    with transaction.atomic():
+        call = JudgeCall.objects.select_for_update().select_related("event", "match__round__event").get(pk=call.pk)
+        if call.status == JudgeCall.Status.CLOSED:
+            raise ServiceError("call-closed")
+        before = _state(call)
+        call.ruling = ruling.strip()[:4000]
+        if call.taken_by_id is None:
+            call.taken_by, call.taken_at = by, call.taken_at or timezone.now()
+        if close:
+            call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()
+        else:
+            call.status = JudgeCall.Status.TAKEN
+        call.save()
+        if extension_seconds and call.match is not None:
+            extend_time(call.match, by=by, seconds=extension_seconds, reason=reason or call.ruling or "TIME-4")
+        record(
+            actions.CALL_RULED if call.ruling else actions.CALL_CLOSED,
+            actor=by,
+            event_id=call.event_id,
+            obj=call,
+            before=before,
+            after=_state(call),
+            extension_seconds=extension_seconds,
+        )
+    return call
+
+
+def open_calls(event: Event) -> list[JudgeCall]:
+    """The judges' queue: open and taken calls, oldest first, with the table's current match."""
+    scan_integrity(event)
+    return list(
+        JudgeCall.objects.filter(event=event)
+        .exclude(status=JudgeCall.Status.CLOSED)
+        .select_related("match__player_a", "match__player_b", "taken_by", "raised_by_player")
+        .order_by("created_at", "id")
+    )
+
+
+def _flag(event: Event, match: Match | None, topic: str, key: str, description: str = "") -> JudgeCall | None:
+    try:
+        with transaction.atomic():
+            call = JudgeCall.objects.create(
+                event=event,
+                table=match.table if match else None,
+                match=match,
+                source=JudgeCall.Source.INTEGRITY,
+                topic=topic,
+                dedupe_key=key[:80],
+                description=description,
+            )
+            record(actions.INTEGRITY_FLAGGED, actor_label="integrity", event_id=event.pk, obj=call, topic=topic)
+    except IntegrityError:
+        return None  # already in the queue
+    return call
+
+
+def scan_integrity(event: Event) -> list[JudgeCall]:
+    """END-2: disputed reports and results changed after confirmation go to the judges' queue (once each)."""
+    flagged = []
+    for m in Match.objects.filter(round__event=event, status=Match.Status.DISPUTED).select_related("round"):
+        flagged.append(_flag(event, m, "disputed", f"disputed:{m.pk}:{m.version}"))
+    corrections = AuditEntry.objects.filter(event_id=event.pk, action=event_actions.RESULT_CORRECTED)
+    for entry in corrections.order_by("id"):
+        before = entry.before or {}
+        reason = str((entry.data or {}).get("reason", ""))
+        if before.get("status") != Match.Status.CONFIRMED or reason.startswith("PEN-"):
+            continue  # only changes of a confirmed result; penalty effects are already the judges' own
+        m = Match.objects.filter(pk=entry.object_id).select_related("round").first()
+        flagged.append(_flag(event, m, "changed-after-confirmation", f"corrected:{entry.pk}", reason))
+    return [c for c in flagged if c is not None]
+
+
+def flag_intentional_draw_attempt(match: Match, *, player: Player | None = None) -> JudgeCall | None:
+    """END-2: an intentional draw reported in a single-elimination match (refused by the results service)."""
+    who = f" ({player.name})" if player else ""
+    return _flag(match.round.event, match, "id-in-elimination", f"id:{match.pk}:{match.version}", who.strip())

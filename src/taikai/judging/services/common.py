@@ -1,0 +1,55 @@
+"""Helpers shared by the judging services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taikai.events.errors import PermissionDenied
+from taikai.events.models import Event, Match, Player, Round
+from taikai.events.permissions import is_head_judge, require_judge
+
+__all__ = ["current_match", "match_at_table", "require_head_judge", "require_judge", "snapshot", "restore"]
+
+MATCH_FIELDS = ("status", "result", "record", "basis", "duel_wins_a", "duel_wins_b", "duel_draws")
+
+
+def require_head_judge(user: Any, event: Event) -> None:
+    """PEN-6: the one head judge of the event (or a site administrator)."""
+    if not is_head_judge(user, event):
+        raise PermissionDenied("not-head-judge")
+
+
+def current_round(event: Event) -> Round | None:
+    return event.rounds.order_by("-number").first()
+
+
+def current_match(player: Player) -> Match | None:
+    """The player's match in the latest round (None if they are not paired in it)."""
+    rnd = current_round(player.event)
+    if rnd is None:
+        return None
+    for m in Match.objects.filter(round=rnd).select_related("round__event", "player_a", "player_b"):
+        if player.pk in (m.player_a_id, m.player_b_id):
+            return m
+    return None
+
+
+def match_at_table(event: Event, table: int) -> Match | None:
+    rnd = current_round(event)
+    if rnd is None:
+        return None
+    return Match.objects.filter(round=rnd, table=table).select_related("player_a", "player_b").first()
+
+
+def fmt_of(match: Match) -> str:
+    return "elimination" if match.round.stage == Round.Stage.ELIMINATION else "swiss"
+
+
+def snapshot(m: Match) -> dict[str, Any]:
+    return {name: getattr(m, name) for name in MATCH_FIELDS}
+
+
+def restore(m: Match, snap: dict[str, Any]) -> None:
+    for name in MATCH_FIELDS:
+        setattr(m, name, snap[name])
+    m.version += 1

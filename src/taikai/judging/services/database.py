@@ -1,0 +1,107 @@
+"""The violator database (PEN-5): penalties of warning and above, kept across events by Card Game ID, and
+exported/imported as JSON between servers of the same series."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+
+from taikai.audit.services import record
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event
+from taikai.events.permissions import require_judge
+from taikai.events.services.players import normalize_card_game_id
+from taikai.judging import actions
+from taikai.judging.models import DatabaseRecord, Penalty
+from taikai.judging.services.common import require_head_judge
+from taikai.judging.services.penalties import history
+
+FORMAT = "taikai-violator-database"
+
+
+def search(event: Event, *, by: Any, query: str) -> list[dict[str, Any]]:
+    """Judges, head judges and organizers search by Card Game ID or name."""
+    require_judge(by, event)
+    q = (query or "").strip()
+    if not q:
+        return []
+    digits = q.replace("-", "").replace(" ", "")
+    if digits.isdigit():
+        ids = {digits}
+    else:
+        ids = set(
+            Penalty.objects.filter(in_database=True, player_name__icontains=q).values_list("card_game_id", flat=True)
+        )
+        ids |= set(DatabaseRecord.objects.filter(player_name__icontains=q).values_list("card_game_id", flat=True))
+    out = []
+    for cid in sorted(ids):
+        rows = history(cid, event=event)
+        if rows:
+            name = Penalty.objects.filter(card_game_id=cid).values_list("player_name", flat=True).first()
+            out.append({"card_game_id": cid, "name": name or "", "rows": rows})
+    return out
+
+
+def export_database(event: Event, *, by: Any, source: str) -> dict[str, Any]:
+    require_judge(by, event)
+    records = []
+    qs = Penalty.objects.filter(in_database=True, overturned=False).select_related("event").order_by("id")
+    for p in qs:
+        records.append(
+            {
+                "key": f"{source}:{p.pk}",
+                "card_game_id": p.card_game_id,
+                "player_name": p.player_name,
+                "infraction": p.infraction,
+                "rung": p.rung,
+                "event_name": p.event.name,
+                "event_date": p.event.date.isoformat(),
+            }
+        )
+    for r in DatabaseRecord.objects.order_by("id"):
+        records.append(
+            {
+                "key": r.source_key,
+                "card_game_id": r.card_game_id,
+                "player_name": r.player_name,
+                "infraction": r.infraction,
+                "rung": r.rung,
+                "event_name": r.event_name,
+                "event_date": r.event_date.isoformat() if r.event_date else None,
+            }
+        )
+    return {"format": FORMAT, "version": 1, "source": source, "records": records}
+
+
+def import_database(event: Event, *, by: Any, data: Any, own_source: str = "") -> int:
+    """Add the records not yet known (by key); entries exported from this server itself are skipped."""
+    require_head_judge(by, event)
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("records"), list):
+        raise ServiceError("bad-import", detail=f"format must be {FORMAT}")
+    added = 0
+    with transaction.atomic():
+        for i, row in enumerate(data["records"]):
+            try:
+                key = str(row["key"])
+                cid = normalize_card_game_id(str(row["card_game_id"]))
+                date = dt.date.fromisoformat(row["event_date"]) if row.get("event_date") else None
+                fields = {k: str(row[k]) for k in ("infraction", "rung", "event_name")}
+            except (KeyError, TypeError, ValueError, ServiceError) as exc:
+                raise ServiceError("bad-import", detail=f"record {i + 1}") from exc
+            if own_source and key.startswith(f"{own_source}:"):
+                continue
+            _, created = DatabaseRecord.objects.get_or_create(
+                source_key=key[:200],
+                defaults={
+                    "card_game_id": cid,
+                    "player_name": str(row.get("player_name", ""))[:100],
+                    "event_date": date,
+                    "source": str(data.get("source", ""))[:200],
+                    **fields,
+                },
+            )
+            added += created
+        record(actions.DATABASE_IMPORTED, actor=by, event_id=event.pk, added=added, source=data.get("source", ""))
+    return added

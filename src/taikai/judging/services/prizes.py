@@ -1,0 +1,136 @@
+"""Final prizes: the organizer's prize ranks, the final order, sanctions from penalties, and playoffs
+(PEN-2, PEN-3) through taikai.core.prizes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from taikai.audit.services import record
+from taikai.core import prizes as core
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match, Player, Round
+from taikai.events.permissions import require_judge, require_organizer
+from taikai.events.services.standings import standings_for
+from taikai.judging import actions
+from taikai.judging.models import Penalty, Playoff, PrizeRank
+
+
+def set_prize_ranks(event: Event, *, by: Any, ranks: list[tuple[str, int, int, bool]]) -> list[PrizeRank]:
+    """The organizer defines the prizes, e.g. [("1st", 1, 1, False), ("3rd-4th", 3, 4, True)]."""
+    require_organizer(by, event)
+    try:
+        core.check_ranks([core.PrizeRank(label, first, last) for label, first, last, _ in ranks])
+    except core.PrizeRankError as exc:
+        raise ServiceError("bad-prize-ranks", detail=str(exc)) from exc
+    with transaction.atomic():
+        before = list(event.prize_ranks.values("label", "first", "last", "shared"))
+        event.prize_ranks.all().delete()
+        rows = [
+            PrizeRank.objects.create(event=event, label=label.strip()[:100], first=first, last=last, shared=shared)
+            for label, first, last, shared in ranks
+        ]
+        record(
+            actions.PRIZE_RANKS_SET,
+            actor=by,
+            event_id=event.pk,
+            before=before,
+            after=[{"label": r.label, "first": r.first, "last": r.last, "shared": r.shared} for r in rows],
+        )
+    return rows
+
+
+def final_order(event: Event) -> list[list[str]]:
+    """Final places as tied groups, best first: the elimination bracket (losers of one round tie), then the
+    Swiss standings (exactly tied rows share a group)."""
+    groups: list[list[str]] = []
+    placed: set[str] = set()
+    elimination = list(event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("-number"))
+    for i, rnd in enumerate(elimination):
+        matches = list(Match.objects.filter(round=rnd, is_bye=False, status=Match.Status.CONFIRMED))
+        if i == 0 and len(matches) == 1 and matches[0].result in ("a", "b"):
+            m = matches[0]
+            winner, loser = (m.player_a_id, m.player_b_id) if m.result == "a" else (m.player_b_id, m.player_a_id)
+            groups += [[str(winner)], [str(loser)]]
+            continue
+        losers = [str(m.player_b_id if m.result == "a" else m.player_a_id) for m in matches if m.result in ("a", "b")]
+        if losers:
+            groups.append(losers)
+    placed = {e for g in groups for e in g}
+    by_rank: dict[int, list[str]] = {}
+    for row in standings_for(event):
+        if str(row.player_id) not in placed:
+            by_rank.setdefault(row.rank, []).append(str(row.player_id))
+    return groups + [by_rank[r] for r in sorted(by_rank)]
+
+
+def _merge_shared(order: list[list[str]], ranks: list[PrizeRank]) -> list[list[str]]:
+    """Places inside a prize rank marked ``shared`` are equal (e.g. the semifinal losers share 3rd-4th)."""
+    place, starts = 1, []
+    for group in order:
+        starts.append(place)
+        place += len(group)
+    out: list[list[str]] = []
+    out_span: list[int] = []  # the shared rank index each output group belongs to, or -1
+    for group, start in zip(order, starts, strict=True):
+        span = next((i for i, r in enumerate(ranks) if r.shared and r.first <= start <= r.last), -1)
+        if span >= 0 and out_span and out_span[-1] == span:
+            out[-1] = out[-1] + group
+        else:
+            out.append(list(group))
+            out_span.append(span)
+    return out
+
+
+def sanctions(event: Event) -> dict[str, core.Sanction]:
+    out: dict[str, core.Sanction] = {}
+    for p in Penalty.objects.filter(event=event, overturned=False):
+        s = out.get(str(p.player_id), core.Sanction())
+        out[str(p.player_id)] = core.Sanction(s.downgrade_steps + p.downgrade_steps, s.ineligible or p.prize_loss)
+    for player in Player.objects.filter(event=event).exclude(ineligible_reason=""):
+        s = out.get(str(player.pk), core.Sanction())
+        out[str(player.pk)] = core.Sanction(s.downgrade_steps, True)  # REG-2
+    return out
+
+
+@dataclass(frozen=True)
+class PrizeStandings:
+    awards: core.Awards | None
+    names: dict[str, str]
+    ranks: list[PrizeRank]
+
+
+def prize_standings(event: Event) -> PrizeStandings:
+    ranks = list(event.prize_ranks.all())
+    names = {str(p.pk): p.name for p in Player.objects.filter(event=event)}
+    if not ranks:
+        return PrizeStandings(None, names, ranks)
+    order = _merge_shared(final_order(event), ranks)
+    core_ranks = [core.PrizeRank(r.label, r.first, r.last) for r in ranks]
+    return PrizeStandings(core.award(core_ranks, order, sanctions(event)), names, ranks)
+
+
+def pair_playoffs(event: Event, *, by: Any) -> list[Playoff]:
+    """PEN-3: store a simple pairing for each playoff the prize standings call for."""
+    require_judge(by, event)
+    awards = prize_standings(event).awards
+    if awards is None or not awards.playoff_needed:
+        raise ServiceError("nothing-to-pair")
+    with transaction.atomic():
+        event.playoffs.all().delete()
+        rows = []
+        for po in awards.playoffs:
+            pairs = [list(p) for p in core.playoff_pairs(po.candidates)]
+            row = Playoff.objects.create(
+                event=event,
+                prize_label=awards.ranks[po.rank].rank.label,
+                slots=po.slots,
+                candidates=list(po.candidates),
+                pairs=pairs,
+                created_by=by,
+            )
+            rows.append(row)
+            record(actions.PLAYOFF_PAIRED, actor=by, event_id=event.pk, obj=row, after={"pairs": pairs})
+    return rows

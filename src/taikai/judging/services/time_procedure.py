@@ -1,0 +1,148 @@
+"""The time procedure at one table (TIME-E-*, TIME-S-*), driven step by step by a judge.
+
+The judge's inputs are stored (``TimeProcedureRun``) and replayed through ``taikai.core.time_procedure`` on
+every load, so a reload or a second judge's phone shows the same step. When the procedure is done, its
+record is entered through ``events.services.results.enter_result`` and becomes the table's result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from taikai.audit.services import record
+from taikai.core import time_procedure as tp
+from taikai.core.match import Drawn, Duel, MatchRecordError, Player, TimedOut, Won
+from taikai.core.match_json import RecordFormatError, parse_record
+from taikai.events.errors import ServiceError
+from taikai.events.models import Match
+from taikai.events.permissions import require_judge
+from taikai.events.services.results import ResultInput, enter_result
+from taikai.judging import actions
+from taikai.judging.models import TimeProcedureRun
+from taikai.judging.services.common import fmt_of
+
+INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")
+
+
+def duel_json(duel: Duel) -> dict[str, Any]:
+    """A core duel back into the `taikai match result` JSON shape."""
+    out: dict[str, Any]
+    if isinstance(duel, Won):
+        out = {"winner": duel.winner.value}
+        if duel.time_called:
+            out["time_called"] = True
+    elif isinstance(duel, Drawn):
+        out = {"draw": True}
+        if duel.time_called:
+            out["time_called"] = True
+    elif isinstance(duel, TimedOut):
+        out = {"time": {"A": duel.lp.a, "B": duel.lp.b}}
+        if duel.sudden_death is not None:
+            out["sudden_death"] = duel.sudden_death.value
+    if duel.extra_duel:
+        out["extra_duel"] = True
+    return out
+
+
+def _problem(exc: tp.TimeProcedureError | MatchRecordError | RecordFormatError) -> ServiceError:
+    p = exc.problem
+    if p.code == "unexpected-input":
+        return ServiceError("procedure-input", input=p.params["input"], expected=", ".join(p.params["expected"]))
+    return ServiceError(p.code, **p.params)
+
+
+def replay(run: TimeProcedureRun, match: Match) -> tp.TimeProcedure:
+    ruleset = match.round.event.ruleset
+    try:
+        base = parse_record({"duels": run.start.get("duels", [])}, fmt_of(match))
+        if run.start.get("kind") == "between":
+            proc = tp.call_time_between_duels(base, ruleset)
+        else:
+            proc = tp.call_time(base, ruleset, Player(run.start["turn_player"]))
+        for step in run.inputs:
+            proc = _step(proc, step)
+    except (tp.TimeProcedureError, MatchRecordError, RecordFormatError) as exc:
+        raise _problem(exc) from exc
+    return proc
+
+
+def _step(proc: tp.TimeProcedure, step: list[Any]) -> tp.TimeProcedure:
+    kind = step[0]
+    if kind == "win":
+        return tp.duel_won(proc, Player(step[1]))
+    if kind == "draw":
+        return tp.duel_drawn(proc)
+    if kind == "turn_end":
+        return tp.turn_ended(proc)
+    if kind == "life_points":
+        return tp.life_points(proc, int(step[1]), int(step[2]))
+    if kind == "first_player":
+        return tp.first_player(proc, Player(step[1]))
+    raise ServiceError("bad-choice", field="input", value=kind)
+
+
+def start(
+    match: Match, *, by: Any, between: bool, turn_player: str = "A", duels: list[dict[str, Any]]
+) -> TimeProcedureRun:
+    """Time was called at this table: during a turn of ``turn_player``, or between duels."""
+    require_judge(by, match.round.event)
+    if match.status == Match.Status.CONFIRMED or match.is_bye:
+        raise ServiceError("time-not-callable", duels=len(duels))
+    if turn_player not in ("A", "B"):
+        raise ServiceError("bad-choice", field="turn_player", value=turn_player)
+    with transaction.atomic():
+        TimeProcedureRun.objects.filter(match=match).delete()
+        run = TimeProcedureRun(
+            match=match,
+            start={"kind": "between" if between else "during", "turn_player": turn_player, "duels": duels},
+            started_by=by,
+        )
+        replay(run, match)  # refuse an impossible start before saving it
+        run.save()
+        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, after=run.start)
+        _finish_if_done(run, match, by)
+    return run
+
+
+def give(run: TimeProcedureRun, *, by: Any, step: list[Any]) -> tp.TimeProcedure:
+    """One input: ["win", "A"], ["draw"], ["turn_end"], ["life_points", a, b], ["first_player", "B"]."""
+    match = Match.objects.select_related("round__event").get(pk=run.match_id)
+    require_judge(by, match.round.event)
+    if not step or step[0] not in INPUTS:
+        raise ServiceError("bad-choice", field="input", value=step[0] if step else "")
+    with transaction.atomic():
+        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
+        if run.result_entered:
+            raise ServiceError("procedure-done")
+        try:
+            proc = _step(replay(run, match), step)
+        except (tp.TimeProcedureError, MatchRecordError) as exc:
+            raise _problem(exc) from exc
+        except ValueError as exc:
+            raise ServiceError("bad-choice", field="input", value=str(step)) from exc
+        run.inputs = [*run.inputs, step]
+        run.save()
+        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, step=step)
+        _finish_if_done(run, match, by)
+    return proc
+
+
+def _finish_if_done(run: TimeProcedureRun, match: Match, by: Any) -> None:
+    proc = replay(run, match)
+    if proc.phase is not tp.Phase.DONE:
+        return
+    result = ResultInput(
+        tuple(duel_json(d) for d in proc.record.duels), proc.record.time_called_between_duels, "played"
+    )
+    m = enter_result(match, by=by, result=result)
+    run.result_entered = True
+    run.save()
+    record(
+        actions.TIME_PROCEDURE_RESULT,
+        actor=by,
+        event_id=match.round.event_id,
+        obj=m,
+        after={"result": m.result, "rules": list(proc.state.rules)},
+    )

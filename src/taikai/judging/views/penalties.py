@@ -1,0 +1,185 @@
+"""Penalties, appeals and the violator database (PEN-1..PEN-7)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from taikai.core import penalties as core
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Player
+from taikai.events.permissions import is_head_judge
+from taikai.events.views.common import flash_error, staff_view
+from taikai.judging.labels import FIX_LABELS, infraction_label, rung_label
+from taikai.judging.models import Appeal, Penalty
+from taikai.judging.services import appeals
+from taikai.judging.services import database as violators
+from taikai.judging.services import penalties as services
+from taikai.judging.services.common import current_match
+
+
+def _prior_duels(post: Any) -> list[dict[str, Any]] | None:
+    if not post.get("prior_given"):
+        return None
+    duels = []
+    for i in (1, 2):
+        value = post.get(f"prior{i}", "")
+        if value in ("A", "B"):
+            duels.append({"winner": value})
+        elif value == "draw":
+            duels.append({"draw": True})
+    return duels
+
+
+@staff_view
+def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
+    source = request.POST if request.method == "POST" else request.GET
+    rules = event.ruleset.penalties
+    player = None
+    if source.get("player"):
+        player = get_object_or_404(Player, event=event, pk=source.get("player"))
+    infraction = source.get("infraction") or ""
+    if request.method == "POST" and player is not None and "issue" in request.POST:
+        try:
+            services.issue_penalty(
+                event,
+                by=request.user,
+                player=player,
+                infraction=infraction,
+                rung=request.POST.get("rung") or None,
+                reason=request.POST.get("reason", ""),
+                description=request.POST.get("description", ""),
+                downgrade_steps=int(request.POST.get("downgrade_steps") or 1),
+                prior_duels=_prior_duels(request.POST),
+            )
+        except ServiceError as exc:
+            flash_error(request, exc)
+        except ValueError:
+            messages.error(request, _("Enter the prize downgrade as a number of steps."))
+        else:
+            messages.success(request, _("Penalty issued."))
+            return redirect("penalty_list", event.pk)
+    suggestion = history = None
+    if player is not None:
+        history = services.history(player.card_game_id, event=event)
+        if infraction:
+            try:
+                suggestion = services.suggestion(event, player, infraction)
+            except ServiceError as exc:
+                flash_error(request, exc)
+    head = is_head_judge(request.user, event)
+    match = current_match(player) if player else None
+    context = {
+        "event": event,
+        "players": Player.objects.filter(event=event).order_by("name"),
+        "player": player,
+        "match": match,
+        "infractions": [(i.id, infraction_label(i.id), i.default) for i in rules.infractions],
+        "infraction": infraction,
+        "fix": FIX_LABELS.get(rules.infraction(infraction).fix or "", "") if suggestion else "",
+        "rungs": [(r, rung_label(r), core.needs_head_judge(rules, r)) for r in rules.ladder],
+        "suggestion": suggestion,
+        "suggested_label": rung_label(suggestion.rung) if suggestion and suggestion.rung else "",
+        "default_label": rung_label(suggestion.default) if suggestion and suggestion.default else "",
+        "history": [{**row, "rung_label": rung_label(row["rung"])} for row in history or []],
+        "is_head_judge": head,
+        "posted": request.POST if request.method == "POST" else {},
+    }
+    return render(request, "judging/penalty_new.html", context)
+
+
+@staff_view
+def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
+    rows = Penalty.objects.filter(event=event).select_related("player", "issued_by")
+    for p in rows:
+        p.rung_label = rung_label(p.rung)  # type: ignore[attr-defined]
+    return render(request, "judging/penalties.html", {"event": event, "penalties": rows})
+
+
+@staff_view
+@require_POST
+def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
+    penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
+    try:
+        services.apply_pending_duel_loss(penalty, by=request.user)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    return redirect("judge_queue", event.pk)
+
+
+@staff_view
+@require_POST
+def appeal_for_player(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
+    penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
+    try:
+        appeals.file_appeal(penalty.player, reason=request.POST.get("reason", ""), penalty=penalty, by=request.user)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("Appeal sent to the head judge."))
+    return redirect("penalty_list", event.pk)
+
+
+@staff_view
+@require_POST
+def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpResponse:
+    appeal = get_object_or_404(Appeal, event=event, pk=appeal_id)
+    try:
+        appeals.decide_appeal(
+            appeal, by=request.user, decision=request.POST.get("decision", ""), note=request.POST.get("note", "")
+        )
+    except ServiceError as exc:
+        flash_error(request, exc)
+    return redirect("judge_queue", event.pk)
+
+
+@staff_view
+def database(request: HttpRequest, event: Event) -> HttpResponse:
+    q = request.GET.get("q", "")
+    try:
+        found = violators.search(event, by=request.user, query=q)
+    except ServiceError as exc:
+        flash_error(request, exc)
+        found = []
+    for entry in found:
+        for row in entry["rows"]:
+            row["rung_label"] = rung_label(row["rung"])
+    return render(request, "judging/database.html", {"event": event, "q": q, "found": found})
+
+
+def _source(request: HttpRequest) -> str:
+    return f"taikai@{request.get_host()}"
+
+
+@staff_view
+def database_export(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        data = violators.export_database(event, by=request.user, source=_source(request))
+    except ServiceError as exc:
+        flash_error(request, exc)
+        return redirect("violator_database", event.pk)
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = 'attachment; filename="violators.json"'
+    return response
+
+
+@staff_view
+@require_POST
+def database_import(request: HttpRequest, event: Event) -> HttpResponse:
+    upload = request.FILES.get("file")
+    try:
+        data = json.loads(upload.read().decode("utf-8")) if upload else None
+        added = violators.import_database(event, by=request.user, data=data, own_source=_source(request))
+    except (ValueError, UnicodeDecodeError):
+        flash_error(request, ServiceError("bad-import", detail="JSON"))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(n)s records imported.") % {"n": added})
+    return redirect("violator_database", event.pk)

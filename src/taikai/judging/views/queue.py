@@ -1,0 +1,197 @@
+"""The judges' queue, one call, the time procedure at a table, and the table tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from taikai.core import time_procedure as tp
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Match
+from taikai.events.permissions import is_head_judge
+from taikai.events.views.common import flash_error, staff_view
+from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
+from taikai.judging.services import calls, tools
+from taikai.judging.services import time_procedure as tps
+from taikai.judging.services.common import current_round
+from taikai.judging.services.penalties import pending_duel_losses
+
+
+@staff_view
+def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
+    now = timezone.now()
+    queue = calls.open_calls(event)
+    for call in queue:
+        call.waiting = int((now - call.created_at).total_seconds())  # type: ignore[attr-defined]
+    rnd = current_round(event)
+    matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
+    context = {
+        "event": event,
+        "calls": queue,
+        "pending": pending_duel_losses(event),
+        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty"),
+        "is_head_judge": is_head_judge(request.user, event),
+        "round": rnd,
+        "matches": matches,
+    }
+    return render(request, "judging/queue.html", context)
+
+
+@staff_view
+def call_new(request: HttpRequest, event: Event) -> HttpResponse:
+    if request.method == "POST":
+        try:
+            call = calls.raise_call(
+                event, table=request.POST.get("table"), by=request.user, description=request.POST.get("description", "")
+            )
+        except ServiceError as exc:
+            flash_error(request, exc)
+        else:
+            return redirect("judge_call", event.pk, call.pk)
+    return redirect("judge_queue", event.pk)
+
+
+@staff_view
+def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
+    call = get_object_or_404(
+        JudgeCall.objects.select_related("match__player_a", "match__player_b"), event=event, pk=call_id
+    )
+    if request.method == "POST":
+        try:
+            if "take" in request.POST:
+                calls.take_call(call, by=request.user)
+            else:
+                seconds = int(request.POST.get("extension_seconds") or 0) if request.POST.get("extend") else 0
+                calls.rule_call(
+                    call,
+                    by=request.user,
+                    ruling=request.POST.get("ruling", ""),
+                    extension_seconds=seconds,
+                    reason=request.POST.get("extension_reason", ""),
+                )
+                messages.success(request, _("Ruling recorded."))
+                return redirect("judge_queue", event.pk)
+        except ValueError:
+            messages.error(request, _("Enter the extra time in seconds."))
+        except ServiceError as exc:
+            flash_error(request, exc)
+        return redirect("judge_call", event.pk, call.pk)
+    offer = calls.extension_offer(call)
+    context = {
+        "event": event,
+        "call": call,
+        "offer": offer,
+        "threshold": event.ruleset.time.extension_threshold_minutes,
+    }
+    return render(request, "judging/call.html", context)
+
+
+def _duels_from_post(post: Any) -> list[dict[str, Any]]:
+    duels = []
+    for i in (1, 2, 3):
+        value = post.get(f"duel{i}", "")
+        if value in ("A", "B"):
+            duels.append({"winner": value})
+        elif value == "draw":
+            duels.append({"draw": True})
+    return duels
+
+
+@staff_view
+def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    match = get_object_or_404(
+        Match.objects.select_related("round__event", "player_a", "player_b"), round__event=event, pk=match_id
+    )
+    run = TimeProcedureRun.objects.filter(match=match).first()
+    if request.method == "POST":
+        try:
+            if "start" in request.POST:
+                tps.start(
+                    match,
+                    by=request.user,
+                    between=request.POST.get("when") == "between",
+                    turn_player=request.POST.get("turn_player", "A"),
+                    duels=_duels_from_post(request.POST),
+                )
+            elif run is not None:
+                tps.give(run, by=request.user, step=_step_from_post(request.POST))
+        except (ServiceError, ValueError) as exc:
+            if isinstance(exc, ServiceError):
+                flash_error(request, exc)
+            else:
+                messages.error(request, _("Enter both players' life points as numbers."))
+        return redirect("time_procedure", event.pk, match.pk)
+    proc = None
+    if run is not None:
+        try:
+            proc = tps.replay(run, match)
+        except ServiceError as exc:
+            flash_error(request, exc)
+    match.refresh_from_db()
+    context = {
+        "event": event,
+        "match": match,
+        "run": run,
+        "proc": proc,
+        "expects": sorted(i.value for i in proc.expects) if proc else [],
+        "names": {"A": match.player_a.name, "B": match.player_b.name if match.player_b else ""},
+        "phase_text": _phase_text(proc) if proc else "",
+        "turn_name": (match.player_a.name if proc.turn_player.value == "A" else match.player_b.name)
+        if proc and proc.turn_player and match.player_b
+        else "",
+    }
+    return render(request, "judging/time_procedure.html", context)
+
+
+def _step_from_post(post: Any) -> list[Any]:
+    step = post.get("step", "")
+    if step == "life_points":
+        return ["life_points", int(post.get("lp_a", "")), int(post.get("lp_b", ""))]
+    if step in ("win", "first_player"):
+        return [step, post.get("player", "")]
+    return [step]
+
+
+def _phase_text(proc: tp.TimeProcedure) -> str:
+    texts = {
+        tp.Phase.FINISH_TURN: _("Finish the turn in progress."),
+        tp.Phase.EXTRA_TURN: _("Extra turn %(n)s of %(of)s.") % {"n": proc.turn, "of": proc.turns},
+        tp.Phase.LIFE_POINTS: _("The extra turns are over: enter both players' life points."),
+        tp.Phase.SUDDEN_DEATH: _("Sudden death: the duel continues until either player's LP changes."),
+        tp.Phase.EXTRA_DUEL_RPS: _("Extra duel: rock-paper-scissors decides who goes first."),
+        tp.Phase.EXTRA_DUEL_TURN: _("Extra duel, turn %(n)s of %(of)s (LP %(lp)s).")
+        % {"n": proc.turn, "of": proc.turns, "lp": proc.starting_lp},
+        tp.Phase.DONE: _("The match is decided."),
+    }
+    return texts[proc.phase]
+
+
+@staff_view
+def table_tools(request: HttpRequest, event: Event, table: int) -> HttpResponse:
+    if request.method == "POST":
+        action = request.POST.get("tool", "")
+        try:
+            if action == "coin":
+                tools.flip_coin(event, table, by=request.user)
+            elif action == "die":
+                tools.roll_die(event, table, by=request.user)
+            elif action == "loop":
+                tools.loop_repeat(event, table, by=request.user)
+            elif action == "loop-reset":
+                tools.loop_reset(event, table, by=request.user)
+        except ServiceError as exc:
+            flash_error(request, exc)
+        return redirect("table_tools", event.pk, table)
+    context = {
+        "event": event,
+        "table": table,
+        "log": tools.recent(event, table),
+        "loop": tools.loop_state(event, table),
+        "loop_limit": tools.LOOP_LIMIT,
+    }
+    return render(request, "judging/table_tools.html", context)
