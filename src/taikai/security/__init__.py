@@ -1,0 +1,1 @@
+"""Reliability and security: login throttling records, backups and restores."""

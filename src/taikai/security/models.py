@@ -1,0 +1,23 @@
+"""Failed sign-in attempts, kept in the database so every web process sees the same count."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class FailedAttempt(models.Model):
+    """One failed attempt: a staff login (username + address) or a player-page recovery (ID + address).
+
+    ``key`` is a SHA-256 of the scope's identifying parts, so user names and Card Game IDs are not kept here.
+    """
+
+    scope = models.CharField(max_length=20)  # "login" or "recover"
+    key = models.CharField(max_length=64)
+    address = models.CharField(max_length=64)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["scope", "key", "at"]),
+            models.Index(fields=["scope", "address", "at"]),
+        ]
