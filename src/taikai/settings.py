@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "taikai.events",
     "taikai.judging",
     "taikai.api",
+    "taikai.security",
     "taikai.web",
 ]
 
@@ -44,6 +45,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "taikai.web.throttle.ThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
