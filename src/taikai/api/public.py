@@ -36,7 +36,7 @@ def _page(items: list[Any], paging: Paging, count: int | None = None) -> dict[st
     }
 
 
-def _event(event_id: int) -> Event:
+def _event(event_id: s.Id) -> Event:
     return get_object_or_404(Event, pk=event_id)
 
 
@@ -50,7 +50,7 @@ def list_events(request: HttpRequest, paging: Query[Paging]) -> dict[str, Any]:
 
 
 @router.get(tags=PUBLIC, path="/events/{event_id}", response={200: s.EventOut, **READ_ERRORS}, summary="One event")
-def get_event(request: HttpRequest, event_id: int) -> dict[str, Any]:
+def get_event(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     _event(event_id)
     return serialize.event_rows(Event.objects.filter(pk=event_id))[0]
 
@@ -61,7 +61,7 @@ def get_event(request: HttpRequest, event_id: int) -> dict[str, Any]:
     response={200: s.PlayerPage, **READ_ERRORS},
     summary="Registered players",
 )
-def list_players(request: HttpRequest, event_id: int, paging: Query[Paging]) -> dict[str, Any]:
+def list_players(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
     event = _event(event_id)
     players = event.players.order_by("id")
     window = list(players[paging.offset : paging.offset + paging.limit])
@@ -69,7 +69,7 @@ def list_players(request: HttpRequest, event_id: int, paging: Query[Paging]) -> 
 
 
 @router.get(tags=PUBLIC, path="/events/{event_id}/rounds", response={200: s.RoundPage, **READ_ERRORS}, summary="Rounds")
-def list_rounds(request: HttpRequest, event_id: int, paging: Query[Paging]) -> dict[str, Any]:
+def list_rounds(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
     event = _event(event_id)
     rounds = event.rounds.order_by("number")
     numbers = list(rounds.values_list("number", flat=True)[paging.offset : paging.offset + paging.limit])
@@ -82,7 +82,7 @@ def list_rounds(request: HttpRequest, event_id: int, paging: Query[Paging]) -> d
     response={200: s.RoundOut, **READ_ERRORS},
     summary="One round",
 )
-def get_round(request: HttpRequest, event_id: int, number: int) -> dict[str, Any]:
+def get_round(request: HttpRequest, event_id: s.Id, number: s.RoundNumber) -> dict[str, Any]:
     event = _event(event_id)
     get_object_or_404(Round, event=event, number=number)
     return serialize.round_rows(event.rounds.filter(number=number))[0]
@@ -94,7 +94,7 @@ def get_round(request: HttpRequest, event_id: int, number: int) -> dict[str, Any
     response={200: s.MatchPage, **READ_ERRORS},
     summary="Pairings and results of a round, by table",
 )
-def list_matches(request: HttpRequest, event_id: int, number: int, paging: Query[Paging]) -> dict[str, Any]:
+def list_matches(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, paging: Query[Paging]) -> dict[str, Any]:
     rnd = get_object_or_404(Round, event_id=event_id, number=number)
     matches = rnd.matches.select_related("round", "player_a", "player_b").order_by("table", "seat")
     window = matches[paging.offset : paging.offset + paging.limit]
@@ -107,7 +107,7 @@ def list_matches(request: HttpRequest, event_id: int, number: int, paging: Query
     response={200: s.MatchOut, **READ_ERRORS},
     summary="One match",
 )
-def get_match(request: HttpRequest, event_id: int, match_id: int) -> dict[str, Any]:
+def get_match(request: HttpRequest, event_id: s.Id, match_id: s.Id) -> dict[str, Any]:
     m = get_object_or_404(
         Match.objects.select_related("round", "player_a", "player_b"), pk=match_id, round__event_id=event_id
     )
@@ -120,7 +120,7 @@ def get_match(request: HttpRequest, event_id: int, match_id: int) -> dict[str, A
     response={200: s.StandingPage, **READ_ERRORS},
     summary="Swiss standings with tiebreakers (OMW%, OOMW%) and the KTS code",
 )
-def list_standings(request: HttpRequest, event_id: int, paging: Query[Paging]) -> dict[str, Any]:
+def list_standings(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
     rows = standings_for(_event(event_id))
     window = rows[paging.offset : paging.offset + paging.limit]
     return _page([serialize.standing_row(r) for r in window], paging, len(rows))
@@ -132,7 +132,7 @@ def list_standings(request: HttpRequest, event_id: int, paging: Query[Paging]) -
     response={200: s.BracketOut, **READ_ERRORS},
     summary="Top-cut bracket",
 )
-def get_bracket(request: HttpRequest, event_id: int) -> dict[str, Any]:
+def get_bracket(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     event = _event(event_id)
     out = []
     for rnd in event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"):
@@ -147,7 +147,7 @@ def get_bracket(request: HttpRequest, event_id: int) -> dict[str, Any]:
     response={200: s.ClockOut, **READ_ERRORS},
     summary="The round clock: server time, end time, paused",
 )
-def get_clock(request: HttpRequest, event_id: int) -> dict[str, Any]:
+def get_clock(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     event = _event(event_id)
     return clock_payload(event)
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from ninja import Field, Schema
+from ninja import Field, Path, Schema
+
+# Path parameters, bounded so any value fits the database's integer columns.
+Id = Annotated[int, Path(ge=1, le=2**53)]
+RoundNumber = Annotated[int, Path(ge=1, le=32767)]
 
 
 class ErrorBody(Schema):

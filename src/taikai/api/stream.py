@@ -146,6 +146,9 @@ class Hub:
         tail = self.tails.get(event_id)
         if tail is None:
             tail = Tail(event_id, await sync_to_async(_last_id)(event_id))
+            # What is already in the log is history, also inside the look-back window.
+            history = await sync_to_async(_rows_after)(event_id, max(0, tail.last_id - LOOKBACK))
+            tail.recent.extend(row[0] for row in history)
             self.tails[event_id] = tail
         tail.subscribers.add(queue)
         if tail.task is None or tail.task.done():

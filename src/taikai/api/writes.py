@@ -25,22 +25,22 @@ router = public.router  # one router: GET and POST of a path must share it
 TAGS = ["staff and players"]
 
 
-def _event(event_id: int) -> Event:
+def _event(event_id: s.Id) -> Event:
     return get_object_or_404(Event, pk=event_id)
 
 
-def _player(event: Event, player_id: int) -> Player:
+def _player(event: Event, player_id: s.Id) -> Player:
     return get_object_or_404(Player.objects.select_related("event"), pk=player_id, event=event)
 
 
-def _match(event: Event, match_id: int) -> Match:
+def _match(event: Event, match_id: s.Id) -> Match:
     return get_object_or_404(
         Match.objects.select_related("round__event", "player_a", "player_b"), pk=match_id, round__event=event
     )
 
 
 @router.post("/events/{event_id}/players", response={201: s.PlayerOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
-def register_player(request: HttpRequest, event_id: int, body: s.RegisterIn) -> Status[dict[str, Any]]:
+def register_player(request: HttpRequest, event_id: s.Id, body: s.RegisterIn) -> Status[dict[str, Any]]:
     """Register a player (staff)."""
     event = _event(event_id)
     player = player_services.register_player(event, by=staff_actor(request, event), **body.dict())
@@ -53,7 +53,7 @@ def register_player(request: HttpRequest, event_id: int, body: s.RegisterIn) -> 
     auth=TOKEN,
     tags=TAGS,
 )
-def check_in(request: HttpRequest, event_id: int, player_id: int, body: s.CheckInIn) -> dict[str, Any]:
+def check_in(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.CheckInIn) -> dict[str, Any]:
     """Check a player in (staff): returns the player's personal link token once."""
     event = _event(event_id)
     player, token = player_services.check_in(
@@ -68,7 +68,7 @@ def check_in(request: HttpRequest, event_id: int, player_id: int, body: s.CheckI
     auth=[TOKEN, PLAYER],
     tags=TAGS,
 )
-def drop(request: HttpRequest, event_id: int, player_id: int) -> dict[str, Any]:
+def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any]:
     """Drop a player: staff drop anyone; a player drops themself."""
     event = _event(event_id)
     player = _player(event, player_id)
@@ -87,7 +87,7 @@ def drop(request: HttpRequest, event_id: int, player_id: int) -> dict[str, Any]:
     response={200: s.PlayerOut, **WRITE_ERRORS},
     auth=[TOKEN, PLAYER],
 )
-def put_archetype(request: HttpRequest, event_id: int, player_id: int, body: s.ArchetypeIn) -> dict[str, Any]:
+def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.ArchetypeIn) -> dict[str, Any]:
     """Set the deck archetype a player registered (staff, or the player themself), for the metagame."""
     event = _event(event_id)
     player = _player(event, player_id)
@@ -102,7 +102,7 @@ def put_archetype(request: HttpRequest, event_id: int, player_id: int, body: s.A
 
 
 @router.post("/events/{event_id}/rounds", response={201: s.RoundOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
-def pair_round(request: HttpRequest, event_id: int) -> Status[dict[str, Any]]:
+def pair_round(request: HttpRequest, event_id: s.Id) -> Status[dict[str, Any]]:
     """Pair the next round (organizer): Swiss, the top cut, or the next elimination round."""
     event = _event(event_id)
     rnd = round_services.pair_next_round(event, by=staff_actor(request, event))
@@ -121,7 +121,9 @@ CLOCK = {
     response={200: s.RoundOut, **WRITE_ERRORS},
     auth=TOKEN,
 )
-def clock(request: HttpRequest, event_id: int, number: int, action: str, body: s.ClockAction) -> dict[str, Any]:
+def clock(
+    request: HttpRequest, event_id: s.Id, number: s.RoundNumber, action: str, body: s.ClockAction
+) -> dict[str, Any]:
     """Start, pause or resume the round clock (staff). `action` is start, pause or resume."""
     event = _event(event_id)
     rnd = get_object_or_404(Round, event=event, number=number)
@@ -137,7 +139,7 @@ def clock(request: HttpRequest, event_id: int, number: int, action: str, body: s
     response={200: s.MatchOut, **WRITE_ERRORS},
     auth=[TOKEN, PLAYER],
 )
-def report(request: HttpRequest, event_id: int, match_id: int, body: s.ResultIn) -> dict[str, Any]:
+def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultIn) -> dict[str, Any]:
     """Report a result. A player (X-Player-Token) reports and the opponent's matching report confirms it;
     staff (Bearer) enter the result slip, confirmed at once."""
     event = _event(event_id)
@@ -156,7 +158,7 @@ def report(request: HttpRequest, event_id: int, match_id: int, body: s.ResultIn)
     response={200: s.MatchOut, **WRITE_ERRORS},
     auth=PLAYER,
 )
-def confirm(request: HttpRequest, event_id: int, match_id: int, body: s.ConfirmIn) -> dict[str, Any]:
+def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ConfirmIn) -> dict[str, Any]:
     """The opponent confirms the reported result as it stands (X-Player-Token)."""
     event = _event(event_id)
     me = acting_player(request, event)
