@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "taikai.audit",
     "taikai.cards",
     "taikai.events",
+    "taikai.decks",
     "taikai.judging",
     "taikai.api",
     "taikai.security",

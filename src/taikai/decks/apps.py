@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DecksConfig(AppConfig):
+    name = "taikai.decks"
+    label = "decks"
+    verbose_name = _("Deck registration")

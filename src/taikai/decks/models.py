@@ -1,0 +1,73 @@
+"""Deck registration (デッキ登録): one registered list per player per event (DECK-9).
+
+State changes only through ``taikai.decks.services`` (each in one transaction with an audit entry).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from taikai.cards.models import Banlist
+from taikai.core.deck import Deck
+from taikai.events.models import Event, Player
+
+
+class EventDecks(models.Model):
+    """An event's deck-registration state: its frozen Forbidden/Limited list and an early lock.
+
+    ``banlist`` is the event's own copy (``cards.services.copy_banlist``), made when decks are first
+    checked or when staff choose the list, so later imports of the same list never change the event.
+    """
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="deck_setup")
+    banlist = models.ForeignKey(Banlist, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    banlist_name = models.CharField(max_length=100, blank=True)  # the library name the copy came from
+    frozen_at = models.DateTimeField(null=True, blank=True)
+    locked_at = models.DateTimeField(null=True, blank=True)  # staff locked the lists before the deadline
+    version = models.PositiveIntegerField(default=0)
+
+
+class DeckRegistration(models.Model):
+    class Format(models.TextChoices):
+        TEXT = "text", _("Text deck sheet")
+        YDK = "ydk", _(".ydk file")
+        YDKE = "ydke", _("ydke:// URL")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deck_registrations")
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="deck_registration")
+    source_text = models.TextField()  # exactly what was pasted or uploaded
+    source_name = models.CharField(max_length=200, blank=True)  # the uploaded file's name
+    format = models.CharField(max_length=10, choices=Format.choices)
+    main = models.JSONField(default=list)  # passcodes, one per physical card
+    extra = models.JSONField(default=list)
+    side = models.JSONField(default=list)
+    languages = models.JSONField(default=list)  # DECK-8: the languages of the physical cards
+    mixed_languages = models.BooleanField(default=False)  # DECK-8: flagged for the check-in desk
+    legal = models.BooleanField(default=False)
+    problems = models.JSONField(default=list)  # [{"code": ..., params...}] as `taikai deck check --json`
+    banlist = models.ForeignKey(Banlist, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    submitted_at = models.DateTimeField()
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # None: the player on their own page
+    locked_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="deck_once_per_player_per_event"),  # DECK-9
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} v{self.version}"
+
+    @property
+    def deck(self) -> Deck:
+        return Deck(tuple(self.main), tuple(self.extra), tuple(self.side))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.deck.counts()

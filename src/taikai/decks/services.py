@@ -1,0 +1,404 @@
+"""Deck registration services: submit, lock, judge changes, and who still lacks a legal list.
+
+Each state change runs in one ``transaction.atomic()`` with an audit entry; input that cannot be read
+raises ``ServiceError`` before anything is written.
+
+When lists lock (DECK-9): at ``Event.deck_deadline``; with no deadline, when the first round starts
+(each match starts from the registered deck, DECK-10); or earlier, when staff lock them by hand. After
+that only a judge changes a list, with a reason (``judge_change_deck``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from taikai.audit.actions import register as register_action
+from taikai.audit.services import record
+from taikai.cards.formats import DeckFormatError, looks_like_ydk, read_ydk, write_ydk
+from taikai.cards.models import Banlist
+from taikai.cards.services import DeckCheck, check_deck_text, copy_banlist, library_banlist
+from taikai.core.deck import Banlist as CoreBanlist
+from taikai.core.deck import check_languages
+from taikai.decks import messages as _messages  # noqa: F401  (registers the problem texts)
+from taikai.decks.models import DeckRegistration, EventDecks
+from taikai.events.errors import Conflict, ServiceError
+from taikai.events.models import Event, Player
+from taikai.events.permissions import is_judge, require_organizer, require_staff
+
+DECK_SUBMITTED = register_action("taikai.deck.submitted", _("Deck list submitted"))
+DECK_CHANGED_BY_JUDGE = register_action("taikai.deck.judge_changed", _("Deck list changed by a judge"))
+DECKS_LOCKED = register_action("taikai.deck.locked", _("Deck lists locked"))
+DECK_BANLIST_FROZEN = register_action("taikai.deck.banlist_frozen", _("Forbidden/Limited list fixed for the event"))
+
+# DECK-6/DECK-8: card languages a player may declare (OCG Japanese, TCG languages, Korean OCG).
+LANGUAGES = ("ja", "en", "ko", "fr", "de", "it", "es", "pt")
+MAX_CHARS = 20_000  # a 75-card sheet with long names is under 5,000
+MAX_UPLOAD_BYTES = 64 * 1024
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+# --- reading what the player sent ----------------------------------------------------------------
+
+
+def read_upload(name: str, data: bytes) -> str:
+    """An uploaded ``.ydk``, ``ydke://`` file or text sheet as text: UTF-8 (with or without BOM) or
+    Shift_JIS, as Japanese Windows editors save it."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ServiceError("deck-input-too-large", limit=MAX_UPLOAD_BYTES // 1024)
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if _CONTROL.search(text):
+            continue  # decodes, but is not text (an image, a .cdb, a zip)
+        if name.lower().endswith(".ydk") and text.strip() and not looks_like_ydk(text):
+            # A .ydk without section lines: YGOPro reads bare passcodes as the main deck.
+            try:
+                text = write_ydk(read_ydk(text))
+            except DeckFormatError as exc:
+                raise ServiceError("deck-unreadable", detail=exc.reason, line=exc.line or "-") from exc
+        return text
+    raise ServiceError("deck-encoding")
+
+
+def clean_languages(languages: Iterable[str]) -> list[str]:
+    """DECK-8: the declared card languages, known codes only; none declared means Japanese cards."""
+    found = [lang for lang in LANGUAGES if lang in {str(x).strip().lower() for x in languages}]
+    return found or ["ja"]
+
+
+def _clean_text(text: str) -> str:
+    text = (text or "").replace("\r\n", "\n")
+    if not text.strip():
+        raise ServiceError("deck-empty")
+    if len(text) > MAX_CHARS:
+        raise ServiceError("deck-input-too-large", limit=MAX_UPLOAD_BYTES // 1024)
+    return text
+
+
+# --- the lock (DECK-9) ---------------------------------------------------------------------------
+
+
+def deck_setup(event: Event) -> EventDecks:
+    return EventDecks.objects.filter(event=event).first() or EventDecks(event=event)
+
+
+def first_round_start(event: Event) -> dt.datetime | None:
+    started: dt.datetime | None = (
+        event.rounds.filter(started_at__isnull=False)
+        .order_by("started_at")
+        .values_list("started_at", flat=True)
+        .first()
+    )
+    return started
+
+
+def lock_time(event: Event) -> dt.datetime | None:
+    """When lists lock: staff's early lock, the deadline, or (with no deadline) the first round's start."""
+    setup = deck_setup(event)
+    times = [t for t in (setup.locked_at, event.deck_deadline) if t is not None]
+    if event.deck_deadline is None:
+        started = first_round_start(event)
+        if started is not None:
+            times.append(started)
+    return min(times) if times else None
+
+
+def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
+    at = lock_time(event)
+    return at is not None and (now or timezone.now()) >= at
+
+
+def lock_decks(event: Event, *, by: Any = None) -> int:
+    """Lock every list of ``event`` now (staff before the deadline), or stamp the lock that the
+    deadline or the first round already brought. Returns the number of lists newly stamped."""
+    if by is not None:
+        require_staff(by, event)
+    with transaction.atomic():
+        setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
+        now = timezone.now()
+        manual = by is not None and not is_locked(event, now)
+        if manual:
+            setup.locked_at = now
+            setup.version += 1
+            setup.save(update_fields=["locked_at", "version"])
+        elif not is_locked(event, now):
+            return 0
+        stamped = DeckRegistration.objects.filter(event=event, locked_at__isnull=True).update(locked_at=now)
+        if manual or stamped:
+            record(
+                DECKS_LOCKED,
+                actor=by,
+                actor_label="" if by else "deadline",
+                event_id=event.pk,
+                obj=setup,
+                after={"locked_at": now.isoformat(), "lists": stamped},
+                manual=manual,
+            )
+    return stamped
+
+
+def ensure_locked(event: Event) -> None:
+    """Stamp the lock on lists once the deadline or the first round has passed (pages call this)."""
+    if is_locked(event) and DeckRegistration.objects.filter(event=event, locked_at__isnull=True).exists():
+        lock_decks(event)
+
+
+# --- the event's Forbidden/Limited list ----------------------------------------------------------
+
+
+def event_banlist(event: Event, *, by: Any = None) -> Banlist | CoreBanlist | None:
+    """The list in force for ``event``: its frozen copy, made from the library list on first use.
+
+    With no library list of that name, the event's own snapshot (``Event.banlist_entries``) if any;
+    otherwise None (the page warns staff that lists are checked without a list)."""
+    setup = deck_setup(event)
+    if setup.banlist_id:
+        return setup.banlist
+    name = event.banlist_name or event.ruleset.deck.banlist
+    library = library_banlist(name) if name else None
+    if library is not None:
+        return _freeze(event, library, by=by)
+    if event.banlist_entries:
+        return CoreBanlist(name, {int(k): int(v) for k, v in event.banlist_entries.items()})
+    return None
+
+
+def banlist_label(event: Event) -> str:
+    setup = deck_setup(event)
+    return setup.banlist_name or event.banlist_name or event.ruleset.deck.banlist
+
+
+def _freeze(event: Event, library: Banlist, *, by: Any) -> Banlist:
+    with transaction.atomic():
+        setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
+        if setup.banlist_id and setup.banlist_name == library.name:
+            return setup.banlist  # someone froze it first
+        copy = copy_banlist(library, actor=by, event_id=event.pk)
+        before = setup.banlist_name
+        setup.banlist, setup.banlist_name, setup.frozen_at = copy, library.name, timezone.now()
+        setup.version += 1
+        setup.save()
+        record(
+            DECK_BANLIST_FROZEN, actor=by, event_id=event.pk, obj=setup, before=before, after=library.name, copy=copy.pk
+        )
+    return copy
+
+
+def choose_banlist(event: Event, name: str, *, by: Any) -> Banlist:
+    """Staff choose the event's list before lists lock: freeze a copy and re-check every list."""
+    require_organizer(by, event)
+    if is_locked(event):
+        raise ServiceError("deck-locked")
+    library = library_banlist(name)
+    if library is None:
+        raise ServiceError("unknown-banlist", name=name)
+    with transaction.atomic():
+        copy = _freeze(event, library, by=by)
+        for registration in DeckRegistration.objects.select_for_update().filter(event=event):
+            check = _check(event, registration.source_text, copy)
+            _apply(registration, check, registration.languages, copy)
+            registration.save()
+    return copy
+
+
+# --- submitting and changing a list --------------------------------------------------------------
+
+
+def _check(event: Event, text: str, banlist: Banlist | CoreBanlist | None) -> DeckCheck:
+    try:
+        return check_deck_text(text, ruleset=event.ruleset, banlist=banlist, event_date=event.date)
+    except DeckFormatError as exc:
+        raise ServiceError("deck-unreadable", detail=exc.reason, line=exc.line or "-") from exc
+
+
+def _detect_format(text: str) -> str:
+    if "ydke://" in text:
+        return DeckRegistration.Format.YDKE
+    if looks_like_ydk(text):
+        return DeckRegistration.Format.YDK
+    return DeckRegistration.Format.TEXT
+
+
+def _apply(
+    reg: DeckRegistration, check: DeckCheck, languages: list[str], banlist: Banlist | CoreBanlist | None
+) -> None:
+    reg.main, reg.extra, reg.side = list(check.deck.main), list(check.deck.extra), list(check.deck.side)
+    reg.problems = [p.as_dict() for p in check.problems]
+    reg.legal = check.legal
+    reg.languages = languages
+    reg.mixed_languages = bool(check_languages(languages))  # DECK-8
+    reg.banlist = banlist if isinstance(banlist, Banlist) else None
+
+
+def snapshot(reg: DeckRegistration) -> dict[str, Any]:
+    return {
+        "main": reg.main,
+        "extra": reg.extra,
+        "side": reg.side,
+        "legal": reg.legal,
+        "languages": reg.languages,
+        "format": reg.format,
+        "version": reg.version,
+    }
+
+
+@dataclass(frozen=True)
+class DeckInput:
+    """What a player sends: pasted text, or an uploaded file (name and bytes), and card languages."""
+
+    text: str = ""
+    file_name: str = ""
+    file_data: bytes | None = None
+    languages: tuple[str, ...] = ()
+
+    def read(self) -> tuple[str, str]:
+        """(text, source name); an uploaded file wins over the text box."""
+        if self.file_data:
+            return _clean_text(read_upload(self.file_name, self.file_data)), self.file_name[:200]
+        return _clean_text(self.text), ""
+
+
+def submit_deck(player: Player, deck: DeckInput, *, by: Any = None) -> DeckRegistration:
+    """The player (``by=None``, from their own page) or staff on their behalf registers a list.
+
+    A list with problems is stored too (the player sees them and fixes it); unreadable input is
+    refused and nothing is written. After the lock only ``judge_change_deck`` changes a list."""
+    event = player.event
+    if by is not None:
+        require_staff(by, event)
+    text, source_name = deck.read()
+    languages = clean_languages(deck.languages)
+    with transaction.atomic():
+        if is_locked(event):
+            raise ServiceError("deck-locked")
+        banlist = event_banlist(event, by=by)
+        check = _check(event, text, banlist)
+        return _save(player, text, source_name, check, languages, banlist, by=by, action=DECK_SUBMITTED)
+
+
+def judge_change_deck(
+    registration: DeckRegistration,
+    *,
+    by: Any,
+    deck: DeckInput,
+    reason: str,
+) -> DeckRegistration:
+    """DECK-9: a judge changes a registered list (after the lock, the only way), with a reason."""
+    event = registration.event
+    if not is_judge(by, event):
+        raise ServiceError("not-judge")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason-required")
+    text, source_name = deck.read()
+    languages = clean_languages(deck.languages or registration.languages)
+    with transaction.atomic():
+        banlist = event_banlist(event, by=by)
+        check = _check(event, text, banlist)
+        return _save(
+            registration.player,
+            text,
+            source_name,
+            check,
+            languages,
+            banlist,
+            by=by,
+            action=DECK_CHANGED_BY_JUDGE,
+            reason=reason[:500],
+            expected_version=registration.version,
+        )
+
+
+def _save(
+    player: Player,
+    text: str,
+    source_name: str,
+    check: DeckCheck,
+    languages: list[str],
+    banlist: Banlist | CoreBanlist | None,
+    *,
+    by: Any,
+    action: str,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> DeckRegistration:
+    now = timezone.now()
+    reg = DeckRegistration.objects.select_for_update().filter(player=player).first()
+    before = snapshot(reg) if reg else None
+    if reg is None:
+        reg = DeckRegistration(event_id=player.event_id, player=player)
+    elif expected_version is not None and reg.version != expected_version:
+        raise Conflict("conflict")
+    reg.source_text, reg.source_name, reg.format = text, source_name, _detect_format(text)
+    _apply(reg, check, languages, banlist)
+    reg.submitted_at, reg.submitted_by = now, by if getattr(by, "is_authenticated", False) else None
+    reg.version += 1
+    if action == DECK_CHANGED_BY_JUDGE and is_locked(player.event, now):
+        reg.locked_at = reg.locked_at or now
+    try:
+        with transaction.atomic():
+            reg.save()
+    except IntegrityError as exc:  # two first submissions at once
+        raise Conflict("conflict") from exc
+    extra = {"reason": reason} if reason else {}
+    record(
+        action,
+        actor=by,
+        actor_label="" if by else f"player:{player.pk}",
+        event_id=player.event_id,
+        obj=reg,
+        before=before,
+        after=snapshot(reg),
+        problems=[p["code"] for p in reg.problems],
+        mixed_languages=reg.mixed_languages,
+        **extra,
+    )
+    return reg
+
+
+# --- who still lacks a legal list ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerDeck:
+    player: Player
+    registration: DeckRegistration | None
+
+    @property
+    def status(self) -> str:
+        """missing, illegal or legal."""
+        if self.registration is None:
+            return "missing"
+        return "legal" if self.registration.legal else "illegal"
+
+
+def deck_overview(event: Event) -> list[PlayerDeck]:
+    """Every player still in the event (not dropped), with their registration if any."""
+    regs = {r.player_id: r for r in DeckRegistration.objects.filter(event=event)}
+    players = event.players.filter(dropped_after_round__isnull=True).order_by("name_kana", "name", "id")
+    return [PlayerDeck(p, regs.get(p.pk)) for p in players]
+
+
+def missing_or_illegal(event: Event) -> list[PlayerDeck]:
+    """The players the organizer must chase: no list yet, or a list with problems."""
+    return [row for row in deck_overview(event) if row.status != "legal"]
+
+
+def counts(rows: Iterable[PlayerDeck]) -> dict[str, int]:
+    out = {"players": 0, "legal": 0, "illegal": 0, "missing": 0, "mixed_languages": 0}
+    for row in rows:
+        out["players"] += 1
+        out[row.status] += 1
+        if row.registration is not None and row.registration.mixed_languages:
+            out["mixed_languages"] += 1
+    return out

@@ -1,0 +1,217 @@
+"""Deck registration pages: the player's phone page, staff overview, per-player page, print pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from taikai.audit.actions import describe as describe_action
+from taikai.audit.models import AuditEntry
+from taikai.cards.formats import write_text_sheet
+from taikai.cards.models import Banlist
+from taikai.decks import services, sheets
+from taikai.decks.forms import DeckForm, JudgeChangeForm
+from taikai.decks.models import DeckRegistration
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, Player
+from taikai.events.permissions import is_judge, role_of
+from taikai.events.services import players as player_services
+from taikai.events.views.common import error_text, flash_error, staff_view
+
+
+def _lang() -> str:
+    return (translation.get_language() or "ja")[:2]
+
+
+def _registration_context(registration: DeckRegistration | None) -> dict[str, Any]:
+    if registration is None:
+        return {"registration": None}
+    cards = sheets.card_facts(registration)
+    return {
+        "registration": registration,
+        "problems": sheets.problem_texts(registration.problems, cards, _lang()),
+        "sections": sheets.sections(registration, cards),
+        "cards": cards,
+    }
+
+
+def _prefill(registration: DeckRegistration | None, cards: dict[int, Any]) -> str:
+    """What the text box starts with: the player's own sheet, or an uploaded list written as a sheet."""
+    if registration is None:
+        return ""
+    if registration.format == DeckRegistration.Format.TEXT:
+        return registration.source_text
+    return write_text_sheet(registration.deck, cards, _lang())
+
+
+def _saved_message(request: HttpRequest, registration: DeckRegistration) -> None:
+    if registration.legal:
+        messages.success(request, _("Deck list registered. It is legal."))
+    else:
+        messages.warning(request, _("Saved, but the list has problems. Fix them and send it again."))
+
+
+# --- the player's page ---------------------------------------------------------------------------
+
+
+def player_deck(request: HttpRequest, token: str) -> HttpResponse:
+    player = player_services.player_for_token(token)
+    if player is None:
+        raise Http404
+    event = player.event
+    services.ensure_locked(event)
+    registration = DeckRegistration.objects.filter(player=player).first()
+    context = _registration_context(registration)
+    form = DeckForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration = services.submit_deck(player, form.deck_input())
+        except ServiceError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            _saved_message(request, registration)
+            return redirect("deck_player", token=token)
+    elif request.method != "POST":
+        initial_langs = registration.languages if registration else ["ja"]
+        form = DeckForm(initial={"text": _prefill(registration, context.get("cards", {})), "languages": initial_langs})
+    context.update(
+        event=event,
+        player=player,
+        token=token,
+        form=form,
+        locked=services.is_locked(event),
+        lock_time=services.lock_time(event),
+        deadline=event.deck_deadline,
+    )
+    return render(request, "decks/player_deck.html", context)
+
+
+# --- staff ---------------------------------------------------------------------------------------
+
+
+@staff_view
+def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
+    services.ensure_locked(event)
+    rows = services.deck_overview(event)
+    setup = services.deck_setup(event)
+    context = {
+        "event": event,
+        "rows": rows,
+        "chase": [r for r in rows if r.status != "legal"],
+        "mixed": [r for r in rows if r.registration is not None and r.registration.mixed_languages],
+        "counts": services.counts(rows),
+        "locked": services.is_locked(event),
+        "lock_time": services.lock_time(event),
+        "setup": setup,
+        "banlist_label": services.banlist_label(event),
+        "library_lists": Banlist.objects.filter(frozen=False).order_by("-name").values_list("name", flat=True),
+        "is_organizer": role_of(request.user, event) == "organizer",
+    }
+    return render(request, "decks/overview.html", context)
+
+
+@staff_view
+@require_POST
+def deck_lock(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        stamped = services.lock_decks(event, by=request.user)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("Deck lists locked (%(n)d lists).") % {"n": stamped})
+    return redirect("decks", event_id=event.pk)
+
+
+@staff_view
+@require_POST
+def deck_banlist(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        copy = services.choose_banlist(event, request.POST.get("name", ""), by=request.user)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(
+            request, _("%(name)s is now this event's list; every list was checked again.") % {"name": copy.name}
+        )
+    return redirect("decks", event_id=event.pk)
+
+
+def _event_player(event: Event, player_id: int) -> Player:
+    return get_object_or_404(Player, pk=player_id, event=event)
+
+
+@staff_view
+def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    """Staff submit for a player before the lock; after it, a judge changes the list with a reason."""
+    player = _event_player(event, player_id)
+    services.ensure_locked(event)
+    registration = DeckRegistration.objects.filter(player=player).first()
+    locked = services.is_locked(event)
+    judge_mode = locked or request.GET.get("judge") == "1"
+    form_class = JudgeChangeForm if judge_mode and registration is not None else DeckForm
+    context = _registration_context(registration)
+    form = form_class(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            if form_class is JudgeChangeForm and registration is not None:
+                registration = services.judge_change_deck(
+                    registration, by=request.user, deck=form.deck_input(), reason=form.cleaned_data["reason"]
+                )
+            else:
+                registration = services.submit_deck(player, form.deck_input(), by=request.user)
+        except ServiceError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            _saved_message(request, registration)
+            return redirect("deck_detail", event_id=event.pk, player_id=player.pk)
+    elif request.method != "POST":
+        initial_langs = registration.languages if registration else ["ja"]
+        form = form_class(
+            initial={"text": _prefill(registration, context.get("cards", {})), "languages": initial_langs}
+        )
+    history = []
+    if registration is not None:
+        entries = AuditEntry.objects.filter(object_type="decks.deckregistration", object_id=str(registration.pk))
+        history = [(e, describe_action(e.action)) for e in entries.select_related("actor")]
+    context.update(
+        event=event,
+        player=player,
+        form=form,
+        locked=locked,
+        judge_mode=form_class is JudgeChangeForm,
+        can_change=not locked or is_judge(request.user, event),
+        history=history,
+    )
+    return render(request, "decks/detail.html", context)
+
+
+def _print_context(event: Event, player_id: int, *, sort_for_check: bool) -> dict[str, Any]:
+    player = _event_player(event, player_id)
+    registration = get_object_or_404(DeckRegistration, player=player)
+    cards = sheets.card_facts(registration)
+    return {
+        "event": event,
+        "player": player,
+        "registration": registration,
+        "sections": sheets.sections(registration, cards, sort_for_check=sort_for_check),
+        "problems": sheets.problem_texts(registration.problems, cards, _lang()),
+        "banlist_label": services.banlist_label(event),
+    }
+
+
+@staff_view
+def deck_sheet(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    """デッキ記入シート: the registered list as a printable A4 sheet."""
+    return render(request, "decks/sheet.html", _print_context(event, player_id, sort_for_check=False))
+
+
+@staff_view
+def deck_check(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    """The judge's deck check: the list sorted by kind and name, with boxes to tick while counting."""
+    return render(request, "decks/check.html", _print_context(event, player_id, sort_for_check=True))

@@ -1,0 +1,265 @@
+"""Deck registration services: submit, fix, lock (DECK-9), judge changes, languages (DECK-8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from taikai.audit.models import AuditEntry
+from taikai.cards.lflist import ParsedList
+from taikai.cards.models import Banlist
+from taikai.cards.services import import_banlists
+from taikai.decks import services
+from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, SHORT_SHEET, TYPO_SHEET
+from taikai.decks.models import DeckRegistration
+from taikai.decks.services import DeckInput
+from taikai.events.errors import ServiceError
+from taikai.events.models import Event, StaffRole
+from taikai.events.services import rounds as round_services
+
+pytestmark = pytest.mark.django_db
+
+
+def first(event: Event) -> Any:
+    return event.players.order_by("id").first()
+
+
+def codes(reg: DeckRegistration) -> list[str]:
+    return [p["code"] for p in reg.problems]
+
+
+def test_a_legal_sheet_is_registered_with_its_passcodes(demo_event: Event) -> None:
+    reg = services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET))
+    assert reg.legal and reg.problems == []
+    assert reg.counts == {"main": 40, "extra": 10, "side": 3}
+    assert reg.format == "text" and reg.version == 1 and reg.submitted_by is None
+    assert reg.banlist is not None and reg.banlist.frozen
+    entry = AuditEntry.objects.get(action="taikai.deck.submitted")
+    assert entry.actor_label == f"player:{reg.player_id}" and entry.after["legal"] is True
+
+
+def test_a_problem_is_saved_and_the_player_fixes_it_before_the_deadline(demo_event: Event) -> None:
+    player = first(demo_event)
+    bad = services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET))
+    assert not bad.legal and codes(bad) == ["forbidden"]  # DECK-4: Pot of Greed
+    fixed = services.submit_deck(player, DeckInput(text=LEGAL_SHEET))
+    assert fixed.pk == bad.pk and fixed.legal and fixed.version == 2
+    assert DeckRegistration.objects.filter(player=player).count() == 1  # DECK-9: one list per player
+
+
+@pytest.mark.parametrize(
+    ("sheet", "code"),
+    [(SHORT_SHEET, "main-too-small"), (TYPO_SHEET, "unknown-card")],
+)
+def test_each_problem_gets_its_code(demo_event: Event, sheet: str, code: str) -> None:
+    reg = services.submit_deck(first(demo_event), DeckInput(text=sheet))
+    assert code in codes(reg)
+
+
+def test_an_unknown_name_keeps_its_line_and_closest_match(demo_event: Event) -> None:
+    reg = services.submit_deck(first(demo_event), DeckInput(text=TYPO_SHEET))
+    [problem] = [p for p in reg.problems if p["code"] == "unknown-card"]
+    assert problem["line"] == 33 and "灰流うらら" in problem["matches"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", "deck-empty"),
+        ("   \n\n", "deck-empty"),
+        ("ydke://@@@!!!", "deck-unreadable"),
+        ("ydke://AAA!!!", "deck-unreadable"),
+        ("x" * 30_000, "deck-input-too-large"),
+    ],
+)
+def test_bad_input_gets_a_clear_error_and_nothing_is_saved(demo_event: Event, text: str, code: str) -> None:
+    frozen_before = Banlist.objects.filter(frozen=True).count()
+    with pytest.raises(ServiceError) as err:
+        services.submit_deck(first(demo_event), DeckInput(text=text))
+    assert err.value.problem.code == code
+    assert not DeckRegistration.objects.exists()
+    assert not AuditEntry.objects.filter(action__startswith="taikai.deck.").exists()
+    assert Banlist.objects.filter(frozen=True).count() == frozen_before  # no list copy either
+
+
+def test_an_unreadable_file_is_refused(demo_event: Event) -> None:
+    with pytest.raises(ServiceError) as err:
+        services.submit_deck(
+            first(demo_event), DeckInput(file_name="deck.txt", file_data=b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x80\x80")
+        )
+    assert err.value.problem.code == "deck-encoding"
+    assert not DeckRegistration.objects.exists()
+
+
+def test_a_ydk_file_with_a_line_that_is_not_a_passcode_is_refused(demo_event: Event) -> None:
+    upload = DeckInput(file_name="deck.ydk", file_data=b"46986414\nBlue-Eyes\n")
+    with pytest.raises(ServiceError) as err:
+        services.submit_deck(first(demo_event), upload)
+    assert (err.value.problem.code, err.value.problem.params["line"]) == ("deck-unreadable", 2)
+    assert not DeckRegistration.objects.exists()
+
+
+def test_a_ydk_file_of_bare_passcodes_is_the_main_deck(demo_event: Event) -> None:
+    upload = DeckInput(file_name="deck.ydk", file_data=b"46986414\n46986414\n")
+    reg = services.submit_deck(first(demo_event), upload)
+    assert reg.main == [46986414, 46986414] and reg.format == "ydk"
+
+
+def test_a_shift_jis_text_file_is_read(demo_event: Event) -> None:
+    upload = DeckInput(file_name="デッキ.txt", file_data=LEGAL_SHEET.encode("cp932"))
+    reg = services.submit_deck(first(demo_event), upload)
+    assert reg.legal and reg.source_name == "デッキ.txt"
+
+
+def test_mixed_languages_are_recorded_and_flagged_for_the_desk(demo_event: Event) -> None:  # DECK-8
+    players = list(demo_event.players.order_by("id"))
+    mixed = services.submit_deck(players[0], DeckInput(text=LEGAL_SHEET, languages=("ja", "en")))
+    plain = services.submit_deck(players[1], DeckInput(text=LEGAL_SHEET, languages=("ja",)))
+    assert mixed.languages == ["ja", "en"] and mixed.mixed_languages
+    assert mixed.legal  # a flag for the desk, not a deck problem
+    assert plain.languages == ["ja"] and not plain.mixed_languages
+    assert services.counts(services.deck_overview(demo_event))["mixed_languages"] == 1
+
+
+def test_no_language_declared_means_japanese_cards(demo_event: Event) -> None:
+    reg = services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET, languages=("xx",)))
+    assert reg.languages == ["ja"] and not reg.mixed_languages
+
+
+def test_the_organizer_sees_who_has_no_legal_list(demo_event: Event) -> None:
+    a, b, c, d = demo_event.players.order_by("id")
+    services.submit_deck(a, DeckInput(text=LEGAL_SHEET))
+    services.submit_deck(b, DeckInput(text=FORBIDDEN_SHEET))
+    chase = {row.player.pk: row.status for row in services.missing_or_illegal(demo_event)}
+    assert chase == {b.pk: "illegal", c.pk: "missing", d.pk: "missing"}
+    assert services.counts(services.deck_overview(demo_event)) == {
+        "players": 4,
+        "legal": 1,
+        "illegal": 1,
+        "missing": 2,
+        "mixed_languages": 0,
+    }
+
+
+def test_staff_submit_on_a_players_behalf(demo_event: Event, organizer: Any) -> None:
+    reg = services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET), by=organizer)
+    assert reg.submitted_by == organizer
+    assert AuditEntry.objects.get(action="taikai.deck.submitted").actor == organizer
+
+
+def test_someone_who_is_not_staff_cannot_submit_for_a_player(demo_event: Event) -> None:
+    stranger = get_user_model().objects.create_user("stranger", password="x" * 12)
+    with pytest.raises(ServiceError) as err:
+        services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET), by=stranger)
+    assert err.value.problem.code == "not-staff"
+
+
+# --- DECK-9: one list, locked at the deadline, then only a judge changes it, with a reason ------------
+
+
+def past_deadline(event: Event) -> Event:
+    Event.objects.filter(pk=event.pk).update(deck_deadline=timezone.now() - dt.timedelta(minutes=1))
+    return Event.objects.get(pk=event.pk)
+
+
+def test_the_list_locks_at_the_deadline(demo_event: Event, organizer: Any) -> None:  # DECK-9
+    player = first(demo_event)
+    services.submit_deck(player, DeckInput(text=LEGAL_SHEET))
+    event = past_deadline(demo_event)
+    player.refresh_from_db()
+    assert services.is_locked(event)
+    for by in (None, organizer):
+        with pytest.raises(ServiceError) as err:
+            services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=by)
+        assert err.value.problem.code == "deck-locked"
+    services.ensure_locked(event)
+    reg = DeckRegistration.objects.get(player=player)
+    assert reg.locked_at is not None and reg.legal and reg.version == 1
+    assert AuditEntry.objects.get(action="taikai.deck.locked").actor_label == "deadline"
+
+
+def test_before_the_deadline_the_list_is_open(demo_event: Event) -> None:
+    Event.objects.filter(pk=demo_event.pk).update(deck_deadline=timezone.now() + dt.timedelta(hours=1))
+    event = Event.objects.get(pk=demo_event.pk)
+    assert not services.is_locked(event)
+    assert services.submit_deck(event.players.first(), DeckInput(text=LEGAL_SHEET)).legal
+
+
+def test_with_no_deadline_the_list_locks_when_the_first_round_starts(demo_event: Event, organizer: Any) -> None:
+    player = first(demo_event)
+    services.submit_deck(player, DeckInput(text=LEGAL_SHEET))
+    rnd = round_services.pair_next_round(demo_event, by=organizer)
+    assert not services.is_locked(demo_event)  # paired, not started
+    round_services.start_round(rnd, by=organizer)
+    assert services.is_locked(demo_event)
+    with pytest.raises(ServiceError):
+        services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET))
+
+
+def test_staff_can_lock_the_lists_early(demo_event: Event, organizer: Any) -> None:
+    services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET))
+    assert services.lock_decks(demo_event, by=organizer) == 1
+    assert services.is_locked(demo_event)
+    entry = AuditEntry.objects.get(action="taikai.deck.locked")
+    assert entry.actor == organizer and entry.data["manual"] is True
+
+
+def test_after_the_lock_a_judge_changes_the_list_with_a_reason(demo_event: Event, organizer: Any) -> None:
+    player = first(demo_event)
+    reg = services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET))
+    event = past_deadline(demo_event)
+    reg = DeckRegistration.objects.select_related("event", "player").get(pk=reg.pk)
+    judge = get_user_model().objects.create_user("judge1", password="x" * 12)
+    StaffRole.objects.create(event=event, user=judge, role=StaffRole.Role.JUDGE)
+    with pytest.raises(ServiceError) as err:
+        services.judge_change_deck(reg, by=judge, deck=DeckInput(text=LEGAL_SHEET), reason="  ")
+    assert err.value.problem.code == "reason-required"
+    changed = services.judge_change_deck(
+        reg, by=judge, deck=DeckInput(text=LEGAL_SHEET), reason="強欲な壺をサイクロンに（デッキチェックで発見）"
+    )
+    assert changed.legal and changed.version == 2 and changed.locked_at is not None
+    entry = AuditEntry.objects.get(action="taikai.deck.judge_changed")
+    assert entry.actor == judge and entry.data["reason"].startswith("強欲な壺")
+    assert entry.before["legal"] is False and entry.after["legal"] is True
+    assert 55144522 in entry.before["main"] and 55144522 not in entry.after["main"]
+
+
+def test_only_a_judge_changes_a_locked_list(demo_event: Event) -> None:  # DECK-9
+    reg = services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET))
+    past_deadline(demo_event)
+    reg = DeckRegistration.objects.select_related("event", "player").get(pk=reg.pk)
+    stranger = get_user_model().objects.create_user("stranger", password="x" * 12)
+    for by in (None, stranger):
+        with pytest.raises(ServiceError) as err:
+            services.judge_change_deck(reg, by=by, deck=DeckInput(text=SHORT_SHEET), reason="r")
+        assert err.value.problem.code == "not-judge"
+    assert DeckRegistration.objects.get(pk=reg.pk).version == 1
+
+
+# --- the event's own copy of the F/L list -------------------------------------------------------
+
+
+def test_later_imports_of_the_list_do_not_change_the_event(demo_event: Event) -> None:
+    player = first(demo_event)
+    services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET))
+    import_banlists([ParsedList("OCG 2026.7 (demo excerpt)", {})], source="an edited list")
+    again = services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET))
+    assert codes(again) == ["forbidden"]
+    assert Banlist.objects.filter(frozen=True).count() == 1
+    assert AuditEntry.objects.filter(action="taikai.deck.banlist_frozen").count() == 1
+
+
+def test_staff_choose_the_list_and_every_deck_is_checked_again(demo_event: Event, organizer: Any) -> None:
+    player = first(demo_event)
+    assert codes(services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET))) == ["forbidden"]
+    import_banlists([ParsedList("no-list", {})], source="test")
+    services.choose_banlist(demo_event, "no-list", by=organizer)
+    reg = DeckRegistration.objects.get(player=player)
+    assert reg.legal and reg.banlist.name == "no-list" and reg.banlist.frozen
+    with pytest.raises(ServiceError) as err:
+        services.choose_banlist(demo_event, "nope", by=organizer)
+    assert err.value.problem.code == "unknown-banlist"
