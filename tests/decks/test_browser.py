@@ -1,0 +1,77 @@
+"""A player registers a deck on a phone; the organizer sees who is missing; the deck sheet prints on A4."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, load_demo_cards
+from taikai.decks.models import DeckRegistration
+from taikai.events.services import players as player_services
+from taikai.web.accounts import ensure_first_organizer
+from tests.conftest import ARTIFACTS, PHONE, screenshot
+from tests.events.conftest import make_event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+A4 = {"width": 794, "height": 1123}  # 210 x 297 mm at 96 dpi
+
+
+def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: Any) -> None:
+    username, password = ensure_first_organizer() or ("", "")
+    organizer = get_user_model().objects.get(username=username)
+    load_demo_cards()
+    event = make_event(organizer, 4, ruleset_name="harajuku-cs-1.2", banlist_name="OCG 2026.7 (demo excerpt)")
+    player = event.players.order_by("id").first()
+    token = player_services.issue_access(player, by=organizer)
+
+    phone = new_page(viewport=PHONE, locale="ja-JP")
+    phone.goto(f"{phone.base_url}/p/{token}/")
+    phone.click("text=デッキ登録")
+    phone.fill("textarea[name=text]", FORBIDDEN_SHEET)
+    phone.click("button[name=submit_deck]")
+    problems = phone.locator(".deck-problems")
+    assert "「強欲な壺」は禁止カードです" in problems.inner_text()
+    assert "使用不可" in phone.locator(".badge.bad").first.inner_text()
+    screenshot(phone, "deck-phone-problem")
+
+    # the text box keeps what was sent: change the one card and send again
+    sent = phone.input_value("textarea[name=text]")
+    phone.fill("textarea[name=text]", sent.replace("強欲な壺", "サイクロン"))
+    phone.click("button[name=submit_deck]")
+    assert "使用可能です" in phone.locator(".messages").inner_text()
+    assert phone.locator(".deck-problems").count() == 0
+    screenshot(phone, "deck-phone-legal")
+    registration = DeckRegistration.objects.get(player=player)
+    assert registration.legal and registration.version == 2
+    assert LEGAL_SHEET.replace("\n", "") == registration.source_text.replace("\n", "")
+
+    desk = new_page()
+    desk.goto(desk.base_url + "/login/")
+    desk.fill("input[name=username]", username)
+    desk.fill("input[name=password]", password)
+    desk.click("button.primary")
+    desk.goto(f"{desk.base_url}/events/{event.pk}/decks/")
+    chase = desk.locator("#chase").inner_text()
+    others = [p.name for p in event.players.exclude(pk=player.pk)]
+    assert all(name in chase for name in others) and player.name not in chase
+    assert "未提出" in chase
+    screenshot(desk, "deck-organizer")
+
+    sheet = new_page(viewport=A4)
+    sheet.context.add_cookies(desk.context.cookies())
+    sheet.goto(f"{sheet.base_url}/events/{event.pk}/decks/{player.pk}/sheet/")
+    assert "デッキ記入シート" in sheet.locator("h1").inner_text()
+    sheet.emulate_media(media="print")
+    screenshot(sheet, "deck-sheet-print")
+    pdf = sheet.pdf(format="A4", print_background=True)
+    (ARTIFACTS / "deck-sheet.pdf").write_bytes(pdf)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1  # one A4 page
+
+    sheet.goto(f"{sheet.base_url}/events/{event.pk}/decks/{player.pk}/check/")
+    screenshot(sheet, "deck-check-print")
+    pdf = sheet.pdf(format="A4", print_background=True)
+    (ARTIFACTS / "deck-check.pdf").write_bytes(pdf)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 2
