@@ -10,7 +10,6 @@ that only a judge changes a list, with a reason (``judge_change_deck``).
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,6 +27,14 @@ from taikai.cards.services import DeckCheck, check_deck_text, copy_banlist, libr
 from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.deck import check_languages
 from taikai.decks import messages as _messages  # noqa: F401  (registers the problem texts)
+from taikai.decks.lock import (  # noqa: F401  (the lock is part of this module's interface)
+    deck_setup,
+    ensure_locked,
+    first_round_start,
+    is_locked,
+    lock_decks,
+    lock_time,
+)
 from taikai.decks.models import DeckRegistration, EventDecks
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player
@@ -35,7 +42,6 @@ from taikai.events.permissions import is_judge, require_organizer, require_staff
 
 DECK_SUBMITTED = register_action("taikai.deck.submitted", _("Deck list submitted"))
 DECK_CHANGED_BY_JUDGE = register_action("taikai.deck.judge_changed", _("Deck list changed by a judge"))
-DECKS_LOCKED = register_action("taikai.deck.locked", _("Deck lists locked"))
 DECK_BANLIST_FROZEN = register_action("taikai.deck.banlist_frozen", _("Forbidden/Limited list fixed for the event"))
 
 # DECK-6/DECK-8: card languages a player may declare (OCG Japanese, TCG languages, Korean OCG).
@@ -83,74 +89,6 @@ def _clean_text(text: str) -> str:
     if len(text) > MAX_CHARS:
         raise ServiceError("deck-input-too-large", limit=MAX_UPLOAD_BYTES // 1024)
     return text
-
-
-# --- the lock (DECK-9) ---------------------------------------------------------------------------
-
-
-def deck_setup(event: Event) -> EventDecks:
-    return EventDecks.objects.filter(event=event).first() or EventDecks(event=event)
-
-
-def first_round_start(event: Event) -> dt.datetime | None:
-    started: dt.datetime | None = (
-        event.rounds.filter(started_at__isnull=False)
-        .order_by("started_at")
-        .values_list("started_at", flat=True)
-        .first()
-    )
-    return started
-
-
-def lock_time(event: Event) -> dt.datetime | None:
-    """When lists lock: staff's early lock, the deadline, or (with no deadline) the first round's start."""
-    setup = deck_setup(event)
-    times = [t for t in (setup.locked_at, event.deck_deadline) if t is not None]
-    if event.deck_deadline is None:
-        started = first_round_start(event)
-        if started is not None:
-            times.append(started)
-    return min(times) if times else None
-
-
-def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
-    at = lock_time(event)
-    return at is not None and (now or timezone.now()) >= at
-
-
-def lock_decks(event: Event, *, by: Any = None) -> int:
-    """Lock every list of ``event`` now (staff before the deadline), or stamp the lock that the
-    deadline or the first round already brought. Returns the number of lists newly stamped."""
-    if by is not None:
-        require_staff(by, event)
-    with transaction.atomic():
-        setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
-        now = timezone.now()
-        manual = by is not None and not is_locked(event, now)
-        if manual:
-            setup.locked_at = now
-            setup.version += 1
-            setup.save(update_fields=["locked_at", "version"])
-        elif not is_locked(event, now):
-            return 0
-        stamped = DeckRegistration.objects.filter(event=event, locked_at__isnull=True).update(locked_at=now)
-        if manual or stamped:
-            record(
-                DECKS_LOCKED,
-                actor=by,
-                actor_label="" if by else "deadline",
-                event_id=event.pk,
-                obj=setup,
-                after={"locked_at": now.isoformat(), "lists": stamped},
-                manual=manual,
-            )
-    return stamped
-
-
-def ensure_locked(event: Event) -> None:
-    """Stamp the lock on lists once the deadline or the first round has passed (pages call this)."""
-    if is_locked(event) and DeckRegistration.objects.filter(event=event, locked_at__isnull=True).exists():
-        lock_decks(event)
 
 
 # --- the event's Forbidden/Limited list ----------------------------------------------------------

@@ -1,0 +1,87 @@
+"""When deck lists lock (DECK-9): the deadline, or the first round's start, or staff's early lock.
+
+With ``Event.deck_deadline`` set, lists lock at the deadline. With none, they lock when the first round
+starts: each match starts from the registered deck (DECK-10). Staff may lock them earlier by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from taikai.audit.actions import register as register_action
+from taikai.audit.services import record
+from taikai.decks.models import DeckRegistration, EventDecks
+from taikai.events.models import Event
+from taikai.events.permissions import require_staff
+
+DECKS_LOCKED = register_action("taikai.deck.locked", _("Deck lists locked"))
+
+
+def deck_setup(event: Event) -> EventDecks:
+    return EventDecks.objects.filter(event=event).first() or EventDecks(event=event)
+
+
+def first_round_start(event: Event) -> dt.datetime | None:
+    started: dt.datetime | None = (
+        event.rounds.filter(started_at__isnull=False)
+        .order_by("started_at")
+        .values_list("started_at", flat=True)
+        .first()
+    )
+    return started
+
+
+def lock_time(event: Event) -> dt.datetime | None:
+    """When lists lock: staff's early lock, the deadline, or (with no deadline) the first round's start."""
+    setup = deck_setup(event)
+    times = [t for t in (setup.locked_at, event.deck_deadline) if t is not None]
+    if event.deck_deadline is None:
+        started = first_round_start(event)
+        if started is not None:
+            times.append(started)
+    return min(times) if times else None
+
+
+def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
+    at = lock_time(event)
+    return at is not None and (now or timezone.now()) >= at
+
+
+def lock_decks(event: Event, *, by: Any = None) -> int:
+    """Lock every list of ``event`` now (staff before the deadline), or stamp the lock that the
+    deadline or the first round already brought. Returns the number of lists newly stamped."""
+    if by is not None:
+        require_staff(by, event)
+    with transaction.atomic():
+        setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
+        now = timezone.now()
+        manual = by is not None and not is_locked(event, now)
+        if manual:
+            setup.locked_at = now
+            setup.version += 1
+            setup.save(update_fields=["locked_at", "version"])
+        elif not is_locked(event, now):
+            return 0
+        stamped = DeckRegistration.objects.filter(event=event, locked_at__isnull=True).update(locked_at=now)
+        if manual or stamped:
+            record(
+                DECKS_LOCKED,
+                actor=by,
+                actor_label="" if by else "deadline",
+                event_id=event.pk,
+                obj=setup,
+                after={"locked_at": now.isoformat(), "lists": stamped},
+                manual=manual,
+            )
+    return stamped
+
+
+def ensure_locked(event: Event) -> None:
+    """Stamp the lock on lists once the deadline or the first round has passed (pages call this)."""
+    if is_locked(event) and DeckRegistration.objects.filter(event=event, locked_at__isnull=True).exists():
+        lock_decks(event)
