@@ -63,3 +63,42 @@ def organizer_api(client: Client, organizer: Any, api_event: Event) -> Api:  # n
 @pytest.fixture
 def public_api(client: Client) -> Api:
     return Api(client)
+
+
+ARCHETYPES = [
+    "スネークアイ",
+    "ティアラメンツ",
+    "Snake-Eye",
+    "スネークアイ",
+    "R-ACE",
+    "ティアラメンツ",
+    "天盃龍",
+    "スネークアイ",
+]
+
+
+def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
+    """A finished Swiss-then-top-4 event, played through the services: archetypes, a drop, every result."""
+    from taikai.api.services import set_archetype
+    from taikai.events.services import players as player_services
+    from taikai.events.services import results as result_services
+    from taikai.events.services import rounds as round_services
+
+    event = make_event(organizer, players, name="チャート杯", format="swiss_cut", swiss_rounds=3, top_cut=4)
+    for player, name in zip(event.players.order_by("id"), ARCHETYPES, strict=False):
+        set_archetype(player, name=name, by=organizer)
+    win = {"a": [{"winner": "A"}, {"winner": "A"}], "b": [{"winner": "B"}, {"winner": "B"}]}
+    while True:
+        try:
+            rnd = round_services.pair_next_round(event, by=organizer)
+        except Exception:  # all rounds played
+            break
+        round_services.start_round(rnd, by=organizer)
+        for k, match in enumerate(rnd.matches.filter(is_bye=False).order_by("table")):
+            side = "a" if (match.player_a_id + rnd.number + k) % 3 else "b"
+            data = result_services.ResultInput.from_json({"duels": win[side]})
+            result_services.enter_result(match, by=organizer, result=data)
+        if rnd.number == 1:
+            player_services.drop_player(event.players.order_by("-id").first(), by=organizer)
+    event.refresh_from_db()
+    return event

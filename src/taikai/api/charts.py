@@ -71,7 +71,7 @@ def metagame_svg(event: Event) -> str:
         title=_("Metagame"),
         players_label=_("Players (share of the field)"),
         win_label=_("Match wins"),
-        cut_label=_("Top cut"),
+        cut_label=_("In the top cut"),
     )
 
 
@@ -117,7 +117,7 @@ def attendance_svg(event: Event) -> str:
     return pictures.attendance(
         attendance_rows(event),
         title=_("Attendance per round"),
-        labels=(_("Playing"), _("Dropped after the round"), _("Late entries")),
+        labels=(_("Players in the round"), _("Dropped after the round"), _("Late entries")),
         round_label=_("R"),
     )
 
@@ -134,7 +134,7 @@ def bracket_svg(event: Event) -> str:
             for m in rnd.matches.select_related("player_a", "player_b").order_by("table")
         ]
         columns.append((_("Round %(n)s") % {"n": rnd.number}, matches))
-    return pictures.bracket(columns, title=_("Top cut"), bye_label=_("Bye"))
+    return pictures.bracket(columns, title=_("Top cut bracket"), bye_label=_("Bye"))
 
 
 CHARTS = {

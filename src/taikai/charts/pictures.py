@@ -8,7 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from taikai.charts.svg import GRID, INK, MUTED, color, document, esc, nice_ticks, num, scale, text, truncate
+from taikai.charts.svg import (
+    GRID,
+    INK,
+    MUTED,
+    color,
+    document,
+    esc,
+    nice_ticks,
+    num,
+    scale,
+    text,
+    text_width,
+    truncate,
+)
 
 
 @dataclass(frozen=True)
@@ -91,12 +104,13 @@ class RoundAttendance:
 def attendance(rows: list[RoundAttendance], *, title: str, labels: tuple[str, str, str], round_label: str) -> str:
     width, height, left, top, bottom = 720, 300, 46, 56, 40
     plot_w, plot_h = width - left - 20, height - top - bottom
-    ticks = nice_ticks(max((r.playing + r.dropped for r in rows), default=1))
+    ticks = nice_ticks(max((r.playing for r in rows), default=1) * 1.12)  # room for the labels on top
     body = [text(16, 26, title, size=17, weight="bold")]
-    for i, label in enumerate(labels):
-        fill = ("#2b6cb0", "#e53e3e", "#38a169")[i]
-        body.append(f'<rect x="{16 + i * 140}" y="36" width="12" height="12" fill="{fill}"/>')
-        body.append(text(32 + i * 140, 47, label, size=12))
+    x = 16.0
+    for label, fill in zip(labels, ("#2b6cb0", "#e53e3e", "#38a169"), strict=True):
+        body.append(f'<rect x="{num(x)}" y="36" width="12" height="12" fill="{fill}"/>')
+        body.append(text(x + 16, 47, label, size=12))
+        x += 16 + text_width(label, 12) + 20
     for t in ticks:
         y = scale(t, 0, ticks[-1], top + plot_h, top)
         body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{num(y)}" y2="{num(y)}" stroke="{GRID}"/>')
@@ -105,15 +119,16 @@ def attendance(rows: list[RoundAttendance], *, title: str, labels: tuple[str, st
     bar = min(44.0, slot * 0.6)
     for i, r in enumerate(rows):
         x = left + slot * i + (slot - bar) / 2
-        y_play = scale(r.playing, 0, ticks[-1], top + plot_h, top)
-        y_drop = scale(r.playing + r.dropped, 0, ticks[-1], top + plot_h, top)
+        # The bar is everyone who played; its red top is those who leave after this round.
+        y_drop = scale(r.playing, 0, ticks[-1], top + plot_h, top)
+        y_stay = scale(max(0, r.playing - r.dropped), 0, ticks[-1], top + plot_h, top)
         body.append(
-            f'<rect x="{num(x)}" y="{num(y_play)}" width="{num(bar)}" height="{num(top + plot_h - y_play)}" '
-            f'fill="#2b6cb0"><title>{r.playing}</title></rect>'
+            f'<rect x="{num(x)}" y="{num(y_stay)}" width="{num(bar)}" height="{num(top + plot_h - y_stay)}" '
+            f'fill="#2b6cb0"><title>{r.playing - r.dropped}</title></rect>'
         )
         if r.dropped:
             body.append(
-                f'<rect x="{num(x)}" y="{num(y_drop)}" width="{num(bar)}" height="{num(y_play - y_drop)}" '
+                f'<rect x="{num(x)}" y="{num(y_drop)}" width="{num(bar)}" height="{num(y_stay - y_drop)}" '
                 f'fill="#e53e3e"><title>{r.dropped}</title></rect>'
             )
         if r.late:
@@ -133,7 +148,7 @@ class BracketMatch:
 
 
 def bracket(columns: list[tuple[str, list[BracketMatch]]], *, title: str, bye_label: str) -> str:
-    col_w, box_w, box_h, gap, top = 210, 180, 44, 16, 48
+    col_w, box_w, box_h, gap, top = 210, 180, 44, 16, 64
     first = max((len(m) for _, m in columns), default=1)
     height = top + first * (box_h + gap) + 10
     width = 20 + col_w * max(1, len(columns))

@@ -81,3 +81,8 @@ def document(width: float, height: float, title: str, body: list[str], desc: str
 
 def truncate(label: str, limit: int) -> str:
     return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def text_width(label: str, size: int) -> float:
+    """A rough width for layout: CJK and other wide characters count double."""
+    return sum(size if ord(c) > 0x2E80 else size * 0.6 for c in label)

@@ -1,0 +1,80 @@
+"""Charts (SVG from the server) and the organizer's report, looked at in a real browser."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from taikai.api import charts
+from tests.api.conftest import played_event
+from tests.conftest import PHONE, screenshot
+
+
+def test_each_chart_is_well_formed_svg_with_the_events_facts(organizer: Any, client: Client) -> None:
+    event = played_event(organizer)
+    for name in ("metagame", "paths", "attendance", "bracket"):
+        r = client.get(f"/e/{event.pk}/charts/{name}.svg", headers={"Accept-Language": "en"})
+        assert r.status_code == 200 and r["Content-Type"].startswith("image/svg+xml")
+        ET.fromstring(r.content)  # parses as XML
+    bars = {b.name: b for b in charts.metagame_bars(event)}
+    assert bars["スネークアイ"].players == 3 and float(bars["スネークアイ"].share) == 3 / 8
+    assert sum(b.top_cut for b in bars.values()) == 4
+    attendance = charts.attendance_rows(event)
+    assert [r.playing for r in attendance][:2] == [8, 7]  # one drop after round 1
+    assert attendance[0].dropped == 1
+    _entrants, paths = charts.rank_paths(event)
+    assert all(len(p) == 3 for p in paths.values())
+
+
+def test_the_report_has_winners_standings_metagame_and_timings(organizer: Any, client: Client) -> None:
+    event = played_event(organizer)
+    client.force_login(organizer)
+    html = client.get(f"/events/{event.pk}/report/").content.decode()
+    for text in ("入賞者", "最終順位", "メタゲーム", "ラウンドごとの時間", "<svg"):
+        assert text in html, text
+
+
+def test_the_report_is_for_staff_only(organizer: Any, client: Client) -> None:
+    event = played_event(organizer, 4)
+    assert client.get(f"/events/{event.pk}/report/").status_code == 302  # to the log-in page
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_charts_and_report_render_in_a_browser(new_page: Any, organizer: Any) -> None:
+    event = played_event(organizer)
+    page = new_page(viewport={"width": 1280, "height": 900}, locale="ja-JP")
+    page.goto(f"{page.base_url}/e/{event.pk}/charts/")
+    for name in ("metagame", "paths", "attendance", "bracket"):
+        box = page.locator(f"#chart-{name} svg").bounding_box()
+        assert box and box["width"] > 300 and box["height"] > 150, name
+    assert page.locator("#chart-metagame svg text", has_text="スネークアイ").count() == 1
+    screenshot(page, "api-charts-desktop")
+    phone = new_page(viewport=PHONE, locale="ja-JP")
+    phone.goto(f"{page.base_url}/e/{event.pk}/charts/")
+    box = phone.locator("#chart-metagame svg").bounding_box()
+    assert box and box["width"] <= PHONE["width"]  # scales down to the phone
+    screenshot(phone, "api-charts-phone")
+    staff = Client()
+    staff.force_login(organizer)
+    report = new_page(viewport={"width": 1000, "height": 1400}, locale="ja-JP")
+    cookie = {"name": "sessionid", "value": staff.cookies["sessionid"].value, "url": page.base_url}
+    report.context.add_cookies([cookie])
+    report.goto(f"{page.base_url}/events/{event.pk}/report/")
+    assert report.locator("h1").inner_text() == event.name
+    screenshot(report, "api-report")
+
+
+@pytest.mark.browser
+def test_the_report_prints_to_pdf_offline(organizer: Any, tmp_path: Any) -> None:
+    from django.core.management import call_command
+
+    event = played_event(organizer, 4)
+    out = tmp_path / "report.pdf"
+    call_command("report", event.pk, pdf=out, html=tmp_path / "report.html", lang="en", stdout=io.StringIO())
+    assert out.read_bytes().startswith(b"%PDF") and out.stat().st_size > 10_000
+    assert "Final standings (Swiss)" in (tmp_path / "report.html").read_text()
