@@ -92,3 +92,15 @@ def build_world(players: int = 8) -> World:
 @pytest.fixture
 def world(db: Any) -> World:
     return build_world()
+
+
+@pytest.fixture
+def live_db(tmp_path: Any) -> Any:
+    """An empty database of the kind under test for a real `taikai serve` (SQLite file, or a new PostgreSQL db)."""
+    import os
+
+    from taikai.bench._live import database
+
+    url = os.environ.get("TAIKAI_DATABASE_URL", "") if connection.vendor == "postgresql" else ""
+    with database(tmp_path / "var", url) as db:
+        yield db
