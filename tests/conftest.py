@@ -7,10 +7,18 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM calls from that thread
 # are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# CI machines are shared and noisy: judge property tests by their examples, never by wall time.
+hypothesis_settings.register_profile(
+    "taikai", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+hypothesis_settings.load_profile("taikai")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"

@@ -108,6 +108,9 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
             card_game_id=f"{4000000000 + i * 7919:010d}",
         )
         player_services.check_in(p, by=organizer)
+    from taikai.decks.demo import add_demo_decks
+
+    add_demo_decks(event, by=organizer)
     for _ in range(swiss_rounds + 3):
         if round_services.plan(event).next_action == "finished":
             break
