@@ -56,8 +56,9 @@ def test_charts_and_report_render_in_a_browser(new_page: Any, organizer: Any) ->
     screenshot(page, "api-charts-desktop")
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{page.base_url}/e/{event.pk}/charts/")
-    box = phone.locator("#chart-metagame svg").bounding_box()
-    assert box and box["width"] <= PHONE["width"]  # scales down to the phone
+    # On a phone a chart keeps a legible size and scrolls sideways inside its card, not the page.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert phone.locator("#chart-metagame").evaluate("el => el.scrollWidth > el.clientWidth")
     screenshot(phone, "api-charts-phone")
     staff = Client()
     staff.force_login(organizer)
