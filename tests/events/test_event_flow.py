@@ -223,3 +223,19 @@ def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
     assert (row.wins, row.losses, row.points) == (0, 1, 0)
     r2 = round_services.pair_next_round(event, by=organizer)
     assert late.pk in {m.player_a_id for m in r2.matches.all()} | {m.player_b_id for m in r2.matches.all()}
+
+
+def test_team_registration_page(organizer: Any, client: Any) -> None:
+    event = make_event(organizer, 0, is_team_event=True)
+    client.force_login(organizer)
+    data = {"team_name": "チーム原宿"}
+    for i, s in enumerate("ABC"):
+        data |= {f"name_{s}": f"選手{s}", f"cgid_{s}": f"{5000000000 + i}"}
+    response = client.post(f"/events/{event.pk}/teams/", data, follow=True)
+    assert response.status_code == 200
+    team = event.teams.get()
+    assert sorted(p.seat for p in team.members.all()) == ["A", "B", "C"]
+    data["team_name"] = "もう一つ"
+    response = client.post(f"/events/{event.pk}/teams/", data)
+    assert event.teams.count() == 1
+    assert 'role="alert"' in response.content.decode()  # the taken Card Game IDs are named, nothing saved

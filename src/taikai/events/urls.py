@@ -9,6 +9,7 @@ urlpatterns = [
     path("events/<int:event_id>/edit/", organizer.event_edit, name="event_edit"),
     path("events/<int:event_id>/staff/", organizer.staff_manage, name="staff_manage"),
     path("events/<int:event_id>/players/", organizer.players, name="players"),
+    path("events/<int:event_id>/teams/", organizer.teams, name="teams"),
     path("events/<int:event_id>/players/import/", organizer.players_import, name="players_import"),
     path("events/<int:event_id>/players/search/", organizer.player_search, name="player_search"),
     path("events/<int:event_id>/players/<int:player_id>/check-in/", organizer.player_check_in, name="player_check_in"),

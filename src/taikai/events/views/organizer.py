@@ -212,3 +212,42 @@ def _slip(request: HttpRequest, event: Event, player: Player, token: str) -> Htt
     url = request.build_absolute_uri(f"/p/{token}/")
     svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12).to_string(encoding="unicode")
     return render(request, "events/slip.html", {"event": event, "player": player, "url": url, "qr_svg": svg})
+
+
+@staff_view
+def teams(request: HttpRequest, event: Event) -> HttpResponse:
+    """Team events: register a team with its three named seats; the team standings."""
+    from taikai.events.services import teams as team_services
+
+    seats = event.ruleset.team.seats
+    error = None
+    if request.method == "POST":
+        members = [
+            {
+                "name": request.POST.get(f"name_{s}", ""),
+                "name_kana": request.POST.get(f"kana_{s}", ""),
+                "card_game_id": request.POST.get(f"cgid_{s}", ""),
+            }
+            for s in seats
+        ]
+        try:
+            team = team_services.register_team(
+                event, by=request.user, name=request.POST.get("team_name", ""), members=members
+            )
+        except ServiceError as exc:
+            error = error_text(exc)
+        else:
+            messages.success(request, _("Team %(name)s registered.") % {"name": team.name})
+            return redirect("teams", event_id=event.pk)
+    return render(
+        request,
+        "events/teams.html",
+        {
+            "event": event,
+            "seats": seats,
+            "error": error,
+            "post": request.POST,
+            "teams": event.teams.prefetch_related("members"),
+            "standings": team_services.team_standings(event),
+        },
+    )
