@@ -56,3 +56,7 @@ def rung_label(rung: str) -> str:
 
 def infraction_label(infraction: str) -> str:
     return f"{infraction} {INFRACTION_LABELS.get(infraction, '')}".strip()
+
+
+# The link to the judges' queue in the events staff navigation (events/_event_nav.html); translated here.
+NAV_LABEL = _("Judges")

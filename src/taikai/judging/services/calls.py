@@ -132,7 +132,11 @@ def rule_call(
     """Record the ruling, optionally add time to the table (TIME-4), and close the call."""
     require_judge(by, call.event)
     with transaction.atomic():
-        call = JudgeCall.objects.select_for_update().select_related("event", "match__round__event").get(pk=call.pk)
+        call = (
+            JudgeCall.objects.select_for_update(of=("self",))
+            .select_related("event", "match__round__event")
+            .get(pk=call.pk)
+        )
         if call.status == JudgeCall.Status.CLOSED:
             raise ServiceError("call-closed")
         before = _state(call)

@@ -236,7 +236,7 @@ def apply_pending_duel_loss(penalty: Penalty, *, by: Any) -> Penalty:
     """Apply a waiting duel loss to the first duel of the player's next match (PEN-1)."""
     require_judge(by, penalty.event)
     with transaction.atomic():
-        penalty = Penalty.objects.select_for_update().select_related("player", "event").get(pk=penalty.pk)
+        penalty = Penalty.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=penalty.pk)
         match = current_match(penalty.player)
         if not penalty.pending_duel_loss or penalty.overturned or match is None or match.pk == penalty.match_id:
             raise ServiceError("no-pending-duel-loss")
@@ -308,7 +308,7 @@ def _propagate(source: Penalty, by: Any, fx: core.Effects) -> None:
 def reverse_penalty(penalty: Penalty, *, by: Any) -> Penalty:
     """Undo a penalty's effects (an appeal overturned it): results restored, drops undone, all logged."""
     with transaction.atomic():
-        penalty = Penalty.objects.select_for_update().select_related("event").get(pk=penalty.pk)
+        penalty = Penalty.objects.select_for_update(of=("self",)).select_related("event").get(pk=penalty.pk)
         if penalty.overturned:
             raise ServiceError("already-overturned")
         for effect in reversed(penalty.effects):
