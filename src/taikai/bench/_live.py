@@ -114,6 +114,7 @@ def seed(db: Database, players: int, timeout: float = 300) -> dict[str, Any]:
         text=True,
         timeout=timeout,
     )
+    (db.var_dir / "seed.log").write_text(out.stderr)  # holds the first organizer's password, shown once
     if out.returncode != 0:
         raise RuntimeError(f"seeding failed: {out.stderr[-2000:]}")
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
