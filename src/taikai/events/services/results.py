@@ -127,7 +127,12 @@ def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
 
 
 def _lock(match: Match, version: int | None) -> Match:
-    locked = Match.objects.select_for_update().select_related("round__event", "player_a", "player_b").get(pk=match.pk)
+    # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
+    locked = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event", "player_a", "player_b")
+        .get(pk=match.pk)
+    )
     if version is not None and locked.version != version:
         raise Conflict("conflict")
     if locked.is_bye:
