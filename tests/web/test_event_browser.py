@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from taikai.events.models import Event, Match
 from taikai.events.services.standings import standings_for
@@ -40,7 +41,7 @@ def _create_event(page: Any) -> int:
     page.select_option("select[name=format]", "swiss_cut")
     page.fill("input[name=top_cut]", "4")
     page.click("button.primary")
-    assert page.locator("h1").inner_text() == "ブラウザ杯"
+    expect(page.locator("h1")).to_have_text("ブラウザ杯")
     return int(page.url.rstrip("/").split("/")[-1])
 
 
@@ -52,7 +53,7 @@ def _register_and_check_in(page: Any, event_id: int) -> dict[str, str]:
         page.fill("input[name=reg-name_kana]", kana)
         page.fill("input[name=reg-card_game_id]", f"{2000000000 + i}")
         page.click("form.card button.primary")
-        assert f"{name}さんを登録しました" in page.content()
+        expect(page.locator("body")).to_contain_text(f"{name}さんを登録しました")
     # the desk finds each player with the search box and checks them in (the ID card was shown)
     for i, (name, _) in enumerate(PLAYERS):
         page.goto(f"{page.base_url}/events/{event_id}/players/")
@@ -82,13 +83,13 @@ def _report_on_phones(new_page: Any, links: dict[str, str], event: Event, round_
         pa.check("form.report input[name=duel3][value=A]")
         with pa.expect_navigation():
             pa.click("form.report button[name=report]")
-        assert "対戦相手の確認を待っています" in pa.content()
+        expect(pa.locator("body")).to_contain_text("対戦相手の確認を待っています")
         pb.goto(links[b])
-        assert "対戦相手の報告" in pb.content()
+        expect(pb.locator("body")).to_contain_text("対戦相手の報告")
         if round_number == 1 and m.table == 1:
             screenshot(pb, "player-confirm-phone")
         pb.click("button[name=confirm]")
-        assert "確定した結果" in pb.content()
+        expect(pb.locator("body")).to_contain_text("確定した結果")
 
 
 def _staff_enters(page: Any, event: Event, round_number: int) -> None:
@@ -99,7 +100,7 @@ def _staff_enters(page: Any, event: Event, round_number: int) -> None:
         page.check("input[name=duel1][value=B]")
         page.check("input[name=duel2][value=B]")
         page.click("button.primary")
-        assert "結果を保存しました" in page.content()
+        expect(page.locator("body")).to_contain_text("結果を保存しました")
 
 
 def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
@@ -113,14 +114,16 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     org.fill("input[name=username]", judge.username)
     org.select_option("select[name=role]", "judge")
     org.click("button.primary")
+    expect(org.locator("body")).to_contain_text("スタッフの役割を保存しました")
     links = _register_and_check_in(org, event_id)
     screenshot(org, "players-console")
 
     for round_number in (1, 2, 3):
         org.goto(f"{org.base_url}/events/{event_id}/")
         org.click("text=次のラウンドを組む")
-        assert f"第{round_number}ラウンドの組み合わせを作成しました" in org.content()
+        expect(org.locator("body")).to_contain_text(f"第{round_number}ラウンドの組み合わせを作成しました")
         org.click("text=時計をスタート")
+        expect(org.locator("button", has_text="一時停止")).to_be_visible()
         if round_number == 1:
             proj = new_page(viewport=PROJECTOR)
             proj.goto(f"{proj.base_url}/e/{event_id}/projector/")
@@ -140,9 +143,9 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     jp.check("input[name=duel2][value=B]")
     jp.fill("input[name=reason]", "結果記入ミス")
     jp.click("text=変わることを確認")
-    assert "この訂正で変わること" in jp.content()
+    expect(jp.locator("body")).to_contain_text("この訂正で変わること")
     jp.click("text=訂正を保存")
-    assert "結果を訂正しました" in jp.content()
+    expect(jp.locator("body")).to_contain_text("結果を訂正しました")
     m.refresh_from_db()
     assert m.result == "b"
 
@@ -161,6 +164,7 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     # the top 4: 1 v 4 and 2 v 3, then the final
     org.goto(f"{org.base_url}/events/{event_id}/")
     org.click("text=決勝トーナメントを組む")
+    expect(org.locator("body")).to_contain_text("第4ラウンドの組み合わせを作成しました")
     cut = event.rounds.get(number=4)
     seeds = [r.player_id for r in table[:4]]
     assert [(m.player_a_id, m.player_b_id) for m in cut.matches.order_by("table")] == [
@@ -170,12 +174,13 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     _staff_enters(org, event, 4)
     org.goto(f"{org.base_url}/events/{event_id}/")
     org.click("text=次のラウンドを組む")
+    expect(org.locator("body")).to_contain_text("第5ラウンドの組み合わせを作成しました")
     _staff_enters(org, event, 5)
     org.goto(f"{org.base_url}/e/{event_id}/bracket/")
     assert org.locator(".bracket-col").count() == 2
     screenshot(org, "bracket")
     org.goto(f"{org.base_url}/events/{event_id}/")
-    assert "すべてのラウンドが終わりました" in org.content()
+    expect(org.locator("body")).to_contain_text("すべてのラウンドが終わりました")
 
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/e/{event_id}/standings/")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
@@ -20,7 +21,7 @@ def test_organizer_logs_in_and_switches_language(new_page: Any) -> None:
     page = new_page(viewport=PHONE)
     page.goto(page.base_url + "/")
     assert page.url.endswith("/login/?next=/")
-    assert page.locator("h1").inner_text() == "ログイン"
+    expect(page.locator("h1")).to_have_text("ログイン")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "wrong password")
     page.click("button.primary")
@@ -28,15 +29,15 @@ def test_organizer_logs_in_and_switches_language(new_page: Any) -> None:
 
     page.fill("input[name=password]", password)
     page.click("button.primary")
-    assert page.locator("h1").inner_text() == "ダッシュボード"
-    assert f"{username} としてログイン中です" in page.content()
+    expect(page.locator("h1")).to_have_text("ダッシュボード")
+    expect(page.locator("body")).to_contain_text(f"{username} としてログイン中です")
     screenshot(page, "dashboard-ja-phone")
 
     page.click("button[name=language][value=en]")
-    assert page.locator("h1").inner_text() == "Dashboard"
-    assert f"Signed in as {username}." in page.content()
+    expect(page.locator("h1")).to_have_text("Dashboard")
+    expect(page.locator("body")).to_contain_text(f"Signed in as {username}.")
     page.goto(page.base_url + "/")  # the choice is remembered
-    assert page.locator("h1").inner_text() == "Dashboard"
+    expect(page.locator("h1")).to_have_text("Dashboard")
     screenshot(page, "dashboard-en-phone")
 
 
