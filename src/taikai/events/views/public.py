@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.apps import apps
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -134,7 +135,13 @@ def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
     state = round_services.round_clock(rnd, now=now)
     playing = []
     if state.status == "time":
-        for m in rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False):
+        open_matches = list(rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False))
+        procedures: dict[int, dict[str, object]] = {}
+        if apps.is_installed("taikai.judging"):
+            from taikai.judging.services.time_procedure import table_states
+
+            procedures = table_states(open_matches)
+        for m in open_matches:
             extended = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
             playing.append(
                 {
@@ -142,6 +149,7 @@ def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
                     "extension": m.extension_seconds,
                     "status": extended.status,
                     "remaining": round(extended.remaining),
+                    "procedure": procedures.get(m.pk),  # extra-turn state from the judge's time procedure
                 }
             )
     return JsonResponse(

@@ -146,3 +146,25 @@ def _finish_if_done(run: TimeProcedureRun, match: Match, by: Any) -> None:
         obj=m,
         after={"result": m.result, "rules": list(proc.state.rules)},
     )
+
+
+def table_states(matches: list[Match]) -> dict[int, dict[str, Any]]:
+    """Where each table stands in the time procedure (for the clock feed and the judges' list)."""
+    runs = {r.match_id: r for r in TimeProcedureRun.objects.filter(match__in=matches)}
+    out: dict[int, dict[str, Any]] = {}
+    for m in matches:
+        run = runs.get(m.pk)
+        if run is None:
+            continue
+        try:
+            proc = replay(run, m)
+        except ServiceError:
+            continue
+        out[m.pk] = {
+            "phase": proc.phase.value,
+            "turn": proc.turn,
+            "turns": proc.turns,
+            "turn_player": proc.turn_player.value if proc.turn_player else None,
+            "extra_duel": proc.in_extra_duel,
+        }
+    return out

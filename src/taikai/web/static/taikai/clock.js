@@ -22,7 +22,13 @@
     if (banner) banner.hidden = state.status !== "time";
     if (list && state.tables_playing) {
       list.textContent = state.tables_playing.map(function (t) {
-        return "#" + t.table + (t.extension ? " (+" + Math.round(t.extension / 60) + "m)" : "");
+        var p = t.procedure, step = "";
+        if (p && p.phase === "extra_turn") step = " ET " + p.turn + "/" + p.turns + (p.turn_player ? " " + p.turn_player : "");
+        else if (p && p.phase === "extra_duel_turn") step = " ED " + p.turn + "/" + p.turns;
+        else if (p && p.phase === "sudden_death") step = " SD";
+        else if (p && p.phase === "life_points") step = " LP";
+        else if (p && p.phase === "finish_turn") step = " →ET";
+        return "#" + t.table + step + (t.extension ? " (+" + Math.round(t.extension / 60) + "m)" : "");
       }).join("  ");
     }
   }
