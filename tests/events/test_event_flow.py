@@ -239,3 +239,24 @@ def test_team_registration_page(organizer: Any, client: Any) -> None:
     response = client.post(f"/events/{event.pk}/teams/", data)
     assert event.teams.count() == 1
     assert 'role="alert"' in response.content.decode()  # the taken Card Game IDs are named, nothing saved
+
+
+def test_form_values_show_a_stored_record_from_either_side() -> None:
+    record = {
+        "duels": [{"winner": "A"}, {"time": {"A": 800, "B": 800}, "sudden_death": "B"}],
+        "time_called_between_duels": False,
+        "basis": "played",
+    }
+    assert result_services.form_values(record) == {
+        "duel1": "A",
+        "duel2": "time",
+        "duel2_lp_a": "800",
+        "duel2_lp_b": "800",
+        "duel2_sd": "B",
+        "basis": "played",
+    }
+    flipped = result_services.form_values(record, flip=True)
+    assert flipped["duel1"] == "B" and flipped["duel2_sd"] == "A"
+    # what the form sends back is the same record again
+    again = ResultInput.from_post(result_services.form_values(record))
+    assert list(again.duels) == record["duels"]

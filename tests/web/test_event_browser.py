@@ -139,8 +139,11 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     _login(jp, "judge1", "judge-password-1")
     m = Match.objects.get(round__event=event, round__number=1, table=1)
     jp.goto(f"{jp.base_url}/events/{event_id}/matches/{m.pk}/result/")
+    # the form opens with the confirmed record (A, B, A); the judge changes it to B, B
+    expect(jp.locator("input[name=duel3][value=A]")).to_be_checked()
     jp.check("input[name=duel1][value=B]")
     jp.check("input[name=duel2][value=B]")
+    jp.check("input[name=duel3][value='']")
     jp.fill("input[name=reason]", "結果記入ミス")
     jp.click("text=変わることを確認")
     expect(jp.locator("body")).to_contain_text("この訂正で変わること")

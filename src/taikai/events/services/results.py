@@ -320,3 +320,32 @@ def _later_pairings_that_differ(event: Event, match: Match, new_result: str, lat
         if old != new:
             differing.append(number)
     return differing
+
+
+def form_values(record: dict[str, Any] | None, *, flip: bool = False) -> dict[str, str]:
+    """The duel-by-duel form's field values for a stored record (to pre-fill a correction, or the duels a
+    penalty already decided). ``flip`` shows it from player B's side ("me" = B)."""
+    if not record:
+        return {}
+    swap = {"A": "B", "B": "A"} if flip else {"A": "A", "B": "B"}
+    values: dict[str, str] = {}
+    for i, duel in enumerate(record.get("duels", []), start=1):
+        key = f"duel{i}"
+        if "winner" in duel:
+            values[key] = swap[duel["winner"]]
+            if duel.get("time_called"):
+                values[f"{key}_tc"] = "1"
+        elif "draw" in duel:
+            values[key] = "draw"
+        elif "time" in duel:
+            values[key] = "time"
+            lp = duel["time"]
+            a, b = (lp["B"], lp["A"]) if flip else (lp["A"], lp["B"])
+            values[f"{key}_lp_a"], values[f"{key}_lp_b"] = str(a), str(b)
+            if duel.get("sudden_death"):
+                values[f"{key}_sd"] = swap[duel["sudden_death"]]
+    if record.get("time_called_between_duels"):
+        values["between"] = "1"
+    if record.get("basis"):
+        values["basis"] = record["basis"]
+    return values

@@ -50,6 +50,8 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         "can_confirm": bool(
             match and match.status == Match.Status.REPORTED and last_report and last_report.by_player_id != player.pk
         ),
+        # A duel a penalty already decided (PEN-1) shows in the form, from this player's side.
+        "prefill": result_services.form_values(match.record, flip=side == "b") if match and match.record else {},
         "pin_form": PinForm(),
         "format": match.round.stage if match else "swiss",
     }

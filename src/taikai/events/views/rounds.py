@@ -160,6 +160,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "error": error,
             "preview": preview,
             "post": request.POST,
+            "prefill": result_services.form_values(match.record) if request.method != "POST" else {},
             "reports": match.reports.select_related("by_player", "by_user"),
         },
     )
