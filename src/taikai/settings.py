@@ -86,8 +86,9 @@ def _database(url: str) -> dict[str, object]:
         }
         db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
     else:
-        db["CONN_MAX_AGE"] = 60
-        db["CONN_HEALTH_CHECKS"] = True
+        # Under ASGI every request may run on its own thread: persistent connections would pile up past
+        # PostgreSQL's max_connections. Close each request's connection (Django's advice for ASGI).
+        db["CONN_MAX_AGE"] = 0
     return db
 
 

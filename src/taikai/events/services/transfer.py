@@ -10,7 +10,8 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from taikai.audit.services import record
@@ -140,7 +141,16 @@ def import_event(data: Any, *, by: Any) -> Event:
                 obj=event,
                 counts={k: len(data.get(k, [])) for k in ("players", "rounds", "matches")},
             )
-    except (KeyError, TypeError, ValueError, AttributeError, RulesetError, IntegrityError) as exc:
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        RulesetError,
+        IntegrityError,
+        DataError,
+        ValidationError,
+    ) as exc:
         raise ServiceError("import-invalid", detail=f"{type(exc).__name__}: {exc}") from exc
     return event
 
