@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from taikai.core.ruleset import Ruleset, from_document
 
+_RULESETS: dict[str, Ruleset] = {}
+
 
 class Event(models.Model):
     class Format(models.TextChoices):
@@ -54,7 +56,11 @@ class Event(models.Model):
     def ruleset(self) -> Ruleset:
         cached: Ruleset | None = getattr(self, "_ruleset", None)
         if cached is None:
-            cached = from_document(self.ruleset_document)
+            # Validating a ruleset document is not free: share the parsed one by its fingerprint.
+            cached = _RULESETS.get(self.ruleset_fingerprint)
+            if cached is None or cached.to_dict() != self.ruleset_document:
+                cached = from_document(self.ruleset_document)
+                _RULESETS[self.ruleset_fingerprint] = cached
             self._ruleset = cached
         return cached
 
