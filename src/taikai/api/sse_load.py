@@ -29,14 +29,17 @@ class LoadResult:
 async def _reader(
     client: httpx.AsyncClient, url: str, connected: asyncio.Event, seen: asyncio.Queue[float], ready: list[int]
 ) -> None:
-    async with client.stream("GET", url, headers={"Accept": "text/event-stream"}) as response:
-        response.raise_for_status()
-        async for line in response.aiter_lines():
-            if line == ": connected":
-                ready.append(1)
-                connected.set()
-            elif line.startswith("event: clock-paused"):
-                await seen.put(time.monotonic())
+    try:
+        async with client.stream("GET", url, headers={"Accept": "text/event-stream"}) as response:
+            response.raise_for_status()
+            async for line in response.aiter_lines():
+                if line == ": connected":
+                    ready.append(1)
+                    connected.set()
+                elif line.startswith("event: clock-paused"):
+                    await seen.put(time.monotonic())
+    except (httpx.HTTPError, OSError):
+        return  # counted as not connected
 
 
 async def run(base: str, event_id: int, n: int, token: str = "", round_number: int = 0) -> LoadResult:

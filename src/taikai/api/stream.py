@@ -8,21 +8,24 @@ clock's "time" moment has no audit entry; the poller derives it from the round's
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.events.models import Event, Round
 from taikai.events.services import rounds as round_services
+
+T = TypeVar("T")
 
 POLL_SECONDS = 0.25
 CLOCK_EVERY = 4  # ticks between clock checks (one second)
@@ -81,6 +84,20 @@ def _rows_after(event_id: int, after: int, limit: int = BACKLOG_LIMIT) -> list[t
     return list(qs.values_list("id", "at", "action", "object_type", "object_id")[:limit])
 
 
+def _event_exists(event_id: int) -> bool:
+    return Event.objects.filter(pk=event_id).exists()
+
+
+async def shared(fn: Callable[..., T], *args: Any) -> T:
+    """Run ORM code on asgiref's one process-wide sync thread, not the request's own thread.
+
+    Hundreds of streams then share one database connection (PostgreSQL allows ~100 by default),
+    and a stream's request thread holds none while the stream stays open.
+    """
+    task = asyncio.get_running_loop().create_task(sync_to_async(fn)(*args), context=contextvars.Context())
+    return await task
+
+
 def _last_id(event_id: int) -> int:
     close_old_connections()
     return AuditEntry.objects.filter(event_id=event_id).order_by("-id").values_list("id", flat=True).first() or 0
@@ -105,14 +122,24 @@ class Tail:
     recent: deque[int] = field(default_factory=lambda: deque(maxlen=4 * LOOKBACK))
     clock: tuple[int, str] | None = None
     task: asyncio.Task[None] | None = None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
 
     def publish(self, message: Message) -> None:
         for queue in self.subscribers:
             queue.put_nowait(message)
 
+    async def start(self) -> None:
+        """What is already in the log is history, also inside the look-back window."""
+        if self.last_id == 0:
+            self.last_id = await sync_to_async(_last_id)(self.event_id)
+            history = await sync_to_async(_rows_after)(self.event_id, max(0, self.last_id - LOOKBACK))
+            self.recent.extend(row[0] for row in history)
+        self.clock = await sync_to_async(_clock_key)(self.event_id)
+        self.ready.set()
+
     async def run(self) -> None:
         tick = 0
-        self.clock = await sync_to_async(_clock_key)(self.event_id)
+        await self.start()
         while self.subscribers:
             rows = await sync_to_async(_rows_after)(self.event_id, max(0, self.last_id - LOOKBACK))
             for row in rows:
@@ -144,21 +171,23 @@ class Hub:
     async def subscribe(self, event_id: int) -> asyncio.Queue[Message]:
         queue: asyncio.Queue[Message] = asyncio.Queue()
         tail = self.tails.get(event_id)
-        if tail is None:
-            tail = Tail(event_id, await sync_to_async(_last_id)(event_id))
-            # What is already in the log is history, also inside the look-back window.
-            history = await sync_to_async(_rows_after)(event_id, max(0, tail.last_id - LOOKBACK))
-            tail.recent.extend(row[0] for row in history)
-            self.tails[event_id] = tail
+        if tail is None:  # registered before any await, so concurrent subscribers share one poller
+            tail = self.tails[event_id] = Tail(event_id, 0)
         tail.subscribers.add(queue)
         if tail.task is None or tail.task.done():
-            tail.task = asyncio.get_running_loop().create_task(self._run(tail))
+            tail.ready.clear()
+            # A fresh context: the poller must not run in (and outlive) the first subscriber's request
+            # thread; all pollers of the process share asgiref's one global sync thread instead.
+            tail.task = asyncio.get_running_loop().create_task(self._run(tail), context=contextvars.Context())
+        await tail.ready.wait()
         return queue
 
     async def _run(self, tail: Tail) -> None:
         try:
             await tail.run()
         finally:
+            tail.ready.set()  # never leave a subscriber waiting on a poller that failed to start
+            await sync_to_async(connections.close_all)()
             if not tail.subscribers and self.tails.get(tail.event_id) is tail:
                 del self.tails[tail.event_id]
 
@@ -167,7 +196,7 @@ class Hub:
         if tail is not None:
             tail.subscribers.discard(queue)
 
-    def connections(self) -> int:
+    def open_streams(self) -> int:
         return sum(len(t.subscribers) for t in self.tails.values())
 
 
@@ -196,7 +225,7 @@ async def _events(event_id: int, resume_from: int | None) -> AsyncIterator[bytes
         yield b"retry: 3000\n: connected\n\n"
         sent: set[int] = set()
         if resume_from is not None:
-            for row in await sync_to_async(_rows_after)(event_id, resume_from):
+            for row in await shared(_rows_after, event_id, resume_from):
                 message = _message(row)
                 sent.add(row[0])
                 if message is not None:
@@ -220,8 +249,7 @@ async def _events(event_id: int, resume_from: int | None) -> AsyncIterator[bytes
 
 async def event_stream(request: HttpRequest, event_id: int) -> StreamingHttpResponse:
     """GET /api/v1/events/{id}/stream: text/event-stream; resume with the Last-Event-ID header."""
-    exists = await Event.objects.filter(pk=event_id).aexists()
-    if not exists:
+    if not await shared(_event_exists, event_id):
         raise Http404
     response = StreamingHttpResponse(_events(event_id, _resume_from(request)), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
