@@ -40,6 +40,16 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    # Page and standings caches are keyed by ids, which repeat when a test's database is rolled back.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_storage(settings: Any) -> None:
     # Tests do not run collectstatic; serve static files straight from the apps.
     settings.STORAGES = {

@@ -95,6 +95,16 @@ def _database(url: str) -> dict[str, object]:
 DATABASES = {"default": _database(CONFIG.database_url)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Rendered public pages are cached per process, keyed by what they show (a round's version, the event's
+# last change), so a stale page is never served and no shared cache server is needed.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "taikai",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    }
+}
+
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",

@@ -119,5 +119,5 @@ def test_rules_reference_in_japanese_and_english(new_page: Any) -> None:
     screenshot(page, "judging-rules-ja-phone")
     en = new_page(viewport=PHONE, locale="en-US")
     en.goto(en.base_url + "/judging/rules/")
-    en.click("button[name=language][value=en]")
+    en.click("a.lang[lang=en]")
     assert "the 4th time the same position arises" in en.content() and "Concession" in en.content()

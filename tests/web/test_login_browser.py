@@ -33,7 +33,7 @@ def test_organizer_logs_in_and_switches_language(new_page: Any) -> None:
     expect(page.locator("body")).to_contain_text(f"{username} としてログイン中です")
     screenshot(page, "dashboard-ja-phone")
 
-    page.click("button[name=language][value=en]")
+    page.click("a.lang[lang=en]")
     expect(page.locator("h1")).to_have_text("Dashboard")
     expect(page.locator("body")).to_contain_text(f"Signed in as {username}.")
     page.goto(page.base_url + "/")  # the choice is remembered

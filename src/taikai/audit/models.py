@@ -36,7 +36,11 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["object_type", "object_id"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id"]),
+            # "What changed last in this event" (page caches, the live stream) is one index probe.
+            models.Index(fields=["event_id", "id"], name="audit_event_latest"),
+        ]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
@@ -48,3 +52,9 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}:{self.object_id}"
+
+
+def last_change(event_id: int) -> int:
+    """The id of the event's latest audit entry: every change to an event writes one."""
+    latest = AuditEntry.objects.filter(event_id=event_id).order_by("-id").values_list("id", flat=True).first()
+    return latest or 0

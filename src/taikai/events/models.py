@@ -132,6 +132,14 @@ class Player(models.Model):
         return self.dropped_after_round is not None
 
 
+class RoundManager(models.Manager["Round"]):
+    """Rounds load without their stored pairing input and report (large: every player of the event);
+    a page that needs them reads the field, which loads it then."""
+
+    def get_queryset(self) -> models.QuerySet[Round]:
+        return super().get_queryset().defer("pairing_input", "pairing_report")
+
+
 class Round(models.Model):
     class Stage(models.TextChoices):
         SWISS = "swiss", _("Swiss")
@@ -154,6 +162,8 @@ class Round(models.Model):
     pauses = models.JSONField(default=list)  # [[start_ts, end_ts|null], ...]
     time_called_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+
+    objects = RoundManager()
 
     class Meta:
         ordering = ["number"]

@@ -34,11 +34,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "taikai/dashboard.html", {"events": events[:50], "can_create": is_organizer(user)})
 
 
-@require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
-    """The language switch on every page: remembers the choice in a cookie for a year."""
-    language = request.POST.get("language", "")
-    target = request.POST.get("next") or "/"
+    """The language switch on every page (a link, or a form post): remembers the choice in a cookie."""
+    data = request.POST if request.method == "POST" else request.GET
+    language = data.get("language", "")
+    target = data.get("next") or "/"
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "/"
     response = HttpResponseRedirect(target)

@@ -10,9 +10,11 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from taikai.audit.models import last_change
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import rounds as round_services
 from taikai.events.services.standings import standings_for
+from taikai.events.views.caching import cached_page
 
 
 def _kana_key(name_kana: str, name: str) -> str:
@@ -25,10 +27,10 @@ def current_round(event: Event) -> Round | None:
     return event.rounds.order_by("-number").first()
 
 
-def pairing_rows(rnd: Round) -> list[dict[str, object]]:
+def pairing_rows(matches: list[Match]) -> list[dict[str, object]]:
     """One row per player (both sides of each table), for the by-name list."""
     rows: list[dict[str, object]] = []
-    for m in rnd.matches.select_related("player_a", "player_b"):
+    for m in matches:
         for me, opp in ((m.player_a, m.player_b), (m.player_b, m.player_a)):
             if me is None:
                 continue
@@ -47,24 +49,27 @@ def pairing_rows(rnd: Round) -> list[dict[str, object]]:
 
 def public_event(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    rnd = current_round(event)
-    return render(request, "events/public_event.html", {"event": event, "round": rnd, "rounds": event.rounds.all()})
+
+    def page() -> HttpResponse:
+        rnd = current_round(event)
+        return render(request, "events/public_event.html", {"event": event, "round": rnd, "rounds": event.rounds.all()})
+
+    return cached_page(request, ("event", event.pk, last_change(event.pk)), page)
 
 
 def public_pairings(request: HttpRequest, event_id: int, number: int | None = None) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     rnd = get_object_or_404(Round, event=event, number=number) if number else current_round(event)
     order = request.GET.get("order", "table")
-    rows = pairing_rows(rnd) if rnd else []
-    if order == "kana":
-        rows.sort(key=lambda r: (str(r["kana"]), str(r["name"])))
-    elif order == "az":
-        rows.sort(key=lambda r: str(r["name"]).casefold())
-    matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
-    return render(
-        request,
-        "events/public_pairings.html",
-        {
+
+    def page() -> HttpResponse:
+        matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
+        rows = pairing_rows(matches) if order != "table" else []
+        if order == "kana":
+            rows.sort(key=lambda r: (str(r["kana"]), str(r["name"])))
+        elif order == "az":
+            rows.sort(key=lambda r: str(r["name"]).casefold())
+        context = {
             "event": event,
             "round": rnd,
             "rows": rows,
@@ -72,13 +77,21 @@ def public_pairings(request: HttpRequest, event_id: int, number: int | None = No
             "order": order,
             "rounds": event.rounds.all(),
             "print": request.GET.get("print") == "1",
-        },
-    )
+        }
+        return render(request, "events/public_pairings.html", context)
+
+    # Pairings change only when the round is paired or edited (its version), never with results.
+    key = ("pairings", event.pk, rnd.pk if rnd else None, rnd.version if rnd else None, event.rounds.count())
+    return cached_page(request, key, page)
 
 
 def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    return render(request, "events/public_standings.html", {"event": event, "rows": standings_for(event)})
+    return cached_page(
+        request,
+        ("standings", event.pk, last_change(event.pk)),
+        lambda: render(request, "events/public_standings.html", {"event": event, "rows": standings_for(event)}),
+    )
 
 
 def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
@@ -90,7 +103,10 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
         round__event=event, player_b=player
     )
     rows = []
-    for m in matches.select_related("round", "player_a", "player_b").order_by("round__number"):
+    matches = matches.select_related("round", "player_a", "player_b").defer(
+        "round__pairing_input", "round__pairing_report"
+    )
+    for m in matches.order_by("round__number"):
         side = m.side_of(player)
         opp = m.player_b if side == "a" else m.player_a
         if m.is_bye:
@@ -120,8 +136,13 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     rnd = current_round(event)
-    rows = sorted(pairing_rows(rnd), key=lambda r: (str(r["kana"]), str(r["name"]))) if rnd else []
-    return render(request, "events/projector.html", {"event": event, "round": rnd, "rows": rows})
+
+    def page() -> HttpResponse:
+        matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
+        rows = sorted(pairing_rows(matches), key=lambda r: (str(r["kana"]), str(r["name"])))
+        return render(request, "events/projector.html", {"event": event, "round": rnd, "rows": rows})
+
+    return cached_page(request, ("projector", event.pk, rnd.pk if rnd else None, rnd.version if rnd else None), page)
 
 
 @never_cache

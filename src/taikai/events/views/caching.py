@@ -1,0 +1,50 @@
+"""Whole-page caching for the public pages, keyed by exactly what the page shows.
+
+A key names the page, its parameters, the language and a version that changes whenever the content can
+(a round's pairing version, or the event's latest audit entry id), so a stale page is never served.
+Only anonymous visitors without pending messages get cached pages; staff always see a fresh render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+TIMEOUT = 15 * 60
+
+
+def _event_created(event_id: Any) -> float | None:
+    from taikai.events.models import Event
+
+    created = Event.objects.filter(pk=event_id).values_list("created_at", flat=True).first()
+    return created.timestamp() if created else None
+
+
+def cacheable(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return (
+        request.method == "GET" and not getattr(user, "is_authenticated", False) and "messages" not in request.COOKIES
+    )
+
+
+def cached_page(request: HttpRequest, parts: tuple[Any, ...], render: Callable[[], HttpResponse]) -> HttpResponse:
+    if not cacheable(request):
+        return render()
+    raw = repr((parts, request.get_full_path(), getattr(request, "LANGUAGE_CODE", "")))
+    # parts start with (name, event pk, ...); ids can repeat after a restore, creation times do not
+    raw += repr(_event_created(parts[1]))
+    key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
+    hit = cache.get(key)
+    if hit is not None:
+        content, content_type = hit
+        response = HttpResponse(content, content_type=content_type)
+        response["X-Taikai-Cache"] = "hit"
+        return response
+    response = render()
+    if response.status_code == 200 and not response.streaming:
+        cache.set(key, (response.content, response["Content-Type"]), TIMEOUT)
+    return response
