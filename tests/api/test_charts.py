@@ -79,3 +79,16 @@ def test_the_report_prints_to_pdf_offline(organizer: Any, tmp_path: Any) -> None
     call_command("report", event.pk, pdf=out, html=tmp_path / "report.html", lang="en", stdout=io.StringIO())
     assert out.read_bytes().startswith(b"%PDF") and out.stat().st_size > 10_000
     assert "Final standings (Swiss)" in (tmp_path / "report.html").read_text()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_api_docs_work_offline_in_a_browser(new_page: Any) -> None:
+    page = new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    outside = []
+    page.on("request", lambda req: outside.append(req.url) if not req.url.startswith(page.base_url) else None)
+    page.goto(f"{page.base_url}/api/v1/docs")
+    page.wait_for_selector(".opblock", timeout=10_000)
+    assert page.locator(".opblock").count() >= 16
+    assert not outside, outside
+    screenshot(page, "api-docs")

@@ -134,3 +134,24 @@ def test_the_schema_and_docs_are_served_offline(client: Client) -> None:
     assert asset.status_code == 200 and asset["Content-Type"] == "text/javascript"
     assert b"SwaggerUI" in asset.content
     assert client.get("/api/v1/docs/assets/..%2Fsettings.py").status_code == 404
+
+
+def test_organizers_create_and_revoke_tokens_on_a_page(client: Client, organizer: Any, api_event: Any) -> None:
+    from taikai.api.models import ApiToken
+
+    staff_user(organizer, api_event, "judge2", "judge")
+    client.force_login(organizer)
+    page = f"/events/{api_event.pk}/api-tokens/"
+    r = client.post(page, {"username": "judge2", "role": "judge", "label": "Discord bot"})
+    token = r.context["new_token"]
+    assert token.startswith("tk_") and token in r.content.decode()
+    row = ApiToken.objects.get(label="Discord bot")
+    assert row.token_hash != token and row.role == "judge"  # only a hash is kept
+    assert Api(client, token=token).post(f"/events/{api_event.pk}/rounds").json()["error"]["code"] == "not-organizer"
+    client.post(page, {"revoke": row.pk})
+    assert Api(client, token=token).post(f"/events/{api_event.pk}/rounds").status_code == 401
+    client.logout()
+    judge = Client()
+    judge.force_login(row.user)
+    assert judge.post(page, {"username": "judge2", "role": "organizer"}).status_code == 200
+    assert ApiToken.objects.filter(role="organizer").count() == 0  # a judge cannot mint tokens

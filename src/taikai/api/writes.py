@@ -86,6 +86,7 @@ def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any
     "/events/{event_id}/players/{player_id}/archetype",
     response={200: s.PlayerOut, **WRITE_ERRORS},
     auth=[TOKEN, PLAYER],
+    tags=TAGS,
 )
 def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.ArchetypeIn) -> dict[str, Any]:
     """Set the deck archetype a player registered (staff, or the player themself), for the metagame."""
@@ -120,6 +121,7 @@ CLOCK = {
     "/events/{event_id}/rounds/{number}/clock/{action}",
     response={200: s.RoundOut, **WRITE_ERRORS},
     auth=TOKEN,
+    tags=TAGS,
 )
 def clock(
     request: HttpRequest, event_id: s.Id, number: s.RoundNumber, action: str, body: s.ClockAction
@@ -138,6 +140,7 @@ def clock(
     "/events/{event_id}/matches/{match_id}/result",
     response={200: s.MatchOut, **WRITE_ERRORS},
     auth=[TOKEN, PLAYER],
+    tags=TAGS,
 )
 def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultIn) -> dict[str, Any]:
     """Report a result. A player (X-Player-Token) reports and the opponent's matching report confirms it;
@@ -157,6 +160,7 @@ def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultI
     "/events/{event_id}/matches/{match_id}/confirm",
     response={200: s.MatchOut, **WRITE_ERRORS},
     auth=PLAYER,
+    tags=TAGS,
 )
 def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ConfirmIn) -> dict[str, Any]:
     """The opponent confirms the reported result as it stands (X-Player-Token)."""
