@@ -75,6 +75,10 @@ TEMPLATES = [
 
 def _database(url: str) -> dict[str, object]:
     db: dict[str, object] = dict(dj_database_url.parse(url, conn_max_age=0))
+    # Requests run on a fixed pool of threads (TAIKAI_THREADS per process, see taikai.asgi), so keeping
+    # each thread's connection open is bounded; live streams share one thread per process.
+    db["CONN_MAX_AGE"] = 300
+    db["CONN_HEALTH_CHECKS"] = True
     if db["ENGINE"] == "django.db.backends.sqlite3":
         Path(str(db["NAME"])).parent.mkdir(parents=True, exist_ok=True)
         # WAL lets readers work while one writer writes; IMMEDIATE takes the write lock at BEGIN so
@@ -85,10 +89,6 @@ def _database(url: str) -> dict[str, object]:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
         }
         db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
-    else:
-        # Under ASGI every request may run on its own thread: persistent connections would pile up past
-        # PostgreSQL's max_connections. Close each request's connection (Django's advice for ASGI).
-        db["CONN_MAX_AGE"] = 0
     return db
 
 

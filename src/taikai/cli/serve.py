@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("serve", help="run the web application / サーバーを起動")
     p.add_argument("--host", default=os.environ.get("TAIKAI_HOST", "0.0.0.0"))
     p.add_argument("--port", type=int, default=int(os.environ.get("TAIKAI_PORT", "8000")))
-    p.add_argument("--workers", type=int, default=None, help="web processes (default 1 on SQLite, 2 on PostgreSQL)")
+    p.add_argument("--workers", type=int, default=None, help="web processes (default: one per core, 2 to 4)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -84,7 +84,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from django.conf import settings
 
     engine = settings.DATABASES["default"]["ENGINE"]
-    workers = args.workers or (1 if engine.endswith("sqlite3") else 2)
+    workers = args.workers or min(4, max(2, os.cpu_count() or 2))
     print(f"taikai: serving on http://127.0.0.1:{args.port}/")
     if args.host in ("0.0.0.0", "::"):
         for addr in lan_addresses():

@@ -17,11 +17,29 @@ from django.http import HttpRequest, HttpResponse
 TIMEOUT = 15 * 60
 
 
-def _event_created(event_id: Any) -> float | None:
+def event_change_key(event_id: int) -> tuple[Any, ...] | None:
+    """(created, latest change) of an event in one query: the version of every page that shows results.
+    Ids can repeat after a restore; creation times do not. None when there is no such event."""
+    from taikai.audit.models import last_change
     from taikai.events.models import Event
 
     created = Event.objects.filter(pk=event_id).values_list("created_at", flat=True).first()
-    return created.timestamp() if created else None
+    if created is None:
+        return None
+    return (created.timestamp(), last_change(event_id))
+
+
+def rounds_key(event_id: int) -> tuple[Any, ...]:
+    """Every round's (number, pk, version) with the event's creation time, in one query: the version of
+    pages that show pairings (they change when a round is paired or edited, never with results)."""
+    from taikai.events.models import Round
+
+    rows = (
+        Round.objects.filter(event_id=event_id)
+        .order_by("number")
+        .values_list("number", "pk", "version", "event__created_at")
+    )
+    return tuple((n, pk, v, created.timestamp()) for n, pk, v, created in rows)
 
 
 def cacheable(request: HttpRequest) -> bool:
@@ -35,8 +53,6 @@ def cached_page(request: HttpRequest, parts: tuple[Any, ...], render: Callable[[
     if not cacheable(request):
         return render()
     raw = repr((parts, request.get_full_path(), getattr(request, "LANGUAGE_CODE", "")))
-    # parts start with (name, event pk, ...); ids can repeat after a restore, creation times do not
-    raw += repr(_event_created(parts[1]))
     key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
     hit = cache.get(key)
     if hit is not None:

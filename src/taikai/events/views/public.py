@@ -10,11 +10,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
-from taikai.audit.models import last_change
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import rounds as round_services
 from taikai.events.services.standings import standings_for
-from taikai.events.views.caching import cached_page
+from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 
 
 def _kana_key(name_kana: str, name: str) -> str:
@@ -48,21 +47,20 @@ def pairing_rows(matches: list[Match]) -> list[dict[str, object]]:
 
 
 def public_event(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-
     def page() -> HttpResponse:
+        event = get_object_or_404(Event, pk=event_id)
         rnd = current_round(event)
         return render(request, "events/public_event.html", {"event": event, "round": rnd, "rounds": event.rounds.all()})
 
-    return cached_page(request, ("event", event.pk, last_change(event.pk)), page)
+    return cached_page(request, ("event", event_id, event_change_key(event_id)), page)
 
 
 def public_pairings(request: HttpRequest, event_id: int, number: int | None = None) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    rnd = get_object_or_404(Round, event=event, number=number) if number else current_round(event)
     order = request.GET.get("order", "table")
 
     def page() -> HttpResponse:
+        event = get_object_or_404(Event, pk=event_id)
+        rnd = get_object_or_404(Round, event=event, number=number) if number else current_round(event)
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
         rows = pairing_rows(matches) if order != "table" else []
         if order == "kana":
@@ -80,18 +78,17 @@ def public_pairings(request: HttpRequest, event_id: int, number: int | None = No
         }
         return render(request, "events/public_pairings.html", context)
 
-    # Pairings change only when the round is paired or edited (its version), never with results.
-    key = ("pairings", event.pk, rnd.pk if rnd else None, rnd.version if rnd else None, event.rounds.count())
-    return cached_page(request, key, page)
+    # Pairings change only when a round is paired or edited (its version), never with results: the key
+    # is one small query, and a cached page costs no other.
+    return cached_page(request, ("pairings", event_id, number, rounds_key(event_id)), page)
 
 
 def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    return cached_page(
-        request,
-        ("standings", event.pk, last_change(event.pk)),
-        lambda: render(request, "events/public_standings.html", {"event": event, "rows": standings_for(event)}),
-    )
+    def page() -> HttpResponse:
+        event = get_object_or_404(Event, pk=event_id)
+        return render(request, "events/public_standings.html", {"event": event, "rows": standings_for(event)})
+
+    return cached_page(request, ("standings", event_id, event_change_key(event_id)), page)
 
 
 def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
@@ -134,15 +131,14 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
 
 
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    rnd = current_round(event)
-
     def page() -> HttpResponse:
+        event = get_object_or_404(Event, pk=event_id)
+        rnd = current_round(event)
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
         rows = sorted(pairing_rows(matches), key=lambda r: (str(r["kana"]), str(r["name"])))
         return render(request, "events/projector.html", {"event": event, "round": rnd, "rows": rows})
 
-    return cached_page(request, ("projector", event.pk, rnd.pk if rnd else None, rnd.version if rnd else None), page)
+    return cached_page(request, ("projector", event_id, rounds_key(event_id)), page)
 
 
 @never_cache
