@@ -38,6 +38,10 @@
     }).catch(function () { /* keep counting locally while offline */ });
   }
   poll();
+  document.addEventListener("taikai:live", function (e) {
+    var kind = e.detail && e.detail.kind;
+    if (["round-started", "clock-paused", "clock-resumed", "time-called", "pairings", "result"].indexOf(kind) >= 0) poll();
+  });
   setInterval(render, 250);
   setInterval(poll, 5000);
 })();

@@ -9,5 +9,8 @@
     box.scrollTop += 2;
     if (box.scrollTop + box.clientHeight >= box.scrollHeight - 1) { pause = 60; setTimeout(function () { box.scrollTop = 0; }, 2500); }
   }, 50);
-  setTimeout(function () { location.reload(); }, 60000);  // new pairings appear within a minute
+  // New pairings arrive through live.js (the event's stream, or polling without it).
+  document.addEventListener("taikai:live", function (e) {
+    if (e.detail && e.detail.kind === "pairings") { box.scrollTop = 0; }
+  });
 })();
