@@ -37,3 +37,13 @@ def test_a_failed_service_leaves_no_entry() -> None:
         record("taikai.test.something")
         1 / 0  # noqa: B018
     assert AuditEntry.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_nul_character_is_refused_with_a_clear_message(client: object) -> None:
+    response = client.post("/login/", {"username": "a\x00b", "password": "x"})  # type: ignore[attr-defined]
+    assert response.status_code == 400 and "NUL" in response.content.decode()
+    api = client.post(  # type: ignore[attr-defined]
+        "/api/v1/events/1/players", data='{"name": "x\\u0000"}', content_type="application/json"
+    )
+    assert api.status_code == 400 and api.json()["error"]["code"] == "nul-character"

@@ -36,3 +36,38 @@ class LanguageMiddleware:
         response.headers.setdefault("Content-Language", language)
         translation.deactivate()
         return response
+
+
+class RejectNulMiddleware:
+    """A NUL character never belongs in a form field or a JSON string, and PostgreSQL refuses to store one:
+    answer 400 with a clear message instead of failing later with a server error."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self._has_nul(request):
+            japanese = getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE) == "ja"
+            message = (
+                "入力に使えない文字（NUL）が含まれています。" if japanese else "The input contains a NUL character."
+            )
+            if request.path.startswith("/api/"):
+                from django.http import JsonResponse
+
+                return JsonResponse({"error": {"code": "nul-character", "message": message, "params": {}}}, status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+    @staticmethod
+    def _has_nul(request: HttpRequest) -> bool:
+        if any("\x00" in key or "\x00" in value for key, value in request.GET.items()):
+            return True
+        content_type = request.META.get("CONTENT_TYPE", "")
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return False
+        if content_type.startswith("multipart/") or content_type.startswith("application/x-www-form-urlencoded"):
+            # uploaded files may be binary; only the form fields are text
+            return any("\x00" in key or any("\x00" in v for v in values) for key, values in request.POST.lists())
+        if content_type.startswith("application/json"):
+            return b"\\u0000" in request.body or b"\x00" in request.body
+        return False

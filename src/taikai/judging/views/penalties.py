@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -43,6 +43,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     rules = event.ruleset.penalties
     player = None
     if source.get("player"):
+        if not str(source.get("player")).isdigit():
+            raise Http404
         player = get_object_or_404(Player, event=event, pk=source.get("player"))
     infraction = source.get("infraction") or ""
     if request.method == "POST" and player is not None and "issue" in request.POST:
