@@ -27,7 +27,7 @@ def test_standings_page_changes_with_the_next_result(organizer: Any) -> None:
     result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"}, {"winner": "A"})))
     after = anonymous.get(f"/e/{event.pk}/standings/")
     assert "X-Taikai-Cache" not in after
-    assert f"<td class=\"num\">{event.ruleset.scoring.win}</td>" in after.content.decode()
+    assert f'<td class="num">{event.ruleset.scoring.win}</td>' in after.content.decode()
 
 
 def test_pairings_page_follows_a_hand_edit_but_not_results(organizer: Any) -> None:
