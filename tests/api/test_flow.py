@@ -100,3 +100,24 @@ def test_the_top_cut_bracket_is_public(organizer: Any, client: Any) -> None:
     assert r.status_code == 201 and r.json()["stage"] == "elimination"
     bracket = Api(client).get(f"/events/{event.pk}/bracket").json()
     assert len(bracket["rounds"]) == 1 and len(bracket["rounds"][0]["matches"]) == 1
+
+
+def test_a_player_submits_a_deck_list_through_the_api(organizer_api: Api, api_event: Any) -> None:  # DECK-9
+    from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, _demo_list_name, load_demo_cards
+    from taikai.events.models import Event
+
+    load_demo_cards()
+    eid = api_event.pk
+    Event.objects.filter(pk=eid).update(banlist_name=_demo_list_name())  # the demo card set's F/L list
+    tokens = _register_four(organizer_api, eid)
+    (pid, token), (other, _) = list(tokens.items())[:2]
+    me = organizer_api.as_player(token)
+    r = me.put(f"/events/{eid}/players/{pid}/deck", {"text": FORBIDDEN_SHEET})
+    assert r.status_code == 200 and r.json()["legal"] is False
+    assert [p["code"] for p in r.json()["problems"]] == ["forbidden"]
+    r = me.put(f"/events/{eid}/players/{pid}/deck", {"text": LEGAL_SHEET, "languages": ["ja", "en"]})
+    body = r.json()
+    assert r.status_code == 200 and body["legal"] is True and body["counts"]["main"] == 40
+    assert body["mixed_languages"] is True and body["locked"] is False
+    assert me.put(f"/events/{eid}/players/{other}/deck", {"text": LEGAL_SHEET}).status_code == 403
+    assert me.put(f"/events/{eid}/players/{pid}/deck", {"text": "no such card x3"}).json()["legal"] is False

@@ -188,3 +188,31 @@ class ConfirmIn(Schema):
 
 class ClockAction(Schema):
     version: int | None = None
+
+
+class DeckIn(Schema):
+    text: str = Field(
+        ...,
+        max_length=20_000,
+        description="A text deck sheet (Japanese or English), the lines of a .ydk file, or a ydke:// URL.",
+    )
+    languages: list[Literal["ja", "en", "ko", "fr", "de", "it", "es", "pt"]] = Field(
+        default_factory=list, description="Languages of the physical cards (DECK-8); none means Japanese."
+    )
+
+
+class DeckCounts(Schema):
+    main: int
+    extra: int
+    side: int
+
+
+class DeckOut(Schema):
+    player: str
+    legal: bool
+    counts: DeckCounts
+    problems: list[dict[str, Any]] = Field(
+        default_factory=list, description="As `taikai deck check --json`: code, card, name, section, count, limit."
+    )
+    mixed_languages: bool
+    locked: bool

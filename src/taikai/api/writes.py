@@ -170,3 +170,33 @@ def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.Confir
         raise PermissionDenied("player-token-required")
     match = result_services.confirm_result(_match(event, match_id), player=me, version=body.version)
     return serialize.match_row(_match(event, match.pk))
+
+
+@router.put(
+    "/events/{event_id}/players/{player_id}/deck",
+    response={200: s.DeckOut, **WRITE_ERRORS},
+    auth=[TOKEN, PLAYER],
+    tags=TAGS,
+)
+def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.DeckIn) -> dict[str, Any]:
+    """Submit a deck list (the player themself, or staff for them) until the deadline locks it (DECK-9)."""
+    from taikai.decks import services as deck_services
+
+    event = _event(event_id)
+    player = _player(event, player_id)
+    deck = deck_services.DeckInput(text=body.text, languages=tuple(body.languages))
+    me = acting_player(request, event)
+    if me is not None:
+        if me.pk != player.pk:
+            raise PermissionDenied("not-staff")
+        registration = deck_services.submit_deck(player, deck)
+    else:
+        registration = deck_services.submit_deck(player, deck, by=staff_actor(request, event))
+    return {
+        "player": str(player.pk),
+        "legal": registration.legal,
+        "counts": {"main": len(registration.main), "extra": len(registration.extra), "side": len(registration.side)},
+        "problems": registration.problems,
+        "mixed_languages": registration.mixed_languages,
+        "locked": registration.locked_at is not None,
+    }
