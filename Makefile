@@ -28,6 +28,7 @@ test: $(STAMP)
 	@scripts/test.sh
 
 bench: $(STAMP)
+	@command -v wrk >/dev/null || (apt-get install -y -qq wrk >/dev/null 2>&1 || echo "wrk not installed: page loads come from Python threads")
 	$(BIN)/python -m taikai.bench $(BENCH)
 
 messages: $(STAMP)

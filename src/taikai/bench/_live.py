@@ -275,10 +275,61 @@ class LoadResult:
         return self.percentile(99) * 1000
 
 
+@dataclass
+class WrkResult:
+    """What wrk (a C load generator, Debian package ``wrk``) measured; the same fields the tables use."""
+
+    requests: int
+    errors: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+def _ms(text: str) -> float:
+    units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+    for unit in ("us", "ms", "s"):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * units[unit]
+    return float(text)
+
+
+def wrk_load(url: str, clients: int, seconds: float) -> WrkResult:
+    """GET ``url`` with wrk: ``clients`` connections for ``seconds`` (closed loop, like get_load)."""
+    import re
+    import shutil
+
+    out = subprocess.run(
+        [shutil.which("wrk") or "wrk", "-t2", f"-c{clients}", f"-d{max(1, int(seconds))}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 60,
+    ).stdout
+    done = re.search(r"(\d+) requests in ([\d.]+)(m?s)", out)
+    p50 = re.search(r"50%\s+(\S+)", out)
+    p99 = re.search(r"99%\s+(\S+)", out)
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errs = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    if not (done and p50 and p99):
+        raise RuntimeError(f"cannot read wrk's output: {out[-500:]}")
+    secs = float(done.group(2)) * (60 if done.group(3) == "m" else 1)
+    errors = (int(bad.group(1)) if bad else 0) + (sum(int(x) for x in errs.groups()) if errs else 0)
+    return WrkResult(int(done.group(1)), errors, secs, _ms(p50.group(1)), _ms(p99.group(1)))
+
+
 def get_load(
     url: str, clients: int, seconds: float, check: Callable[[httpx.Response], bool] | None = None
-) -> LoadResult:
-    """GET ``url`` from ``clients`` threads for ``seconds``: a bounded closed-loop load."""
+) -> LoadResult | WrkResult:
+    """GET ``url`` from ``clients`` connections for ``seconds``: a bounded closed-loop load. Uses wrk when
+    installed (a Python client on the same 2 cores measures mostly itself), else Python threads."""
+    import shutil
+
+    if check is None and shutil.which("wrk"):
+        return wrk_load(url, clients, seconds)
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()

@@ -107,7 +107,7 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
         sim = _run_simulation(db, args.players, args.rounds, args.cut)
         row: dict[str, Any] = {"vendor": vendor, "sim": sim, "load": {}}
         seeded = seed(db, args.reports // 2)  # a second event, round 1 open: the report stream
-        with Server(db, workers=1 if vendor == "sqlite" else 2) as server:
+        with Server(db, workers=2) as server:
             eid = sim["event_id"]
             for page in ("pairings", "standings"):
                 url = f"{server.url}/e/{eid}/{page}/"
