@@ -55,6 +55,12 @@ KINDS = {
     "taikai.event.started": "event",
     "taikai.event.updated": "event",
     "taikai.event.finished": "event",
+    # the judges' queue (what a spectator sees is only that a call was made, not by whom or why)
+    "taikai.judging.call_raised": "judge-call",
+    "taikai.judging.call_taken": "judge-call",
+    "taikai.judging.call_closed": "judge-call",
+    "taikai.judging.report_received": "judge-call",
+    "taikai.judging.appeal_filed": "judge-call",
 }
 
 
