@@ -57,8 +57,9 @@ class Event(models.Model):
         cached: Ruleset | None = getattr(self, "_ruleset", None)
         if cached is None:
             # Validating a ruleset document is not free: share the parsed one by its fingerprint.
+            # The fingerprint is a hash of the stored document, so equal fingerprints mean equal rulesets.
             cached = _RULESETS.get(self.ruleset_fingerprint)
-            if cached is None or cached.to_dict() != self.ruleset_document:
+            if cached is None:
                 cached = from_document(self.ruleset_document)
                 _RULESETS[self.ruleset_fingerprint] = cached
             self._ruleset = cached
@@ -132,14 +133,6 @@ class Player(models.Model):
         return self.dropped_after_round is not None
 
 
-class RoundManager(models.Manager["Round"]):
-    """Rounds load without their stored pairing input and report (large: every player of the event);
-    a page that needs them reads the field, which loads it then."""
-
-    def get_queryset(self) -> models.QuerySet[Round]:
-        return super().get_queryset().defer("pairing_input", "pairing_report")
-
-
 class Round(models.Model):
     class Stage(models.TextChoices):
         SWISS = "swiss", _("Swiss")
@@ -155,15 +148,11 @@ class Round(models.Model):
     stage = models.CharField(max_length=20, choices=Stage.choices, default=Stage.SWISS)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PAIRED)
     seed = models.BigIntegerField()
-    pairing_input = models.JSONField(default=dict)  # stored with the seed so any pairing can be reproduced
-    pairing_report = models.JSONField(default=list)  # per pair: point difference, rematch-free alternative
     time_limit_seconds = models.PositiveIntegerField()
     started_at = models.DateTimeField(null=True, blank=True)
     pauses = models.JSONField(default=list)  # [[start_ts, end_ts|null], ...]
     time_called_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
-
-    objects = RoundManager()
 
     class Meta:
         ordering = ["number"]
@@ -171,6 +160,27 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} R{self.number}"
+
+    @property
+    def pairing_input(self) -> dict[str, Any]:
+        """The stored pairing input (the `taikai pair` request), so any pairing can be reproduced."""
+        stored = RoundPairing.objects.filter(round=self).values_list("input", flat=True).first()
+        return stored or {}
+
+    @property
+    def pairing_report(self) -> list[Any]:
+        """Per table: point difference, whether a rematch-free alternative existed, why paired down."""
+        stored = RoundPairing.objects.filter(round=self).values_list("report", flat=True).first()
+        return stored or []
+
+
+class RoundPairing(models.Model):
+    """A round's pairing input and report, kept apart from the round: they name every player of the event,
+    and the round itself is read on every result report and page."""
+
+    round = models.OneToOneField(Round, primary_key=True, on_delete=models.CASCADE, related_name="pairing")
+    input = models.JSONField(default=dict)
+    report = models.JSONField(default=list)
 
 
 class TeamMatch(models.Model):
@@ -254,3 +264,10 @@ def as_dict(obj: models.Model, fields: list[str]) -> dict[str, Any]:
         value = getattr(obj, name)
         out[name] = value.isoformat() if hasattr(value, "isoformat") else value
     return out
+
+
+def create_round(*, pairing_input: dict[str, Any], pairing_report: list[Any] | None = None, **fields: Any) -> Round:
+    """A new round with its stored pairing input and report (call inside the service's transaction)."""
+    rnd = Round.objects.create(**fields)
+    RoundPairing.objects.create(round=rnd, input=pairing_input, report=pairing_report or [])
+    return rnd

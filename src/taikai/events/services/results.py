@@ -20,8 +20,6 @@ from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_staff
 from taikai.events.services.teams import settle_team_match
 
-# A round's stored pairing input names every player: never load it just to record a result.
-HEAVY_ROUND_FIELDS = ("round__pairing_input", "round__pairing_report")
 BASES = ("played", "concession-consent", "concession-own-turn", "intentional-draw")  # END-1, END-2
 
 
@@ -133,7 +131,6 @@ def _lock(match: Match, version: int | None) -> Match:
     locked = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__event", "player_a", "player_b")
-        .defer(*HEAVY_ROUND_FIELDS)
         .get(pk=match.pk)
     )
     if version is not None and locked.version != version:

@@ -13,7 +13,7 @@ from taikai.audit.services import record
 from taikai.core.clock import ClockState, Pause, clock_state
 from taikai.events import actions
 from taikai.events.errors import Conflict, ServiceError
-from taikai.events.models import Event, Match, Player, Round
+from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer, require_staff
 from taikai.events.services import engine
 from taikai.events.services.history import event_history
@@ -130,7 +130,7 @@ def _pair_swiss(event: Event, by: Any, number: int, seed: int | None = None) -> 
     history = event_history(event)
     request = engine.swiss_request(event, history, number, seed)
     answer = engine.pair_swiss(request)
-    rnd = Round.objects.create(
+    rnd = create_round(
         event=event,
         number=number,
         stage=Round.Stage.SWISS,
@@ -190,7 +190,7 @@ def _top_cut(event: Event, by: Any, cut: int) -> Round:
 
 def _elimination_round(event: Event, number: int, seeds: list[int], seed: int, randomly: bool = False) -> Round:
     tables = engine.elimination_tables(seeds, random_seed=seed if randomly else None)
-    rnd = Round.objects.create(
+    rnd = create_round(
         event=event,
         number=number,
         stage=Round.Stage.ELIMINATION,
@@ -218,7 +218,7 @@ def _pair_elimination(event: Event, by: Any) -> Round:
         for m in last.matches.order_by("table"):
             winners.append(m.player_a_id if m.result == "a" else m.player_b_id)
         seed = secrets.randbits(62)
-        rnd = Round.objects.create(
+        rnd = create_round(
             event=event,
             number=event.rounds.count() + 1,
             stage=Round.Stage.ELIMINATION,

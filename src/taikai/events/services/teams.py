@@ -13,7 +13,7 @@ from taikai.core.pairing import team as team_pairing
 from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
 from taikai.events import actions
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch
+from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch, create_round
 from taikai.events.permissions import require_staff
 from taikai.events.services import players as player_services
 
@@ -90,7 +90,7 @@ def pair_team_round(event: Event, by: Any, number: int) -> Round:
         result = team_pairing.pair(inp, members, event.ruleset)
     except PairingError as exc:
         raise ServiceError("pairing-failed", detail=exc.problem.code) from exc
-    rnd = Round.objects.create(
+    rnd = create_round(
         event=event,
         number=number,
         stage=Round.Stage.SWISS,

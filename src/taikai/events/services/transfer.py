@@ -18,7 +18,7 @@ from taikai.audit.services import record
 from taikai.core.ruleset import RulesetError, from_document
 from taikai.events import actions
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch
+from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch, create_round
 from taikai.web.accounts import is_organizer
 
 FORMAT, VERSION = "taikai-event", 1
@@ -185,7 +185,7 @@ def _import(data: dict[str, Any], by: Any) -> Event:
     for r in data["rounds"]:
         fields = {k: r[k] for k in ROUND_KEYS if k not in ("id", "started_at", "time_called_at")}
         fields["pairing_input"] = _remap_pairing_input(fields["pairing_input"], new_id)
-        rounds[r["id"]] = Round.objects.create(
+        rounds[r["id"]] = create_round(
             event=event, started_at=_dt(r["started_at"]), time_called_at=_dt(r["time_called_at"]), **fields
         )
     team_matches = {

@@ -100,9 +100,7 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
         round__event=event, player_b=player
     )
     rows = []
-    matches = matches.select_related("round", "player_a", "player_b").defer(
-        "round__pairing_input", "round__pairing_report"
-    )
+    matches = matches.select_related("round", "player_a", "player_b")
     for m in matches.order_by("round__number"):
         side = m.side_of(player)
         opp = m.player_b if side == "a" else m.player_a
