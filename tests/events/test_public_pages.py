@@ -64,3 +64,16 @@ def test_language_switch_is_a_link_and_pages_are_cached_per_language(organizer: 
     assert response.status_code == 302 and response["Location"] == f"/e/{event.pk}/standings/"
     en = anonymous.get(f"/e/{event.pk}/standings/").content.decode()
     assert "Standings" in en and "順位" not in en.split("</header>")[1]
+
+
+def test_big_standings_come_in_pages(organizer: Any, monkeypatch: Any) -> None:
+    from taikai.events.views import public
+
+    monkeypatch.setattr(public, "STANDINGS_PAGE", 3)
+    event = make_event(organizer, 8)
+    anonymous = Client()
+    first = anonymous.get(f"/e/{event.pk}/standings/").content.decode()
+    second = anonymous.get(f"/e/{event.pk}/standings/?page=2").content.decode()
+    assert first.count("<tr") == 1 + 3 and second.count("<tr") == 1 + 3
+    assert '?page=3' in first
+    assert anonymous.get(f"/e/{event.pk}/standings/?page=x").status_code == 200  # a bad page is page 1

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.core.cache import cache
-
 from taikai.audit.models import last_change
 from taikai.core import standings as core_standings
+from taikai.events.cache import get_or_build
 from taikai.events.models import Event, Match, Player, Round
 
 
@@ -91,10 +90,7 @@ def _table(event: Event, overrides: dict[int, str] | None = None) -> list[Standi
 def standings_for(event: Event) -> list[StandingRow]:
     """The current standings; computed once per change to the event (cached by its latest audit entry)."""
     key = f"standings:{event.pk}:{event.created_at.timestamp()}:{last_change(event.pk)}:{event.ruleset_fingerprint}"
-    rows: list[StandingRow] | None = cache.get(key)
-    if rows is None:
-        rows = _table(event)
-        cache.set(key, rows, 15 * 60)
+    rows, _ = get_or_build(key, lambda: _table(event))
     return rows
 
 

@@ -11,10 +11,9 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
-TIMEOUT = 15 * 60
+from taikai.events.cache import get_or_build
 
 
 def event_change_key(event_id: int) -> tuple[Any, ...] | None:
@@ -54,13 +53,18 @@ def cached_page(request: HttpRequest, parts: tuple[Any, ...], render: Callable[[
         return render()
     raw = repr((parts, request.get_full_path(), getattr(request, "LANGUAGE_CODE", "")))
     key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
-    hit = cache.get(key)
-    if hit is not None:
-        content, content_type = hit
-        response = HttpResponse(content, content_type=content_type)
+
+    def build() -> tuple[bytes, str] | HttpResponse:
+        response = render()
+        if response.status_code == 200 and not response.streaming:
+            return (response.content, response["Content-Type"])
+        return response  # an error page is answered, never stored
+
+    value, cached = get_or_build(key, build, keep=lambda v: isinstance(v, tuple))
+    if isinstance(value, HttpResponse):
+        return value
+    content, content_type = value
+    response = HttpResponse(content, content_type=content_type)
+    if cached:
         response["X-Taikai-Cache"] = "hit"
-        return response
-    response = render()
-    if response.status_code == 200 and not response.streaming:
-        cache.set(key, (response.content, response["Content-Type"]), TIMEOUT)
     return response

@@ -83,10 +83,19 @@ def public_pairings(request: HttpRequest, event_id: int, number: int | None = No
     return cached_page(request, ("pairings", event_id, number, rounds_key(event_id)), page)
 
 
+STANDINGS_PAGE = 200  # rows per page: a phone shows them at once; a 4,096-player event has 21 pages
+
+
 def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
     def page() -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
-        return render(request, "events/public_standings.html", {"event": event, "rows": standings_for(event)})
+        rows = standings_for(event)
+        pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+        raw = request.GET.get("page", "1")
+        number = min(max(int(raw) if raw.isdigit() else 1, 1), pages)
+        shown = rows[(number - 1) * STANDINGS_PAGE : number * STANDINGS_PAGE]
+        context = {"event": event, "rows": shown, "page": number, "pages": range(1, pages + 1), "page_count": pages}
+        return render(request, "events/public_standings.html", context)
 
     return cached_page(request, ("standings", event_id, event_change_key(event_id)), page)
 
