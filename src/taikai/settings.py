@@ -40,7 +40,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "taikai.security.middleware.SerializeSqliteWritesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "taikai.web.middleware.LanguageMiddleware",
@@ -81,6 +80,7 @@ def _database(url: str) -> dict[str, object]:
     db["CONN_MAX_AGE"] = 300
     db["CONN_HEALTH_CHECKS"] = True
     if db["ENGINE"] == "django.db.backends.sqlite3":
+        db["ENGINE"] = "taikai.db.sqlite"  # writers take turns on a lock instead of polling (see its docstring)
         Path(str(db["NAME"])).parent.mkdir(parents=True, exist_ok=True)
         # WAL lets readers work while one writer writes; IMMEDIATE takes the write lock at BEGIN so
         # concurrent writers queue on the busy timeout instead of failing with "database is locked".
