@@ -75,5 +75,5 @@ def test_big_standings_come_in_pages(organizer: Any, monkeypatch: Any) -> None:
     first = anonymous.get(f"/e/{event.pk}/standings/").content.decode()
     second = anonymous.get(f"/e/{event.pk}/standings/?page=2").content.decode()
     assert first.count("<tr") == 1 + 3 and second.count("<tr") == 1 + 3
-    assert '?page=3' in first
+    assert "?page=3" in first
     assert anonymous.get(f"/e/{event.pk}/standings/?page=x").status_code == 200  # a bad page is page 1
