@@ -77,3 +77,14 @@ def test_big_standings_come_in_pages(organizer: Any, monkeypatch: Any) -> None:
     assert first.count("<tr") == 1 + 3 and second.count("<tr") == 1 + 3
     assert "?page=3" in first
     assert anonymous.get(f"/e/{event.pk}/standings/?page=x").status_code == 200  # a bad page is page 1
+
+
+def test_player_page_reminds_to_start_from_the_registered_deck(organizer: Any) -> None:
+    # DECK-10 (guide): each match starts from the registered deck; DECK-11: counts stay the same between duels
+    from taikai.events.services import players as player_services
+
+    event = make_event(organizer, 2)
+    rnd = round_services.pair_next_round(event, by=organizer)
+    player, token = player_services.check_in(rnd.matches.get().player_a, by=organizer)
+    page = Client().get(f"/p/{token}/").content.decode()
+    assert "1デュエル目の前のサイドチェンジはできません" in page

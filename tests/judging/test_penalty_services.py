@@ -259,3 +259,19 @@ def test_round_pairing_unchanged_by_light_penalties(event: Event, judge: Any, or
     svc.issue_penalty(event, by=judge, player=m.player_a, infraction="INF-12")
     assert fresh(m).status == Match.Status.PENDING and fresh(m).record is None
     assert round_services.plan(event).open_tables == 4
+
+
+def test_marked_sleeves_are_recorded_as_an_infraction(event: Event, judge: Any) -> None:
+    # DECK-12 (physical, recorded as infraction INF-11 marked cards or sleeves; the judge picks the rung)
+    p = Player.objects.filter(event=event).first()
+    pen = svc.issue_penalty(
+        event,
+        by=judge,
+        player=p,
+        infraction="INF-11",
+        rung="warning",
+        reason="sleeves replaced at once",
+        description="two sleeves with bent corners",
+    )
+    assert (pen.infraction, pen.rung) == ("INF-11", "warning")
+    assert AuditEntry.objects.filter(event_id=event.pk, action="taikai.judging.penalty_issued").exists()
