@@ -100,7 +100,9 @@ def test_both_players_reporting_at_once_confirm_the_match_once(world: World) -> 
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.result == "a"
     assert ResultReport.objects.filter(match=match).count() == 2
-    audit = Counter(AuditEntry.objects.filter(object_id=str(match.pk)).values_list("action", flat=True))
+    audit = Counter(
+        AuditEntry.objects.filter(object_type="events.match", object_id=str(match.pk)).values_list("action", flat=True)
+    )
     assert audit == {actions.RESULT_REPORTED: 1, actions.RESULT_CONFIRMED: 1}
 
 
@@ -113,7 +115,9 @@ def test_a_double_tapped_confirmation_confirms_once(world: World) -> None:
     assert all(isinstance(o, Match) for o in outcomes), outcomes
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
-    audit = Counter(AuditEntry.objects.filter(object_id=str(match.pk)).values_list("action", flat=True))
+    audit = Counter(
+        AuditEntry.objects.filter(object_type="events.match", object_id=str(match.pk)).values_list("action", flat=True)
+    )
     assert audit == {actions.RESULT_REPORTED: 1, actions.RESULT_CONFIRMED: 1}
 
 

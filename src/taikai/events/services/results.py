@@ -126,6 +126,23 @@ def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
     m.version += 1
 
 
+def _finish_round_if_complete(m: Match) -> None:
+    """The last confirmed table finishes the round (its clock stops showing time; the console moves on);
+    when the event has no round left to pair, the event is finished too."""
+    rnd = m.round
+    if rnd.status == Round.Status.FINISHED or rnd.matches.exclude(status=Match.Status.CONFIRMED).exists():
+        return
+    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.FINISHED)
+    rnd.status = Round.Status.FINISHED
+    record(actions.ROUND_FINISHED, actor_label="taikai", event_id=rnd.event_id, obj=rnd, number=rnd.number)
+    from taikai.events.services.rounds import plan
+
+    event = rnd.event
+    if plan(event).next_action == "finished" and event.status != Event.Status.FINISHED:
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+        record(actions.EVENT_FINISHED, actor_label="taikai", event_id=event.pk, obj=event)
+
+
 def _lock(match: Match, version: int | None) -> Match:
     # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
     locked = (
@@ -188,6 +205,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         m.save()
         if m.status == Match.Status.CONFIRMED:
             settle_team_match(m)
+            _finish_round_if_complete(m)
         record(
             action,
             actor_label=f"player:{player.pk}",
@@ -233,6 +251,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
         settle_team_match(m)
+        _finish_round_if_complete(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
     return m
 

@@ -157,6 +157,19 @@ def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
     if rnd is None:
         return JsonResponse({"round": None, "server_time": now})
     state = round_services.round_clock(rnd, now=now)
+    if rnd.status == Round.Status.FINISHED:  # every table has a confirmed result: the clock no longer matters
+        return JsonResponse(
+            {
+                "round": rnd.number,
+                "stage": rnd.stage,
+                "status": "finished",
+                "server_time": now,
+                "remaining": 0,
+                "ends_at": None,
+                "limit": rnd.time_limit_seconds,
+                "tables_playing": [],
+            }
+        )
     playing = []
     if state.status == "time":
         open_matches = list(rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False))

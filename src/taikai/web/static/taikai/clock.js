@@ -16,6 +16,7 @@
     var remaining = state.remaining;
     if (state.status === "running") remaining = state.remaining - (Date.now() - fetchedAt) / 1000;
     el.dataset.status = remaining <= 0 && state.status === "running" ? "time" : state.status;
+    if (state.status === "finished") { el.textContent = "✔"; return; }
     el.textContent = state.status === "not-started" ? fmt(state.limit) : (remaining <= 0 ? "TIME" : fmt(remaining));
     var list = document.getElementById("tables-list") || document.getElementById("tables-playing");
     var banner = document.getElementById("time-called");
