@@ -33,6 +33,17 @@ def _player(event: Event, player_id: s.Id) -> Player:
     return get_object_or_404(Player.objects.select_related("event"), pk=player_id, event=event)
 
 
+def _staff_or_self(request: HttpRequest, event: Event, player: Player) -> Any:
+    """Who acts on ``player``'s own things: their staff user, or None when it is the player themself (through
+    their personal link). Another player is refused."""
+    me = acting_player(request, event)
+    if me is None:
+        return staff_actor(request, event)
+    if me.pk != player.pk:
+        raise PermissionDenied("not-staff")
+    return None
+
+
 def _match(event: Event, match_id: s.Id) -> Match:
     return get_object_or_404(
         Match.objects.select_related("round__event", "player_a", "player_b"), pk=match_id, round__event=event
@@ -72,13 +83,8 @@ def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any
     """Drop a player: staff drop anyone; a player drops themself."""
     event = _event(event_id)
     player = _player(event, player_id)
-    me = acting_player(request, event)
-    if me is not None:
-        if me.pk != player.pk:
-            raise PermissionDenied("not-staff")
-        player = player_services.drop_player(player, self_service=True)
-    else:
-        player = player_services.drop_player(player, by=staff_actor(request, event))
+    by = _staff_or_self(request, event, player)
+    player = player_services.drop_player(player, by=by, self_service=by is None)
     return serialize.player_row(player, serialize.archetype_of(player))
 
 
@@ -92,13 +98,8 @@ def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s
     """Set the deck archetype a player registered (staff, or the player themself), for the metagame."""
     event = _event(event_id)
     player = _player(event, player_id)
-    me = acting_player(request, event)
-    if me is not None:
-        if me.pk != player.pk:
-            raise PermissionDenied("not-staff")
-        row = set_archetype(player, name=body.name, self_service=True)
-    else:
-        row = set_archetype(player, name=body.name, by=staff_actor(request, event))
+    by = _staff_or_self(request, event, player)
+    row = set_archetype(player, name=body.name, by=by, self_service=by is None)
     return serialize.player_row(player, row.name)
 
 
@@ -185,13 +186,7 @@ def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.Deck
     event = _event(event_id)
     player = _player(event, player_id)
     deck = deck_services.DeckInput(text=body.text, languages=tuple(body.languages))
-    me = acting_player(request, event)
-    if me is not None:
-        if me.pk != player.pk:
-            raise PermissionDenied("not-staff")
-        registration = deck_services.submit_deck(player, deck)
-    else:
-        registration = deck_services.submit_deck(player, deck, by=staff_actor(request, event))
+    registration = deck_services.submit_deck(player, deck, by=_staff_or_self(request, event, player))
     return {
         "player": str(player.pk),
         "legal": registration.legal,
