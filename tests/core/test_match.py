@@ -405,3 +405,11 @@ def test_time_1_the_limit_includes_the_intervals_so_time_can_run_out_between_due
     # TIME-1 (OFF C: インターバル時間を含む): a record may end with time called while no duel is played.
     assert swiss(won(A), between=True).finished
     assert elimination(won(A), between=True).winner is A
+
+
+def test_intentional_draws_only_where_match_draws_exist() -> None:  # END-2, MATCH-2
+    from taikai.core.match import Format, intentional_draw_allowed
+    from taikai.core.ruleset import builtin
+
+    r = builtin("harajuku-cs-1.2")
+    assert intentional_draw_allowed(Format.SWISS, r) and not intentional_draw_allowed(Format.ELIMINATION, r)

@@ -360,3 +360,8 @@ def _chooser(progress: _Progress, next_: Next | None) -> tuple[Chooser | None, b
         # The rules are silent after a drawn duel: decide by rock-paper-scissors again, flagged for the judge.
         return Chooser.RPS, True, "MATCH-4"
     return Chooser(progress.last_winner.opponent.value), False, "MATCH-4"
+
+
+def intentional_draw_allowed(fmt: Format, ruleset: Ruleset) -> bool:
+    """END-2: players may agree a draw only where match draws exist (Swiss, MATCH-2)."""
+    return ruleset.format_rules(fmt.value).match_draws

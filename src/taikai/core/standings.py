@@ -105,6 +105,12 @@ def compute(
     return tuple(out)
 
 
+def missed_rounds_points(missed: int, ruleset: Ruleset) -> int:
+    """Points a late entry holds for the rounds it missed (ruleset scoring.late_entry_missed_round)."""
+    s = ruleset.scoring
+    return s.loss * missed if s.late_entry_missed_round == "loss" else 0
+
+
 def code(points: int, omw_value: Fraction, oomw_value: Fraction, ruleset: Ruleset) -> str:
     """KTS-style code: each part truncated to its digits (XX points, YYY OMW%, ZZZ OOMW%)."""
     digits = ruleset.standings.code_digits
@@ -123,7 +129,7 @@ def _apply(
     if m.result == "missed":
         # A late entry's missed round (ruleset scoring.late_entry_missed_round): a loss with no opponent.
         if s.late_entry_missed_round == "loss":
-            tally[a].points += s.loss
+            tally[a].points += missed_rounds_points(1, ruleset)
             tally[a].losses += 1
         return
     if m.result == "bye" or m.b is None:

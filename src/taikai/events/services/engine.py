@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
+from taikai.core.standings import missed_rounds_points
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.services.history import EventHistory
@@ -13,11 +14,10 @@ from taikai.events.services.history import EventHistory
 
 def swiss_request(event: Event, history: EventHistory, number: int, seed: int) -> dict[str, Any]:
     """The stored pairing input (the `taikai pair` request shape), so any round can be reproduced."""
-    missed_loss = event.ruleset.scoring.loss if event.ruleset.scoring.late_entry_missed_round == "loss" else 0
     players = []
     for pid in history.player_ids:
         late = history.late_entry.get(pid)
-        points = history.points[pid] + (missed_loss * (late - 1) if late else 0)
+        points = history.points[pid] + (missed_rounds_points(late - 1, event.ruleset) if late else 0)
         players.append(
             {
                 "id": pid,

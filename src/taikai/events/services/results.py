@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.http import QueryDict
 
 from taikai.audit.services import record
-from taikai.core.match import MatchRecordError, evaluate
+from taikai.core.match import Format, MatchRecordError, evaluate, intentional_draw_allowed
 from taikai.core.match_json import RecordFormatError, parse_record
 from taikai.events import actions
 from taikai.events.errors import Conflict, ServiceError
@@ -93,7 +93,7 @@ def outcome_of(match: Match, data: ResultInput) -> Outcome:
     event = match.round.event
     fmt = "elimination" if match.round.stage == Round.Stage.ELIMINATION else "swiss"
     if data.basis == "intentional-draw":
-        if fmt != "swiss" or not event.ruleset.swiss.match_draws:
+        if not intentional_draw_allowed(Format(fmt), event.ruleset):
             raise ServiceError("id-not-in-elimination")  # END-2
         return Outcome("draw", 0, 0, 0, ("END-2",))
     try:
