@@ -30,3 +30,20 @@ def test_core_imports_nothing_impure() -> None:
             if top in FORBIDDEN or name.startswith(FORBIDDEN_TAIKAI):
                 offenders.append(f"{path.relative_to(root)}: {name}")
     assert offenders == []
+
+
+SERVICE_MODULES = ("events/services", "judging/services", "decks/services.py", "decks/lock.py", "cards/services.py")
+EDGE_ONLY = ("django.http", "django.shortcuts", "django.template", "django.views", "ninja")
+
+
+def test_services_import_nothing_of_the_web_edge() -> None:
+    # STYLE 1: services take plain values; requests, responses and templates belong to views and the API.
+    root = Path(taikai.core.__file__).parent.parent
+    paths = []
+    for where in SERVICE_MODULES:
+        target = root / where
+        paths.extend(sorted(target.rglob("*.py")) if target.is_dir() else [target])
+    offenders = [
+        f"{path.relative_to(root)}: {name}" for path in paths for name in _imports(path) if name.startswith(EDGE_ONLY)
+    ]
+    assert offenders == []

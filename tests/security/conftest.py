@@ -15,7 +15,7 @@ from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
-from taikai.web.accounts import ORGANIZERS
+from taikai.events.site_roles import ORGANIZERS
 
 
 @pytest.fixture(autouse=True)

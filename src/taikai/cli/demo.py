@@ -20,7 +20,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from taikai.cli.serve import prepare
 
     prepare()
-    from taikai.events.demo import create_demo
+    from taikai.demo import create_demo
 
     event = create_demo(args.players, args.rounds, args.top_cut)
     print(f"デモ大会を作成しました / Demo event created: {event.name} (id {event.pk})")

@@ -36,7 +36,6 @@ urlpatterns = [
     path("e/<int:event_id>/standings/", public.public_standings, name="public_standings"),
     path("e/<int:event_id>/players/<int:player_id>/", public.player_path, name="player_path"),
     path("e/<int:event_id>/projector/", public.projector, name="projector"),
-    path("e/<int:event_id>/clock.json", public.clock_json, name="clock_json"),
     path("e/<int:event_id>/bracket/", public.bracket, name="bracket"),
     path("e/<int:event_id>/register/", player.self_register, name="self_register"),
     path("e/<int:event_id>/recover/", player.recover, name="recover"),

@@ -10,14 +10,7 @@ from django.db import transaction
 
 from taikai.audit import actions
 from taikai.audit.services import record
-
-ORGANIZERS = "organizers"
-
-
-def is_organizer(user: object) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return bool(getattr(user, "is_superuser", False)) or user.groups.filter(name=ORGANIZERS).exists()  # type: ignore[attr-defined]
+from taikai.events.site_roles import ORGANIZERS
 
 
 def ensure_first_organizer(username: str = "organizer") -> tuple[str, str] | None:

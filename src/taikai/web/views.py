@@ -27,7 +27,7 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     from taikai.events.models import Event
-    from taikai.web.accounts import is_organizer
+    from taikai.events.site_roles import is_organizer
 
     user = request.user
     events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()  # type: ignore[union-attr]

@@ -15,7 +15,7 @@ from taikai.events import actions
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, StaffRole, as_dict
 from taikai.events.permissions import require_organizer
-from taikai.web.accounts import is_organizer
+from taikai.events.site_roles import is_organizer
 
 EVENT_FIELDS = [
     "name",

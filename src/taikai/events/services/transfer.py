@@ -19,7 +19,7 @@ from taikai.core.ruleset import RulesetError, from_document
 from taikai.events import actions
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch, create_round
-from taikai.web.accounts import is_organizer
+from taikai.events.site_roles import is_organizer
 
 FORMAT, VERSION = "taikai-event", 1
 EVENT_KEYS = [

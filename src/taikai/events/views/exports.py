@@ -15,8 +15,8 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.services import transfer
 from taikai.events.services.standings import standings_for
+from taikai.events.site_roles import is_organizer
 from taikai.events.views.common import flash_error, staff_view
-from taikai.web.accounts import is_organizer
 
 
 @staff_view

@@ -14,8 +14,8 @@ from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
 from taikai.events.models import Event, Player, StaffRole
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
+from taikai.events.site_roles import is_organizer
 from taikai.events.views.common import error_text, flash_error, staff_view
-from taikai.web.accounts import is_organizer
 
 
 @login_required

@@ -1,17 +1,13 @@
-"""Public pages (no login): pairings, standings, bracket, the projector and the clock feed."""
+"""Public pages (no login): pairings, standings, bracket and the projector (the clock feed is taikai.web.clock)."""
 
 from __future__ import annotations
 
 import unicodedata
 
-from django.apps import apps
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
-from django.views.decorators.cache import never_cache
 
 from taikai.events.models import Event, Match, Round
-from taikai.events.services import rounds as round_services
 from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 
@@ -146,61 +142,6 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "events/projector.html", {"event": event, "round": rnd, "rows": rows})
 
     return cached_page(request, ("projector", event_id, rounds_key(event_id)), page)
-
-
-@never_cache
-def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
-    """The round clock for every screen: server time, end time, paused, and tables still playing."""
-    event = get_object_or_404(Event, pk=event_id)
-    rnd = current_round(event)
-    now = timezone.now().timestamp()
-    if rnd is None:
-        return JsonResponse({"round": None, "server_time": now})
-    state = round_services.round_clock(rnd, now=now)
-    if rnd.status == Round.Status.FINISHED:  # every table has a confirmed result: the clock no longer matters
-        return JsonResponse(
-            {
-                "round": rnd.number,
-                "stage": rnd.stage,
-                "status": "finished",
-                "server_time": now,
-                "remaining": 0,
-                "ends_at": None,
-                "limit": rnd.time_limit_seconds,
-                "tables_playing": [],
-            }
-        )
-    playing = []
-    if state.status == "time":
-        open_matches = list(rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False))
-        procedures: dict[int, dict[str, object]] = {}
-        if apps.is_installed("taikai.judging"):
-            from taikai.judging.services.time_procedure import table_states
-
-            procedures = table_states(open_matches)
-        for m in open_matches:
-            extended = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
-            playing.append(
-                {
-                    "table": m.table,
-                    "extension": m.extension_seconds,
-                    "status": extended.status,
-                    "remaining": round(extended.remaining),
-                    "procedure": procedures.get(m.pk),  # extra-turn state from the judge's time procedure
-                }
-            )
-    return JsonResponse(
-        {
-            "round": rnd.number,
-            "stage": rnd.stage,
-            "status": state.status,
-            "server_time": now,
-            "remaining": round(state.remaining, 1),
-            "ends_at": state.ends_at,
-            "limit": rnd.time_limit_seconds,
-            "tables_playing": playing,
-        }
-    )
 
 
 def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
