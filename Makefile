@@ -21,7 +21,7 @@ run: $(STAMP)
 check: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
-	$(BIN)/mypy src/taikai/core
+	$(BIN)/mypy src/taikai/core src/taikai/cards
 	$(BIN)/lint-imports
 
 test: $(STAMP)

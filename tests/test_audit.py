@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
+from taikai.audit.actions import ORGANIZER_CREATED
 from taikai.audit.models import AppendOnlyError, AuditEntry
 from taikai.audit.services import record
 
@@ -14,12 +15,12 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.django_db(transaction=True)
 def test_record_needs_a_transaction() -> None:
     with pytest.raises(RuntimeError):
-        record("taikai.test.something")
+        record(ORGANIZER_CREATED)
 
 
 def test_entries_cannot_be_changed_or_deleted() -> None:
     with transaction.atomic():
-        entry = record("taikai.test.something", actor_label="tester", before={"a": 1}, after={"a": 2})
+        entry = record(ORGANIZER_CREATED, actor_label="tester", before={"a": 1}, after={"a": 2})
     entry.action = "changed"
     with pytest.raises(AppendOnlyError):
         entry.save()
@@ -29,12 +30,12 @@ def test_entries_cannot_be_changed_or_deleted() -> None:
         AuditEntry.objects.all().delete()
     with pytest.raises(AppendOnlyError):
         AuditEntry.objects.update(action="x")
-    assert AuditEntry.objects.get().action == "taikai.test.something"
+    assert AuditEntry.objects.get().action == ORGANIZER_CREATED
 
 
 def test_a_failed_service_leaves_no_entry() -> None:
     with pytest.raises(ZeroDivisionError), transaction.atomic():
-        record("taikai.test.something")
+        record(ORGANIZER_CREATED)
         1 / 0  # noqa: B018
     assert AuditEntry.objects.count() == 0
 

@@ -1,4 +1,4 @@
-"""Writing audit entries. Call ``record`` inside the service's ``transaction.atomic()`` block."""
+"""Writing audit entries: ``record`` runs inside the service's ``transaction.atomic()``, under a registered action."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Model
 
+from taikai.audit.actions import require_registered
 from taikai.audit.models import AuditEntry
 
 
@@ -21,6 +22,7 @@ def record(
     after: Any = None,
     **data: Any,
 ) -> AuditEntry:
+    require_registered(action)  # raises UnregisteredAction: every name in the log has human text
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit.record must run inside the service's transaction")
     user = actor if getattr(actor, "is_authenticated", False) else None

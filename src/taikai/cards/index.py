@@ -121,7 +121,7 @@ class DbCardIndex:
         return {c.passcode: c.facts() for c in self._model.objects.filter(passcode__in=set(passcodes))}
 
     def resolve(self, name: str) -> CardFacts | None:
-        from django.db.models import Q  # type: ignore[import-untyped]
+        from django.db.models import Q
 
         key = name_key(name)
         if not key:

@@ -21,7 +21,7 @@ CARD_SUFFIXES = (".cdb", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024
 
 
-def _save(upload: UploadedFile, folder: Path, index: int, suffixes: tuple[str, ...]) -> Path:
+def _save(upload: UploadedFile[bytes], folder: Path, index: int, suffixes: tuple[str, ...]) -> Path:
     suffix = Path(upload.name or "").suffix.lower()
     if suffix not in suffixes:
         raise CardSourceError(
@@ -39,7 +39,7 @@ def _save(upload: UploadedFile, folder: Path, index: int, suffixes: tuple[str, .
 
 @login_required
 def import_page(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_staff:  # type: ignore[union-attr]
+    if not request.user.is_staff:
         raise PermissionDenied
     records: list[ImportRecord] = []
     error = ""
@@ -63,7 +63,9 @@ def import_page(request: HttpRequest) -> HttpResponse:
     return render(request, "cards/import.html", context, status=400 if error else 200)
 
 
-def _import(request: HttpRequest, card_files: list[UploadedFile], lflists: list[UploadedFile]) -> list[ImportRecord]:
+def _import(
+    request: HttpRequest, card_files: list[UploadedFile[bytes]], lflists: list[UploadedFile[bytes]]
+) -> list[ImportRecord]:
     with tempfile.TemporaryDirectory(prefix="taikai-upload-") as tmp:
         folder = Path(tmp)
         cards = [_save(f, folder, i, CARD_SUFFIXES) for i, f in enumerate(card_files)]

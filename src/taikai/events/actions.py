@@ -32,3 +32,6 @@ RESULT_CORRECTED = register("taikai.match.result_corrected", _("Result corrected
 TOP_CUT_MADE = register("taikai.round.top_cut", _("Top cut made"))
 TEAM_REGISTERED = register("taikai.team.registered", _("Team registered"))
 EVENT_IMPORTED = register("taikai.event.imported", _("Event imported"))
+STAFF_ACCOUNT_CREATED = register("taikai.account.staff_created", _("Staff account created"))
+PLAYER_PIN_SET = register("taikai.player.pin_set", _("Player PIN set"))
+TEAM_MATCH_SETTLED = register("taikai.team_match.settled", _("Team match decided"))

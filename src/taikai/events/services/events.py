@@ -185,5 +185,14 @@ def create_staff_user(*, by: Any, username: str, password: str) -> Any:
         raise ServiceError("weak-password", detail=" ".join(str(m) for m in exc.messages)) from exc
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password)
-        record("taikai.account.staff_created", actor=by, obj=user, after={"username": username})
+        record(actions.STAFF_ACCOUNT_CREATED, actor=by, obj=user, after={"username": username})
     return user
+
+
+def add_staff(event: Event, *, by: Any, username: str, role: str, password: str = "") -> StaffRole:
+    """The organizer's staff form: a new judge's account (when a password is given and the name is new) and the
+    role, as one change: a role that is refused leaves no account behind."""
+    with transaction.atomic():
+        if password and not get_user_model().objects.filter(username=username).exists():
+            create_staff_user(by=by, username=username, password=password)
+        return assign_staff(event, by=by, username=username, role=role)

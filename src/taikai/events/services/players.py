@@ -189,7 +189,7 @@ def set_pin(player: Player, *, pin: str) -> None:
         raise ServiceError("bad-pin")
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(pin_hash=make_password(pin))
-        record("taikai.player.pin_set", actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
+        record(actions.PLAYER_PIN_SET, actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
 
 
 def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player, str]:

@@ -129,18 +129,41 @@ def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
 def _finish_round_if_complete(m: Match) -> None:
     """The last confirmed table finishes the round (its clock stops showing time; the console moves on);
     when the event has no round left to pair, the event is finished too."""
-    rnd = m.round
+    # The round's lock comes before the check: two last tables confirmed at once would otherwise each see the
+    # other still open, and neither would finish the round.
+    rnd = Round.objects.select_for_update().get(pk=m.round_id)
     if rnd.status == Round.Status.FINISHED or rnd.matches.exclude(status=Match.Status.CONFIRMED).exists():
         return
-    Round.objects.filter(pk=rnd.pk).update(status=Round.Status.FINISHED)
+    before = {"status": rnd.status, "version": rnd.version}
     rnd.status = Round.Status.FINISHED
-    record(actions.ROUND_FINISHED, actor_label="taikai", event_id=rnd.event_id, obj=rnd, number=rnd.number)
+    rnd.version += 1  # a clock change still holding the old version now gets a conflict
+    rnd.save(update_fields=["status", "version"])
+    m.round = rnd
+    record(
+        actions.ROUND_FINISHED,
+        actor_label="taikai",
+        event_id=rnd.event_id,
+        obj=rnd,
+        before=before,
+        after={"status": rnd.status, "version": rnd.version},
+        number=rnd.number,
+    )
     from taikai.events.services.rounds import plan
 
-    event = rnd.event
+    event = rnd.event = Event.objects.select_for_update().get(pk=rnd.event_id)
     if plan(event).next_action == "finished" and event.status != Event.Status.FINISHED:
-        Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
-        record(actions.EVENT_FINISHED, actor_label="taikai", event_id=event.pk, obj=event)
+        before = {"status": event.status, "version": event.version}
+        event.status = Event.Status.FINISHED
+        event.version += 1
+        event.save(update_fields=["status", "version"])
+        record(
+            actions.EVENT_FINISHED,
+            actor_label="taikai",
+            event_id=event.pk,
+            obj=event,
+            before=before,
+            after={"status": event.status, "version": event.version},
+        )
 
 
 def _lock(match: Match, version: int | None) -> Match:

@@ -134,15 +134,31 @@ def pair_team_round(event: Event, by: Any, number: int) -> Round:
 
 
 def settle_team_match(match: Match) -> None:
-    """After a seat result is confirmed: the team match is decided once every seat is (ruleset rule)."""
+    """After a seat result is confirmed: the team match is decided once every seat is (ruleset rule).
+
+    Runs inside the seat's result service. A decided or corrected team result is logged as its own entry (the team
+    standings read it); TeamMatch has no version of its own: the seat whose result moved it bumped its version.
+    """
     if match.team_match_id is None:
         return
     tm = TeamMatch.objects.select_for_update().get(pk=match.team_match_id)
     seats = list(tm.seats.all())
     if tm.team_b_id is None or any(s.status != Match.Status.CONFIRMED for s in seats):
         return
+    before = tm.result
     tm.result = team_pairing.team_result([s.result for s in seats], match.round.event.ruleset)
+    if tm.result == before:
+        return
     tm.save(update_fields=["result"])
+    record(
+        actions.TEAM_MATCH_SETTLED,
+        actor_label="taikai",
+        event_id=match.round.event_id,
+        obj=tm,
+        before={"result": before},
+        after={"result": tm.result, "seats": {s.seat: s.result for s in seats}},
+        table=tm.table,
+    )
 
 
 def team_standings(event: Event) -> list[dict[str, Any]]:

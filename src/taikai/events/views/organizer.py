@@ -87,11 +87,9 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            from django.contrib.auth import get_user_model
-
-            if data["password"] and not get_user_model().objects.filter(username=data["username"]).exists():
-                event_services.create_staff_user(by=request.user, username=data["username"], password=data["password"])
-            event_services.assign_staff(event, by=request.user, username=data["username"], role=data["role"])
+            event_services.add_staff(
+                event, by=request.user, username=data["username"], role=data["role"], password=data["password"]
+            )
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
