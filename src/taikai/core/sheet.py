@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from taikai.core.pairing.types import PlayerId
+from taikai.core.pairing.types import PairingInput, PlayerId, PlayerState
 from taikai.core.problems import Problem
 from taikai.core.ruleset import Ruleset, Scoring
 
@@ -129,6 +129,12 @@ class Sheet:
 
     def points(self) -> dict[PlayerId, int]:
         return {line.id: line.points for line in self.lines}
+
+
+def pairing_input(table: Sheet, number: int, seed: int | str) -> PairingInput:
+    """What the pairing engine sees for round ``number``: each entrant's points, opponents met and byes."""
+    players = tuple(PlayerState(ln.id, ln.points, ln.opponents, ln.byes, ln.dropped) for ln in table.lines)
+    return PairingInput(players=players, round=number, seed=seed)
 
 
 def points_for(outcome: str, scoring: Scoring) -> int:

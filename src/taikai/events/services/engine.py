@@ -7,7 +7,7 @@ from typing import Any
 
 from taikai.core.pairing import elimination
 from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
-from taikai.core.sheet import Sheet
+from taikai.core.sheet import Sheet, pairing_input
 from taikai.events.errors import ServiceError
 
 
@@ -15,18 +15,19 @@ def swiss_request(sheet: Sheet, number: int, seed: int) -> dict[str, Any]:
     """The stored pairing input (the `taikai pair` request shape), so any round can be reproduced.
 
     Points, opponents and byes are the sheet's: the same numbers the standings show."""
+    inp = pairing_input(sheet, number, seed)
     players = [
         {
-            "id": line.id,
-            "points": line.points,
-            "opponents": list(line.opponents),
-            "byes": line.byes,
-            "had_bye": line.byes > 0,
-            "dropped": line.dropped,
+            "id": p.id,
+            "points": p.points,
+            "opponents": list(p.opponents),
+            "byes": p.byes,
+            "had_bye": p.had_bye,
+            "dropped": p.dropped,
         }
-        for line in sheet.lines
+        for p in inp.players
     ]
-    return {"round": number, "seed": seed, "players": players, "forbidden": []}
+    return {"round": inp.round, "seed": inp.seed, "players": players, "forbidden": []}
 
 
 def _input(request: dict[str, Any]) -> PairingInput:

@@ -12,7 +12,8 @@ from django.db import transaction
 from taikai.audit.services import record
 from taikai.core import standings as core_standings
 from taikai.core.pairing import team as team_pairing
-from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
+from taikai.core.pairing.types import PairingError
+from taikai.core.sheet import pairing_input
 from taikai.events import actions
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch, create_round
@@ -51,13 +52,7 @@ def pair_team_round(event: Event, by: Any, number: int) -> Round:
     teams = list(event.teams.order_by("id").prefetch_related("members"))
     members = {t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams}
     seed = secrets.randbits(62)
-    inp = PairingInput(
-        players=tuple(
-            PlayerState(line.id, line.points, line.opponents, line.byes, line.dropped) for line in records.lines
-        ),
-        round=number,
-        seed=seed,
-    )
+    inp = pairing_input(records, number, seed)
     try:
         result = team_pairing.pair(inp, members, event.ruleset)
     except PairingError as exc:
