@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 
 from taikai.api.models import DeckArchetype
 from taikai.charts import pictures
-from taikai.core import standings as core_standings
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import standings as standings_service
 
@@ -77,11 +76,10 @@ def metagame_svg(event: Event) -> str:
 
 def rank_paths(event: Event) -> tuple[list[int], dict[int, list[int]]]:
     """Rank of every player after each Swiss round (the same standings code, on a prefix of rounds)."""
-    rounds = standings_service._rounds(event)  # confirmed Swiss records, as standings_for reads them
     entrants = list(event.players.order_by("id").values_list("pk", flat=True))
     paths: dict[int, list[int]] = defaultdict(list)
-    for k in range(1, len(rounds) + 1):
-        for s in core_standings.compute(entrants, rounds[:k], event.ruleset, seed=event.tiebreak_seed):
+    for table in standings_service.standings_after_each_round(event):  # the same sheet standings_for reads
+        for s in table:
             paths[int(s.id)].append(s.rank)
     return entrants, paths
 

@@ -39,3 +39,18 @@ def test_random_bracket_is_reproducible_from_the_seed() -> None:
 def test_top_cut_follows_the_attendance_table(attendance: int, cut: int) -> None:
     bracket = elimination.top_cut(list(range(attendance)), builtin("dkt-2011"))
     assert len([s for s in bracket.slots if s is not None]) == cut
+
+
+def test_a_rounds_tables_keep_bracket_order_with_byes_in_place() -> None:
+    r1 = elimination.first_round(elimination.seeded_bracket([1, 2, 3, 4, 5, 6]))
+    assert r1.tables == ((1, None), (4, 5), (2, None), (3, 6))  # 1 and 2 meet only in the final
+    assert r1.pairings == ((4, 5), (3, 6)) and r1.byes == (1, 2)
+    assert elimination.next_round([1, 5, 2, 3]).tables == ((1, 5), (2, 3))
+
+
+def test_a_top_cut_of_a_chosen_size_takes_the_best_of_the_standings() -> None:
+    bracket = elimination.top_cut(list(range(10)), builtin("dkt-2011"), size=4)
+    assert elimination.first_round(bracket).tables == ((0, 3), (1, 2))
+    with pytest.raises(elimination.PairingError) as caught:
+        elimination.top_cut(list(range(3)), builtin("dkt-2011"), size=4)
+    assert caught.value.problem.code == "cut-too-large"

@@ -3,6 +3,9 @@
 Seeds go into the standard bracket order (1 v N, 2 v N-1, ...), arranged so that seeds 1 and 2 can
 meet only in the final, 1-4 only in the semi-finals, and so on. With N not a power of two the
 bracket is the next power of two and the missing seats are byes, which fall to the top seeds.
+
+Each round comes out as a ``BracketRound`` (a ``PairingResult``) whose ``tables`` keep bracket
+order, byes in place: the winners, read in table order, are the next round's input.
 """
 
 from __future__ import annotations
@@ -25,6 +28,13 @@ class Bracket:
     @property
     def rounds(self) -> int:
         return max(len(self.slots).bit_length() - 1, 0)
+
+
+@dataclass(frozen=True)
+class BracketRound(PairingResult):
+    """A round of the bracket; ``tables`` in bracket order, a bye as (player, None)."""
+
+    tables: tuple[tuple[PlayerId, PlayerId | None], ...] = ()
 
 
 def bracket_order(size: int) -> list[int]:
@@ -55,33 +65,41 @@ def random_bracket(entrants: Sequence[PlayerId], seed: int | str) -> Bracket:
     return seeded_bracket(drawn)
 
 
-def top_cut(standings: Sequence[PlayerId], ruleset: Ruleset) -> Bracket:
-    """The top cut the ruleset suggests for this attendance (0 = no cut: an empty bracket)."""
-    size = ruleset.suggested_top_cut(len(standings))
+def top_cut(standings: Sequence[PlayerId], ruleset: Ruleset, size: int | None = None) -> Bracket:
+    """The best ``size`` of the standings (eligible players, best first) seeded into a bracket; without
+    ``size``, the cut the ruleset suggests for this attendance (0 = no cut: an empty bracket)."""
+    size = ruleset.suggested_top_cut(len(standings)) if size is None else size
+    if size > len(standings):
+        raise PairingError(Problem("cut-too-large", cut=size, players=len(standings)))
     return seeded_bracket(standings[:size])
 
 
-def first_round(bracket: Bracket) -> PairingResult:
+def first_round(bracket: Bracket) -> BracketRound:
     return _pair_slots(bracket.slots)
 
 
-def next_round(winners: Sequence[PlayerId]) -> PairingResult:
+def next_round(winners: Sequence[PlayerId]) -> BracketRound:
     """Pair the winners of the previous round, given in its table order."""
     if len(winners) % 2 and len(winners) > 1:
         raise PairingError(Problem("odd-bracket", players=len(winners)))
     return _pair_slots(tuple(winners))
 
 
-def _pair_slots(slots: tuple[PlayerId | None, ...]) -> PairingResult:
+def _pair_slots(slots: tuple[PlayerId | None, ...]) -> BracketRound:
     pairings: list[tuple[PlayerId, PlayerId]] = []
     byes: list[PlayerId] = []
+    tables: list[tuple[PlayerId, PlayerId | None]] = []
     for k in range(0, len(slots) - 1, 2):
         a, b = slots[k], slots[k + 1]
         if a is not None and b is not None:
             pairings.append((a, b))
+            tables.append((a, b))
         elif a is not None or b is not None:
-            byes.append(a if a is not None else b)  # type: ignore[arg-type]
-    return PairingResult(pairings=tuple(pairings), byes=tuple(byes), proof="elimination")
+            alone = a if a is not None else b
+            assert alone is not None
+            byes.append(alone)
+            tables.append((alone, None))
+    return BracketRound(pairings=tuple(pairings), byes=tuple(byes), proof="elimination", tables=tuple(tables))
 
 
 def _first_duplicate(entrants: Sequence[PlayerId]) -> PlayerId:

@@ -5,30 +5,29 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from taikai.core.pairing import elimination
 from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
-from taikai.core.standings import missed_rounds_points
+from taikai.core.sheet import Sheet, pairing_input
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event
-from taikai.events.services.history import EventHistory
 
 
-def swiss_request(event: Event, history: EventHistory, number: int, seed: int) -> dict[str, Any]:
-    """The stored pairing input (the `taikai pair` request shape), so any round can be reproduced."""
-    players = []
-    for pid in history.player_ids:
-        late = history.late_entry.get(pid)
-        points = history.points[pid] + (missed_rounds_points(late - 1, event.ruleset) if late else 0)
-        players.append(
-            {
-                "id": pid,
-                "points": points,
-                "opponents": history.opponent_list[pid],
-                "byes": history.byes[pid],
-                "had_bye": history.byes[pid] > 0,
-                "dropped": history.dropped_after[pid] is not None,
-            }
-        )
-    return {"round": number, "seed": seed, "players": players, "forbidden": []}
+def swiss_request(sheet: Sheet, number: int, seed: int) -> dict[str, Any]:
+    """The stored pairing input (the `taikai pair` request shape), so any round can be reproduced.
+
+    Points, opponents and byes are the sheet's: the same numbers the standings show."""
+    inp = pairing_input(sheet, number, seed)
+    players = [
+        {
+            "id": p.id,
+            "points": p.points,
+            "opponents": list(p.opponents),
+            "byes": p.byes,
+            "had_bye": p.had_bye,
+            "dropped": p.dropped,
+        }
+        for p in inp.players
+    ]
+    return {"round": inp.round, "seed": inp.seed, "players": players, "forbidden": []}
 
 
 def _input(request: dict[str, Any]) -> PairingInput:
@@ -59,21 +58,18 @@ def pair_swiss(request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def elimination_tables(seeds: list[int], *, random_seed: int | None = None) -> list[tuple[int, int | None]]:
-    """Round 1 of a bracket as tables in bracket order (a bye is (player, None)); the bracket's
-    winners, taken in table order, pair up for the next round (1 and 2 meet only in the final)."""
-    from taikai.core.pairing import elimination
+def first_bracket_round(seeds: list[int], seed: int, randomly: bool) -> elimination.BracketRound:
+    """A top cut's first round from its seeds (best first), or a pure elimination event's, drawn from ``seed``."""
+    try:
+        bracket = elimination.random_bracket(seeds, seed) if randomly else elimination.seeded_bracket(seeds)
+        return elimination.first_round(bracket)
+    except PairingError as exc:
+        raise ServiceError("pairing-failed", detail=exc.problem.code) from exc
 
-    bracket = (
-        elimination.random_bracket(seeds, random_seed) if random_seed is not None else elimination.seeded_bracket(seeds)
-    )
-    tables: list[tuple[int, int | None]] = []
-    slots = bracket.slots
-    for k in range(0, len(slots) - 1, 2):
-        a, b = slots[k], slots[k + 1]
-        if a is None and b is None:
-            continue
-        if a is None:
-            a, b = b, None
-        tables.append((int(a), int(b) if b is not None else None))  # type: ignore[arg-type]
-    return tables
+
+def next_bracket_round(advancing: list[int]) -> elimination.BracketRound:
+    """The bracket's next round: the previous round's winners, in its table order, pair up."""
+    try:
+        return elimination.next_round(advancing)
+    except PairingError as exc:
+        raise ServiceError("pairing-failed", detail=exc.problem.code) from exc

@@ -1,69 +1,82 @@
-"""An event's results so far as plain data: what pairing and standings need, read in a few queries."""
+"""An event's recorded facts, read from the database in a few queries, for the sheet in taikai.core.
+
+Nothing here adds up points: pairing, standings and previews all call ``event_sheet`` (or
+``team_sheet``) and read the records that taikai.core.sheet computes.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
 
-from taikai.events.models import Event, Match, Round
-
-
-@dataclass
-class EventHistory:
-    player_ids: list[int] = field(default_factory=list)
-    dropped_after: dict[int, int | None] = field(default_factory=dict)
-    late_entry: dict[int, int | None] = field(default_factory=dict)
-    opponents: dict[int, set[int]] = field(default_factory=dict)
-    opponent_list: dict[int, list[int]] = field(default_factory=dict)
-    byes: dict[int, int] = field(default_factory=dict)
-    points: dict[int, int] = field(default_factory=dict)
-    rounds: list[list[dict[str, Any]]] = field(default_factory=list)  # the `taikai standings` input shape
+from taikai.core import sheet as core_sheet
+from taikai.core.sheet import Entrant, EventFacts, RoundFacts, Sheet, Stage, Table
+from taikai.events.models import Event, Match, Round, TeamMatch
 
 
-def event_history(event: Event, before_round: int | None = None, stage: str = Round.Stage.SWISS) -> EventHistory:
-    """Confirmed results of the event's rounds of one stage (Swiss by default), in round order."""
-    scoring = event.ruleset.scoring
-    h = EventHistory()
-    for pid, dropped, late in event.players.values_list("id", "dropped_after_round", "late_entry_round"):
-        h.player_ids.append(pid)
-        h.dropped_after[pid] = dropped
-        h.late_entry[pid] = late
-        h.opponents[pid] = set()
-        h.opponent_list[pid] = []
-        h.byes[pid] = 0
-        h.points[pid] = 0
-    rounds = event.rounds.filter(stage=stage).order_by("number")
+def event_facts(
+    event: Event, before_round: int | None = None, overrides: Mapping[int, str] | None = None
+) -> EventFacts:
+    """Players, and every round's tables by stage; ``overrides`` replaces some matches' results (by pk),
+    for a correction's preview. A result counts once confirmed; a bye is always decided."""
+    entrants = tuple(
+        Entrant(pid, late, dropped)
+        for pid, late, dropped in event.players.order_by("id").values_list(
+            "id", "late_entry_round", "dropped_after_round"
+        )
+    )
+    rounds = event.rounds.order_by("number")
+    matches = Match.objects.filter(round__event=event)
     if before_round is not None:
         rounds = rounds.filter(number__lt=before_round)
-    matches = (
-        Match.objects.filter(round__in=rounds)
-        .order_by("round__number", "table", "seat")
-        .values_list("round__number", "player_a_id", "player_b_id", "is_bye", "result", "status")
+        matches = matches.filter(round__number__lt=before_round)
+    stages = dict(rounds.values_list("number", "stage"))
+    tables: dict[int, list[Table]] = {number: [] for number in stages}
+    rows = matches.order_by("round__number", "table", "seat").values_list(
+        "pk", "round__number", "player_a_id", "player_b_id", "is_bye", "result", "status"
     )
-    current: int | None = None
-    for number, a, b, is_bye, result, status in matches:
-        if number != current:
-            h.rounds.append([])
-            current = number
+    for pk, number, a, b, is_bye, result, status in rows:
         if is_bye:
-            h.byes[a] += 1
-            h.points[a] += scoring.bye
-            h.rounds[-1].append({"a": str(a), "bye": True})
+            tables[number].append(Table(a))
             continue
-        h.opponents[a].add(b)
-        h.opponents[b].add(a)
-        h.opponent_list[a].append(b)
-        h.opponent_list[b].append(a)
-        if status != Match.Status.CONFIRMED or not result:
-            continue
-        h.rounds[-1].append({"a": str(a), "b": str(b), "result": result})
-        if result == "a":
-            h.points[a] += scoring.win
-            h.points[b] += scoring.loss
-        elif result == "b":
-            h.points[b] += scoring.win
-            h.points[a] += scoring.loss
-        else:
-            h.points[a] += scoring.draw
-            h.points[b] += scoring.draw
-    return h
+        decided = result if status == Match.Status.CONFIRMED else ""
+        tables[number].append(Table(a, b, (overrides or {}).get(pk, decided)))
+    return EventFacts(entrants, tuple(RoundFacts(n, Stage(stages[n]), tuple(t)) for n, t in sorted(tables.items())))
+
+
+def event_sheet(event: Event, before_round: int | None = None, overrides: Mapping[int, str] | None = None) -> Sheet:
+    """Every player's record (points, opponents, byes, missed rounds, stage reached)."""
+    return core_sheet.sheet(event_facts(event, before_round, overrides), event.ruleset)
+
+
+def round_facts(rnd: Round) -> RoundFacts:
+    """One round's tables, as the sheet reads them (e.g. the bracket's latest round)."""
+    tables = tuple(
+        Table(a) if is_bye else Table(a, b, result if status == Match.Status.CONFIRMED else "")
+        for a, b, is_bye, result, status in rnd.matches.order_by("table", "seat").values_list(
+            "player_a_id", "player_b_id", "is_bye", "result", "status"
+        )
+    )
+    return RoundFacts(rnd.number, Stage(rnd.stage), tables)
+
+
+def team_facts(event: Event) -> EventFacts:
+    """Teams and their team matches of the Swiss rounds (a team match's result is set once all seats are)."""
+    entrants = tuple(
+        Entrant(tid, None, dropped)
+        for tid, dropped in event.teams.order_by("id").values_list("id", "dropped_after_round")
+    )
+    tables: dict[int, list[Table]] = {
+        n: [] for n in event.rounds.filter(stage=Round.Stage.SWISS).order_by("number").values_list("number", flat=True)
+    }
+    rows = (
+        TeamMatch.objects.filter(round__event=event, round__stage=Round.Stage.SWISS)
+        .order_by("round__number", "table")
+        .values_list("round__number", "team_a_id", "team_b_id", "result")
+    )
+    for number, a, b, result in rows:
+        tables[number].append(Table(a) if b is None else Table(a, b, result))
+    return EventFacts(entrants, tuple(RoundFacts(n, Stage.SWISS, tuple(t)) for n, t in sorted(tables.items())))
+
+
+def team_sheet(event: Event) -> Sheet:
+    return core_sheet.sheet(team_facts(event), event.ruleset)

@@ -336,24 +336,22 @@ def correction_impact(match: Match, result: ResultInput) -> dict[str, Any]:
 
 
 def _later_pairings_that_differ(event: Event, match: Match, new_result: str, later: list[int]) -> list[int]:
-    """Re-run the stored pairing input of each later round with the corrected points."""
+    """Re-run the stored pairing input of each later round with the points the corrected sheet gives."""
+    from taikai.core.sheet import sheet
     from taikai.events.services import engine
+    from taikai.events.services.history import event_facts
 
     if match.round.stage != Round.Stage.SWISS or new_result == match.result:
         return []
-    scoring = event.ruleset.scoring
-    pts = {"a": scoring.win, "b": scoring.loss, "draw": scoring.draw}
-    old_a, new_a = pts.get(match.result, 0), pts[new_result]
-    inv = {"a": "b", "b": "a", "draw": "draw"}
-    old_b, new_b = pts.get(inv.get(match.result, ""), 0), pts[inv[new_result]]
-    delta = {match.player_a_id: new_a - old_a, match.player_b_id: new_b - old_b}
+    corrected = event_facts(event, overrides={match.pk: new_result})
     differing = []
     for number in later:
         rnd = event.rounds.get(number=number)
         request = dict(rnd.pairing_input)
         if not request.get("players"):
             continue
-        request["players"] = [{**p, "points": p["points"] + delta.get(p["id"], 0)} for p in request["players"]]
+        points = sheet(corrected.before(number), event.ruleset).points()
+        request["players"] = [{**p, "points": points.get(p["id"], p["points"])} for p in request["players"]]
         answer = engine.pair_swiss(request)
         old = {frozenset(x) for x in rnd.pairing_input.get("_pairings", [])} or {
             frozenset((m.player_a_id, m.player_b_id)) for m in rnd.matches.filter(is_bye=False)

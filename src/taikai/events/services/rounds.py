@@ -10,20 +10,25 @@ from django.db import transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
+from taikai.core import progress
+from taikai.core import sheet as core_sheet
 from taikai.core.clock import ClockState, Pause, clock_state
+from taikai.core.pairing import elimination
+from taikai.core.pairing.elimination import BracketRound
+from taikai.core.pairing.types import PairingError
 from taikai.events import actions
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer, require_staff
 from taikai.events.services import engine
-from taikai.events.services.history import event_history
+from taikai.events.services.history import event_sheet, round_facts
 
 
 @dataclass(frozen=True)
 class Plan:
     """What the organizer can do next, for the console."""
 
-    next_action: str  # "pair-swiss", "top-cut", "pair-elimination", "finish-round", "finished", "register"
+    next_action: str  # a taikai.core.progress.NextAction: "pair-swiss", "top-cut", ... "finished"
     swiss_rounds: int
     swiss_played: int
     top_cut: int
@@ -48,35 +53,23 @@ def planned_top_cut(event: Event) -> int:
 
 
 def plan(event: Event) -> Plan:
+    """Gather the facts; taikai.core.progress decides what comes next."""
     rounds = list(event.rounds.all())
-    swiss_played = sum(1 for r in rounds if r.stage == Round.Stage.SWISS)
     last = rounds[-1] if rounds else None
-    open_tables = 0
-    if last is not None:
-        open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count()
+    open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count() if last is not None else 0
+    bracket = [r for r in rounds if r.stage == Round.Stage.ELIMINATION]
     swiss_rounds, cut = planned_swiss_rounds(event), planned_top_cut(event)
-    if last is not None and open_tables:
-        action = "finish-round"
-    elif event.status == Event.Status.FINISHED:
-        action = "finished"
-    elif event.format != Event.Format.ELIMINATION and swiss_played < swiss_rounds:
-        action = "pair-swiss"
-    elif event.format == Event.Format.SWISS_CUT and not any(r.stage == Round.Stage.ELIMINATION for r in rounds):
-        action = "top-cut" if cut >= 2 else "finished"
-    elif event.format == Event.Format.SWISS:
-        action = "finished"
-    else:
-        action = "pair-elimination" if not _elimination_over(event) else "finished"
-    return Plan(action, swiss_rounds, swiss_played, cut, open_tables)
-
-
-def _elimination_over(event: Event) -> bool:
-    last = event.rounds.filter(stage=Round.Stage.ELIMINATION).last()
-    return (
-        last is not None
-        and last.matches.filter(is_bye=False).count() == 1
-        and not last.matches.filter(is_bye=True).exists()
+    facts = progress.Progress(
+        format=progress.EventFormat(event.format),
+        swiss_rounds=swiss_rounds,
+        top_cut=cut,
+        swiss_played=len(rounds) - len(bracket),
+        elimination_played=len(bracket),
+        last_round_complete=open_tables == 0,
+        advancing=len(core_sheet.advancing(round_facts(bracket[-1]))) if bracket else 0,
+        closed=event.status == Event.Status.FINISHED,
     )
+    return Plan(progress.next_action(facts), swiss_rounds, facts.swiss_played, cut, open_tables)
 
 
 def _require_previous_finished(event: Event) -> None:
@@ -127,8 +120,7 @@ def _pair_swiss(event: Event, by: Any, number: int, seed: int | None = None) -> 
     if len(players) < 2:
         raise ServiceError("no-players")
     seed = secrets.randbits(62) if seed is None else seed
-    history = event_history(event)
-    request = engine.swiss_request(event, history, number, seed)
+    request = engine.swiss_request(event_sheet(event), number, seed)
     answer = engine.pair_swiss(request)
     rnd = create_round(
         event=event,
@@ -178,57 +170,47 @@ def _create_matches(rnd: Round, tables: list[tuple[Player, Player | None]], manu
 def _top_cut(event: Event, by: Any, cut: int) -> Round:
     from taikai.events.services.standings import standings_for
 
-    table = standings_for(event)
-    eligible = [row for row in table if not row.dropped]
-    if len(eligible) < cut:
-        raise ServiceError("cut-too-large", cut=cut, players=len(eligible))
-    seeds = [row.player_id for row in eligible[:cut]]
-    rnd = _elimination_round(event, number=event.rounds.count() + 1, seeds=seeds, seed=secrets.randbits(62))
+    eligible = [row.player_id for row in standings_for(event) if not row.dropped]
+    try:
+        bracket = elimination.top_cut(eligible, event.ruleset, size=cut)
+    except PairingError as exc:
+        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
+    seeds = eligible[:cut]  # the bracket's players, best first (as stored for an appeal)
+    seed = secrets.randbits(62)
+    rnd = _elimination_round(
+        event, {"seeds": seeds, "seed": seed, "random": False}, seed, elimination.first_round(bracket)
+    )
     record(actions.TOP_CUT_MADE, actor=by, event_id=event.pk, obj=rnd, seeds=seeds)
     return rnd
 
 
-def _elimination_round(event: Event, number: int, seeds: list[int], seed: int, randomly: bool = False) -> Round:
-    tables = engine.elimination_tables(seeds, random_seed=seed if randomly else None)
+def _elimination_round(event: Event, request: dict[str, Any], seed: int, paired: BracketRound) -> Round:
+    """Store the bracket round core paired: its tables in bracket order, byes in place."""
     rnd = create_round(
         event=event,
-        number=number,
+        number=event.rounds.count() + 1,
         stage=Round.Stage.ELIMINATION,
         seed=seed,
-        pairing_input={"seeds": seeds, "seed": seed, "random": randomly},
+        pairing_input=request,
         time_limit_seconds=event.ruleset.time.match_minutes * 60,
     )
     by_id = {p.pk: p for p in event.players.all()}
-    _create_matches(rnd, [(by_id[a], by_id[b] if b is not None else None) for a, b in tables])
+    _create_matches(rnd, [(by_id[int(a)], by_id[int(b)] if b is not None else None) for a, b in paired.tables])
     return rnd
 
 
 def _pair_elimination(event: Event, by: Any) -> Round:
     last = event.rounds.filter(stage=Round.Stage.ELIMINATION).last()
-    if last is None:  # a pure single-elimination event: seeded at random from the seed
-        players = _active_players(event)
-        if len(players) < 2:
+    seed = secrets.randbits(62)
+    if last is None:  # a pure single-elimination event: the bracket is drawn from the stored seed
+        seeds = [p.pk for p in _active_players(event)]
+        if len(seeds) < 2:
             raise ServiceError("no-players")
-        seed = secrets.randbits(62)
-        rnd = _elimination_round(
-            event, number=event.rounds.count() + 1, seeds=[p.pk for p in players], seed=seed, randomly=True
-        )
+        paired = engine.first_bracket_round(seeds, seed, randomly=True)
+        rnd = _elimination_round(event, {"seeds": seeds, "seed": seed, "random": True}, seed, paired)
     else:
-        winners = []
-        for m in last.matches.order_by("table"):
-            winners.append(m.player_a_id if m.result == "a" else m.player_b_id)
-        seed = secrets.randbits(62)
-        rnd = create_round(
-            event=event,
-            number=event.rounds.count() + 1,
-            stage=Round.Stage.ELIMINATION,
-            seed=seed,
-            pairing_input={"advancing": winners},
-            time_limit_seconds=event.ruleset.time.match_minutes * 60,
-        )
-        by_id = {p.pk: p for p in event.players.all()}
-        # Bracket order is kept: winners of tables 1 and 2 meet, 3 and 4, ...
-        _create_matches(rnd, [(by_id[winners[i]], by_id[winners[i + 1]]) for i in range(0, len(winners) - 1, 2)])
+        winners = [int(p) for p in core_sheet.advancing(round_facts(last))]
+        rnd = _elimination_round(event, {"advancing": winners}, seed, engine.next_bracket_round(winners))
     record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, stage="elimination")
     return rnd
 
@@ -261,7 +243,7 @@ def edit_pairing(rnd: Round, *, by: Any, pairs: list[tuple[int, int | None]], al
         event = rnd.event
         by_id = {p.pk: p for p in event.players.all()}
         seen: set[int] = set()
-        history = event_history(event, before_round=rnd.number)
+        met = event_sheet(event, before_round=rnd.number)
         for a, b in pairs:
             for pid in (a, b):
                 if pid is None:
@@ -273,7 +255,7 @@ def edit_pairing(rnd: Round, *, by: Any, pairs: list[tuple[int, int | None]], al
                 if by_id[pid].dropped:
                     raise ServiceError("already-dropped")
                 seen.add(pid)
-            if b is not None and b in history.opponents.get(a, set()) and not allow_rematch:
+            if b is not None and b in met.line(a).opponents and not allow_rematch:
                 raise ServiceError("rematch", a=by_id[a].name, b=by_id[b].name)
         before = list(rnd.matches.values_list("table", "player_a_id", "player_b_id"))
         rnd.matches.all().delete()

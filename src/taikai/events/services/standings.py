@@ -1,4 +1,4 @@
-"""Standings of an event from its confirmed Swiss results, through taikai.core.standings."""
+"""Standings of an event: the sheet's records (taikai.core.sheet), ranked by taikai.core.standings."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from taikai.audit.models import last_change
+from taikai.core import sheet as core_sheet
 from taikai.core import standings as core_standings
+from taikai.core.sheet import Stage
 from taikai.events.cache import get_or_build
-from taikai.events.models import Event, Match, Player, Round
+from taikai.events.models import Event, Player
+from taikai.events.services.history import event_facts, event_sheet
 
 
 @dataclass(frozen=True)
@@ -36,34 +39,9 @@ class StandingRow:
         return f"{float(self.oomw) * 100:.2f}%"
 
 
-def _rounds(event: Event, overrides: dict[int, str] | None = None) -> list[list[core_standings.MatchRecord]]:
-    rows = (
-        Match.objects.filter(round__event=event, round__stage=Round.Stage.SWISS)
-        .order_by("round__number", "table", "seat")
-        .values_list("pk", "round__number", "player_a_id", "player_b_id", "is_bye", "result", "status")
-    )
-    rounds: dict[int, list[core_standings.MatchRecord]] = {}
-    for pk, number, a, b, is_bye, result, status in rows:
-        played = rounds.setdefault(number, [])
-        if is_bye:
-            played.append(core_standings.MatchRecord(a, None, "bye"))
-            continue
-        result = (overrides or {}).get(pk, result if status == Match.Status.CONFIRMED else "")
-        if result:
-            played.append(core_standings.MatchRecord(a, b, result))
-    late = dict(
-        Player.objects.filter(event=event, late_entry_round__isnull=False).values_list("pk", "late_entry_round")
-    )
-    for number in sorted(rounds):
-        for pid, first in late.items():
-            if number < first:
-                rounds[number].append(core_standings.MatchRecord(pid, None, "missed"))
-    return [rounds[n] for n in sorted(rounds)]
-
-
 def _table(event: Event, overrides: dict[int, str] | None = None) -> list[StandingRow]:
     players = {p.pk: p for p in Player.objects.filter(event=event).order_by("id")}
-    computed = core_standings.compute(list(players), _rounds(event, overrides), event.ruleset, seed=event.tiebreak_seed)
+    computed = core_standings.rank(event_sheet(event, overrides=overrides), event.ruleset, seed=event.tiebreak_seed)
     out = []
     for s in computed:
         p = players[int(s.id)]
@@ -85,6 +63,14 @@ def _table(event: Event, overrides: dict[int, str] | None = None) -> list[Standi
             )
         )
     return out
+
+
+def standings_after_each_round(event: Event) -> list[tuple[core_standings.Standing, ...]]:
+    """The standings as they stood after each Swiss round, in round order (for the rank paths chart)."""
+    facts = event_facts(event)
+    ruleset, seed = event.ruleset, event.tiebreak_seed
+    swiss = [r.number for r in facts.rounds if r.stage == Stage.SWISS]
+    return [core_standings.rank(core_sheet.sheet(facts.before(n + 1), ruleset), ruleset, seed) for n in swiss]
 
 
 def standings_for(event: Event) -> list[StandingRow]:

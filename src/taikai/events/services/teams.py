@@ -1,4 +1,6 @@
-"""Team events (CS 1.1, JUDGE-2): three named seats a team, teams paired as units, team standings."""
+"""Team events (CS 1.1, JUDGE-2): three named seats a team, teams paired as units, team standings.
+
+Team points, opponents and byes come from the team sheet (taikai.core.sheet over the team matches)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,14 @@ from django.db import transaction
 from taikai.audit.services import record
 from taikai.core import standings as core_standings
 from taikai.core.pairing import team as team_pairing
-from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
+from taikai.core.pairing.types import PairingError
+from taikai.core.sheet import pairing_input
 from taikai.events import actions
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch, create_round
 from taikai.events.permissions import require_staff
 from taikai.events.services import players as player_services
+from taikai.events.services.history import team_sheet
 
 
 def register_team(event: Event, *, by: Any, name: str, members: list[dict[str, str]]) -> Team:
@@ -43,49 +47,12 @@ def register_team(event: Event, *, by: Any, name: str, members: list[dict[str, s
     return team
 
 
-def _team_records(event: Event) -> tuple[dict[int, int], dict[int, list[int]], dict[int, int], list[list[Any]]]:
-    scoring = event.ruleset.scoring
-    points: dict[int, int] = {}
-    opponents: dict[int, list[int]] = {}
-    byes: dict[int, int] = {}
-    for t in event.teams.all():
-        points[t.pk], opponents[t.pk], byes[t.pk] = 0, [], 0
-    rounds: list[list[Any]] = []
-    for rnd in event.rounds.filter(stage=Round.Stage.SWISS).order_by("number"):
-        played = []
-        for tm in rnd.team_matches.all():
-            if tm.team_b_id is None:
-                points[tm.team_a_id] += scoring.bye
-                byes[tm.team_a_id] += 1
-                played.append(core_standings.MatchRecord(tm.team_a_id, None, "bye"))
-                continue
-            opponents[tm.team_a_id].append(tm.team_b_id)
-            opponents[tm.team_b_id].append(tm.team_a_id)
-            if not tm.result:
-                continue
-            played.append(core_standings.MatchRecord(tm.team_a_id, tm.team_b_id, tm.result))
-            for team, side in ((tm.team_a_id, "a"), (tm.team_b_id, "b")):
-                if tm.result == "draw":
-                    points[team] += scoring.draw
-                else:
-                    points[team] += scoring.win if tm.result == side else scoring.loss
-        rounds.append(played)
-    return points, opponents, byes, rounds
-
-
 def pair_team_round(event: Event, by: Any, number: int) -> Round:
-    points, opponents, byes, _ = _team_records(event)
-    teams = list(event.teams.prefetch_related("members"))
+    records = team_sheet(event)
+    teams = list(event.teams.order_by("id").prefetch_related("members"))
     members = {t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams}
     seed = secrets.randbits(62)
-    inp = PairingInput(
-        players=tuple(
-            PlayerState(t.pk, points[t.pk], tuple(opponents[t.pk]), byes[t.pk], t.dropped_after_round is not None)
-            for t in teams
-        ),
-        round=number,
-        seed=seed,
-    )
+    inp = pairing_input(records, number, seed)
     try:
         result = team_pairing.pair(inp, members, event.ruleset)
     except PairingError as exc:
@@ -162,11 +129,10 @@ def settle_team_match(match: Match) -> None:
 
 
 def team_standings(event: Event) -> list[dict[str, Any]]:
-    _, _, _, rounds = _team_records(event)
     teams = {t.pk: t for t in event.teams.all()}
     if not teams:
         return []
-    rows = core_standings.compute(list(teams), rounds, event.ruleset, seed=event.tiebreak_seed)
+    rows = core_standings.rank(team_sheet(event), event.ruleset, seed=event.tiebreak_seed)
     return [
         {
             "rank": s.rank,
