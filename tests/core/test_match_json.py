@@ -177,7 +177,8 @@ def test_an_elimination_form_adds_the_extra_duel_row_and_sudden_death() -> None:
 
 
 def test_a_best_of_five_ruleset_gives_a_form_of_five_duels() -> None:
-    best_of_five = parse_ruleset('[ruleset]\nname = "bo5"\nextends = "dkt-2011"\n[match]\nduels_to_win = 3\nmax_duels = 5\n')
+    text = '[ruleset]\nname = "bo5"\nextends = "dkt-2011"\n[match]\nduels_to_win = 3\nmax_duels = 5\n'
+    best_of_five = parse_ruleset(text)
     assert [r.number for r in form_rows(best_of_five, Format.SWISS)] == [1, 2, 3, 4, 5]
     assert [r.number for r in form_rows(best_of_five, Format.ELIMINATION) if r.extra_duel] == [6]
 
