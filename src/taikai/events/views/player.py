@@ -56,7 +56,6 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         else {},
         "result_form": result_services.result_form(match) if match else None,
         "pin_form": PinForm(),
-        "format": match.round.stage if match else "swiss",
     }
     return render(request, "events/player_home.html", context)
 
