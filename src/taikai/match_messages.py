@@ -91,3 +91,28 @@ _R(
     "エキストラデュエルを行う状況ではありません（制限時間後の 0勝0敗 か 1勝1敗 のみ）",
     "no extra duel is due here (only at 0-0 or 1-1 after time)",
 )
+_R(
+    "match-unknown-basis",
+    "決着の仕方 {basis!r} はありません（played・concession-consent・concession-own-turn・intentional-draw）",
+    "unknown basis {basis!r} (played, concession-consent, concession-own-turn or intentional-draw)",
+)
+
+# The duel-by-duel result form (core.match_json.report_from_form): the person filling it in sees these, so they
+# name what to do, not the form's field names. The edge puts "Duel n:" in front.
+_R("form-duel-choice", "結果を選び直してください。", "Choose the duel's result again.")
+_R(
+    "form-lp-missing",
+    "時間切れのデュエルには両プレイヤーのライフポイントを入力してください。",
+    "For a duel that ended at time, enter both players' life points.",
+)
+_R(
+    "form-lp-not-number",
+    "ライフポイントは数字で入力してください（例: 8000）。",
+    "Enter the life points as a number (for example 8000).",
+)
+_R(
+    "form-sudden-death-choice",
+    "サドンデスの勝者を選び直してください。",
+    "Choose the sudden death's winner again.",
+)
+_R("form-basis-choice", "マッチの決着の仕方を選び直してください。", "Choose how the match ended again.")

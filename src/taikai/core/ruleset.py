@@ -198,6 +198,8 @@ def _band_value(bands: tuple[SizeBand, ...], players: int) -> int:
 
 # --- loading -------------------------------------------------------------------------------------
 
+DEFAULT = "harajuku-cs-1.2"  # what a new event starts with, and what pages without an event show
+
 
 def builtin_names() -> list[str]:
     folder = resources.files("taikai.core").joinpath("rulesets")

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import functools
+
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from taikai.core.ruleset import builtin_names
+from taikai.core.ruleset import DEFAULT, Ruleset, builtin, builtin_names
 from taikai.events.models import Event, StaffRole
 
 
@@ -31,12 +34,48 @@ class EventForm(forms.Form):
         label=_("Deck list deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
     banlist_name = forms.CharField(label=_("Forbidden/Limited list"), max_length=100, required=False)
-    is_team_event = forms.BooleanField(label=_("Team event (3 players a team, seats A/B/C)"), required=False)
+    is_team_event = forms.BooleanField(label=_("Team event"), required=False)
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: object, ruleset: Ruleset | None = None, **kwargs: object) -> None:
+        """``ruleset``: the event's own (when editing); the numbers the form shows come from it, or from
+        each built-in ruleset offered."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["ruleset_name"].choices = [(n, n) for n in builtin_names()]
-        self.fields["ruleset_name"].initial = "harajuku-cs-1.2"
+        self.fields["ruleset_name"].choices = [(n, _ruleset_choice(_builtin(n))) for n in builtin_names()]
+        self.fields["ruleset_name"].initial = DEFAULT
+        rules = ruleset or _builtin(DEFAULT)
+        seats = rules.team.seats
+        self.fields["is_team_event"].label = gettext("Team event (%(n)s players a team, seats %(seats)s)") % {
+            "n": len(seats),
+            "seats": "/".join(seats),
+        }
+        if ruleset is not None:
+            self.fields["ruleset_name"].help_text = gettext("This event: %(summary)s") % {
+                "summary": _ruleset_summary(ruleset)
+            }
+
+
+@functools.cache
+def _builtin(name: str) -> Ruleset:
+    return builtin(name)
+
+
+def _ruleset_choice(ruleset: Ruleset) -> str:
+    return f"{ruleset.name}: {_ruleset_summary(ruleset)}"
+
+
+def _ruleset_summary(ruleset: Ruleset) -> str:
+    """The numbers an organizer checks before choosing (MATCH-1, TIME-1, TIME-E-1, TIME-E-5)."""
+    time = ruleset.time
+    return gettext(
+        "%(minutes)s-minute matches, first to %(wins)s duel wins, %(extra)s extra turns after time, "
+        "extra duel of %(duel_turns)s turns at %(lp)s LP"
+    ) % {
+        "minutes": time.match_minutes,
+        "wins": ruleset.match.duels_to_win,
+        "extra": time.extra_turns,
+        "duel_turns": time.extra_duel_turns,
+        "lp": time.extra_duel_lp,
+    }
 
 
 class PlayerForm(forms.Form):

@@ -5,27 +5,33 @@ The outcome is always computed by taikai.core.match from the duel record (never 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.http import QueryDict
 
 from taikai.audit.services import record
-from taikai.core.match import Format, MatchRecordError, evaluate, intentional_draw_allowed
-from taikai.core.match_json import RecordFormatError, parse_record
+from taikai.core import match_json
+from taikai.core.match import Format, MatchRecord, MatchRecordError, evaluate, intentional_draw_allowed
+from taikai.core.match_json import RecordFormatError, Report
+from taikai.core.ruleset import Ruleset
 from taikai.events import actions
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_staff
 from taikai.events.services.teams import settle_team_match
 
-BASES = ("played", "concession-consent", "concession-own-turn", "intentional-draw")  # END-1, END-2
+BASES = match_json.BASES  # END-1, END-2
 
 
 @dataclass(frozen=True)
 class ResultInput:
-    """A reported result: the duels in the `taikai match result` shape, and its basis (END-1/END-2)."""
+    """A reported result: the duels in the `taikai match result` shape, and its basis (END-1/END-2).
+
+    Read and written by ``taikai.core.match_json`` only: build one with ``from_post`` (the result form),
+    ``from_json`` (the API, a stored report) or ``from_record`` (a record core produced).
+    """
 
     duels: tuple[dict[str, Any], ...] = ()
     time_called_between_duels: bool = False
@@ -35,48 +41,36 @@ class ResultInput:
     def as_record(self, fmt: str) -> dict[str, Any]:
         return {"format": fmt, "duels": list(self.duels), "time_called_between_duels": self.time_called_between_duels}
 
+    def stored(self) -> dict[str, Any]:
+        """What Match.record and ResultReport.record keep (the record without its format, with its basis)."""
+        between = self.time_called_between_duels
+        return {"duels": list(self.duels), "time_called_between_duels": between, "basis": self.basis}
+
     @classmethod
-    def from_post(cls, post: QueryDict | dict[str, Any]) -> ResultInput:
-        """Read the duel-by-duel form: duel1..duel4 = A|B|draw|time, with LP and sudden-death fields."""
-        duels: list[dict[str, Any]] = []
-        for i in range(1, 6):
-            kind = (post.get(f"duel{i}") or "").strip()
-            if not kind:
-                continue
-            duel: dict[str, Any]
-            if kind in ("A", "B"):
-                duel = {"winner": kind}
-                if post.get(f"duel{i}_tc"):
-                    duel["time_called"] = True
-            elif kind == "draw":
-                duel = {"draw": True}
-            elif kind == "time":
-                try:
-                    lp = {"A": int(post.get(f"duel{i}_lp_a") or ""), "B": int(post.get(f"duel{i}_lp_b") or "")}
-                except ValueError as exc:
-                    raise ServiceError("bad-record", detail=f"duel {i}: LP") from exc
-                duel = {"time": lp}
-                sd = post.get(f"duel{i}_sd")
-                if sd in ("A", "B"):
-                    duel["sudden_death"] = sd
-            else:
-                raise ServiceError("bad-record", detail=f"duel {i}: {kind!r}")
-            if post.get(f"duel{i}_extra"):
-                duel["extra_duel"] = True
-            duels.append(duel)
-        basis = post.get("basis") or "played"
-        if basis not in BASES:
-            raise ServiceError("bad-choice", field="basis", value=basis)
-        return cls(tuple(duels), bool(post.get("between")), basis)
+    def from_report(cls, report: Report) -> ResultInput:
+        data = match_json.report_json(report)
+        return cls(tuple(data["duels"]), data["time_called_between_duels"], data["basis"])
+
+    @classmethod
+    def from_record(cls, record: MatchRecord, basis: str = "played") -> ResultInput:
+        return cls.from_report(Report.of(record, basis))
+
+    @classmethod
+    def from_post(cls, post: Mapping[str, Any], *, flip: bool = False) -> ResultInput:
+        """Read the duel-by-duel form (``request.POST`` or a dict); ``flip``: filled in by player B ("me")."""
+        return cls.from_report(_read(match_json.report_from_form, post, flip=flip))
 
     @classmethod
     def from_json(cls, data: Any) -> ResultInput:
-        if not isinstance(data, dict) or not isinstance(data.get("duels", []), list):
-            raise ServiceError("bad-record", detail='expected {"duels": [...]}')
-        basis = data.get("basis", "played")
-        if basis not in BASES:
-            raise ServiceError("bad-choice", field="basis", value=basis)
-        return cls(tuple(data.get("duels", [])), bool(data.get("time_called_between_duels", False)), basis)
+        return cls.from_report(_read(match_json.parse_report, data))
+
+
+def _read(reader: Any, data: Any, **options: Any) -> Report:
+    try:
+        report: Report = reader(data, **options)
+    except RecordFormatError as exc:
+        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
+    return report
 
 
 @dataclass(frozen=True)
@@ -97,7 +91,7 @@ def outcome_of(match: Match, data: ResultInput) -> Outcome:
             raise ServiceError("id-not-in-elimination")  # END-2
         return Outcome("draw", 0, 0, 0, ("END-2",))
     try:
-        state = evaluate(parse_record(data.as_record(fmt)), event.ruleset)
+        state = evaluate(match_json.parse_record(data.as_record(fmt)), event.ruleset)
     except (MatchRecordError, RecordFormatError) as exc:
         raise ServiceError(exc.problem.code, **exc.problem.params) from exc
     if not state.finished:
@@ -117,8 +111,7 @@ def _snapshot(m: Match) -> dict[str, Any]:
 
 
 def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
-    m.record = {**data.as_record(""), "basis": data.basis, "rules": list(outcome.rules)}
-    m.record.pop("format", None)
+    m.record = {**data.stored(), "rules": list(outcome.rules)}
     m.result = outcome.result
     m.duel_wins_a, m.duel_wins_b, m.duel_draws = outcome.duel_wins_a, outcome.duel_wins_b, outcome.duel_draws
     m.basis = data.basis
@@ -181,8 +174,11 @@ def _lock(match: Match, version: int | None) -> Match:
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("duels", "time_called_between_duels", "basis")
-    return all(a.get(k) == b.get(k) for k in keys)
+    """The two reports say the same (compared as read, so how a client spelled a record does not matter)."""
+    try:
+        return match_json.parse_report(a) == match_json.parse_report(b)
+    except RecordFormatError:
+        return False
 
 
 def report_result(match: Match, *, player: Player, result: ResultInput, idempotency_key: str = "") -> Match:
@@ -201,7 +197,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             raise ServiceError("result-final")
         outcome = outcome_of(m, result)
         before = _snapshot(m)
-        record_dict = {**result.as_record(""), "basis": result.basis}
+        record_dict = result.stored()
         try:
             with transaction.atomic():
                 ResultReport.objects.create(
@@ -268,9 +264,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
             raise ServiceError("result-final")
         outcome = outcome_of(m, result)
         before = _snapshot(m)
-        ResultReport.objects.create(
-            match=m, by_user=by, record={**result.as_record(""), "basis": result.basis}, basis=result.basis
-        )
+        ResultReport.objects.create(match=m, by_user=by, record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
         settle_team_match(m)
@@ -288,9 +282,7 @@ def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, v
         m = _lock(match, version)
         outcome = outcome_of(m, result)
         before = _snapshot(m)
-        ResultReport.objects.create(
-            match=m, by_user=by, record={**result.as_record(""), "basis": result.basis}, basis=result.basis
-        )
+        ResultReport.objects.create(match=m, by_user=by, record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
         settle_team_match(m)
@@ -362,30 +354,39 @@ def _later_pairings_that_differ(event: Event, match: Match, new_result: str, lat
     return differing
 
 
-def form_values(record: dict[str, Any] | None, *, flip: bool = False) -> dict[str, str]:
+def form_values(record: dict[str, Any] | None, *, flip: bool = False, ruleset: Ruleset | None = None) -> dict[str, str]:
     """The duel-by-duel form's field values for a stored record (to pre-fill a correction, or the duels a
-    penalty already decided). ``flip`` shows it from player B's side ("me" = B)."""
+    penalty already decided). ``flip`` shows it from player B's side ("me" = B); with the ``ruleset``, an
+    extra duel lands on the form's extra-duel row."""
     if not record:
         return {}
-    swap = {"A": "B", "B": "A"} if flip else {"A": "A", "B": "B"}
-    values: dict[str, str] = {}
-    for i, duel in enumerate(record.get("duels", []), start=1):
-        key = f"duel{i}"
-        if "winner" in duel:
-            values[key] = swap[duel["winner"]]
-            if duel.get("time_called"):
-                values[f"{key}_tc"] = "1"
-        elif "draw" in duel:
-            values[key] = "draw"
-        elif "time" in duel:
-            values[key] = "time"
-            lp = duel["time"]
-            a, b = (lp["B"], lp["A"]) if flip else (lp["A"], lp["B"])
-            values[f"{key}_lp_a"], values[f"{key}_lp_b"] = str(a), str(b)
-            if duel.get("sudden_death"):
-                values[f"{key}_sd"] = swap[duel["sudden_death"]]
-    if record.get("time_called_between_duels"):
-        values["between"] = "1"
-    if record.get("basis"):
-        values["basis"] = record["basis"]
-    return values
+    try:
+        report = match_json.parse_report(record)
+    except RecordFormatError:
+        return {}  # a record this form cannot show is entered afresh
+    rows = ruleset.match.max_duels if ruleset is not None else 0
+    return match_json.form_fields(report, regular_rows=rows, flip=flip)
+
+
+@dataclass(frozen=True)
+class ResultForm:
+    """What the match's duel-by-duel form offers, from its event's ruleset and its round's format."""
+
+    rows: tuple[match_json.FormRow, ...]
+    intentional_draw: bool  # END-2
+    extra_turns: int  # TIME-E-1, TIME-S-1
+    extra_duel_turns: int  # TIME-E-5
+    extra_duel_lp: int  # TIME-E-5
+
+
+def result_form(match: Match) -> ResultForm:
+    fmt = Format.ELIMINATION if match.round.stage == Round.Stage.ELIMINATION else Format.SWISS
+    ruleset = match.round.event.ruleset
+    time = ruleset.time
+    return ResultForm(
+        match_json.form_rows(ruleset, fmt),
+        intentional_draw_allowed(fmt, ruleset),
+        time.extra_turns,
+        time.extra_duel_turns,
+        time.extra_duel_lp,
+    )

@@ -68,7 +68,7 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
 @staff_view
 def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     initial = {f: getattr(event, f) for f in EventForm.base_fields}
-    form = EventForm(request.POST or None, initial=initial)
+    form = EventForm(request.POST or None, initial=initial, ruleset=event.ruleset)
     if request.method == "POST" and form.is_valid():
         changes = {k: v for k, v in form.cleaned_data.items() if v != initial.get(k)}
         try:

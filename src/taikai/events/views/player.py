@@ -51,9 +51,11 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
             match and match.status == Match.Status.REPORTED and last_report and last_report.by_player_id != player.pk
         ),
         # A duel a penalty already decided (PEN-1) shows in the form, from this player's side.
-        "prefill": result_services.form_values(match.record, flip=side == "b") if match and match.record else {},
+        "prefill": result_services.form_values(match.record, flip=side == "b", ruleset=player.event.ruleset)
+        if match and match.record
+        else {},
+        "result_form": result_services.result_form(match) if match else None,
         "pin_form": PinForm(),
-        "format": match.round.stage if match else "swiss",
     }
     return render(request, "events/player_home.html", context)
 
@@ -65,10 +67,8 @@ def player_report(request: HttpRequest, token: str) -> HttpResponse:
     if match is None:
         return redirect("player_home", token=token)
     try:
-        data = result_services.ResultInput.from_post(request.POST)
-        # The form is filled from the player's own view ("me"/"opponent"); store it as A/B.
-        if match.side_of(player) == "b":
-            data = _swap(data)
+        # The form is filled from the player's own view ("me"/"opponent"); it is stored as A/B.
+        data = result_services.ResultInput.from_post(request.POST, flip=match.side_of(player) == "b")
         result_services.report_result(
             match, player=player, result=data, idempotency_key=request.POST.get("idempotency_key", "")
         )
@@ -81,21 +81,6 @@ def player_report(request: HttpRequest, token: str) -> HttpResponse:
     else:
         messages.success(request, _("Result sent. Your opponent confirms it on their phone."))
     return redirect("player_home", token=token)
-
-
-def _swap(data: result_services.ResultInput) -> result_services.ResultInput:
-    flip = {"A": "B", "B": "A"}
-    duels = []
-    for d in data.duels:
-        d = dict(d)
-        if "winner" in d:
-            d["winner"] = flip[d["winner"]]
-        if "time" in d:
-            d["time"] = {"A": d["time"]["B"], "B": d["time"]["A"]}
-        if "sudden_death" in d:
-            d["sudden_death"] = flip[d["sudden_death"]]
-        duels.append(d)
-    return result_services.ResultInput(tuple(duels), data.time_called_between_duels, data.basis)
 
 
 @require_POST

@@ -160,7 +160,10 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "error": error,
             "preview": preview,
             "post": request.POST,
-            "prefill": result_services.form_values(match.record) if request.method != "POST" else {},
+            "prefill": result_services.form_values(match.record, ruleset=event.ruleset)
+            if request.method != "POST"
+            else {},
+            "result_form": result_services.result_form(match),
             "reports": match.reports.select_related("by_player", "by_user"),
         },
     )

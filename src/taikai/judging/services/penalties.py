@@ -208,7 +208,7 @@ def _save_result(penalty: Penalty, by: Any, match: Match, duels: list[dict[str, 
             raise
         # The match goes on: keep the duels so far, the penalty duel included.
         m = Match.objects.select_for_update().get(pk=match.pk)
-        m.record = {"duels": duels, "time_called_between_duels": False, "basis": "played"}
+        m.record = data.stored()
         m.version += 1
         m.save()
         after = snapshot(m)

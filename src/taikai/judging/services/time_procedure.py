@@ -13,7 +13,7 @@ from django.db import transaction
 
 from taikai.audit.services import record
 from taikai.core import time_procedure as tp
-from taikai.core.match import Drawn, Duel, MatchRecordError, Player, TimedOut, Won
+from taikai.core.match import MatchRecordError, Player
 from taikai.core.match_json import RecordFormatError, parse_record
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match
@@ -24,26 +24,6 @@ from taikai.judging.models import TimeProcedureRun
 from taikai.judging.services.common import fmt_of
 
 INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")
-
-
-def duel_json(duel: Duel) -> dict[str, Any]:
-    """A core duel back into the `taikai match result` JSON shape."""
-    out: dict[str, Any]
-    if isinstance(duel, Won):
-        out = {"winner": duel.winner.value}
-        if duel.time_called:
-            out["time_called"] = True
-    elif isinstance(duel, Drawn):
-        out = {"draw": True}
-        if duel.time_called:
-            out["time_called"] = True
-    elif isinstance(duel, TimedOut):
-        out = {"time": {"A": duel.lp.a, "B": duel.lp.b}}
-        if duel.sudden_death is not None:
-            out["sudden_death"] = duel.sudden_death.value
-    if duel.extra_duel:
-        out["extra_duel"] = True
-    return out
 
 
 def _problem(exc: tp.TimeProcedureError | MatchRecordError | RecordFormatError) -> ServiceError:
@@ -133,10 +113,7 @@ def _finish_if_done(run: TimeProcedureRun, match: Match, by: Any) -> None:
     proc = replay(run, match)
     if proc.phase is not tp.Phase.DONE:
         return
-    result = ResultInput(
-        tuple(duel_json(d) for d in proc.record.duels), proc.record.time_called_between_duels, "played"
-    )
-    m = enter_result(match, by=by, result=result)
+    m = enter_result(match, by=by, result=ResultInput.from_record(proc.record))
     run.result_entered = True
     run.save()
     record(

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core import match_json
 from taikai.core import penalties as core
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
@@ -25,16 +26,13 @@ from taikai.judging.services.common import current_match
 
 
 def _prior_duels(post: Any) -> list[dict[str, Any]] | None:
+    """The duels already finished at the table (rows prior1, prior2, ...), for a duel loss (PEN-1)."""
     if not post.get("prior_given"):
         return None
-    duels = []
-    for i in (1, 2):
-        value = post.get(f"prior{i}", "")
-        if value in ("A", "B"):
-            duels.append({"winner": value})
-        elif value == "draw":
-            duels.append({"draw": True})
-    return duels
+    try:
+        return [match_json.duel_json(d) for d in match_json.duels_from_form(post, prefix="prior")]
+    except match_json.RecordFormatError as exc:
+        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
 
 
 @staff_view
@@ -92,6 +90,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "history": [{**row, "rung_label": rung_label(row["rung"])} for row in history or []],
         "is_head_judge": head,
         "posted": request.POST if request.method == "POST" else {},
+        # A duel loss falls on the duel being played: at most the ruleset's last duel (MATCH-1).
+        "prior_rows": range(1, event.ruleset.match.max_duels),
     }
     return render(request, "judging/penalty_new.html", context)
 

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from taikai.core.ruleset import DEFAULT, Ruleset, builtin
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.services.players import player_for_token
@@ -16,10 +19,23 @@ from taikai.judging.labels import infraction_label, rung_label
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, calls
 from taikai.judging.services.penalties import history
+from taikai.judging.services.tools import LOOP_LIMIT
+
+
+@functools.cache
+def _default_ruleset() -> Ruleset:
+    return builtin(DEFAULT)
 
 
 def rules_reference(request: HttpRequest) -> HttpResponse:
-    return render(request, "judging/rules.html", {})
+    """The rules a judge quotes at a table, with the numbers of the event's ruleset (``?event=<id>``), or of
+    the default ruleset when no event is named."""
+    event_id = request.GET.get("event", "")
+    known = event_id.isascii() and event_id.isdigit() and len(event_id) < 10
+    event = Event.objects.filter(pk=int(event_id)).first() if known else None
+    ruleset = event.ruleset if event is not None else _default_ruleset()
+    context = {"event": event, "ruleset": ruleset, "loop_limit": LOOP_LIMIT}
+    return render(request, "judging/rules.html", context)
 
 
 def report_form(request: HttpRequest, event_id: int) -> HttpResponse:

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from taikai.core import match_json
 from taikai.core import time_procedure as tp
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
@@ -18,7 +19,7 @@ from taikai.events.views.common import flash_error, staff_view
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
 from taikai.judging.services import calls, tools
 from taikai.judging.services import time_procedure as tps
-from taikai.judging.services.common import current_round
+from taikai.judging.services.common import current_round, fmt_of
 from taikai.judging.services.penalties import pending_duel_losses
 
 
@@ -92,14 +93,15 @@ def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpRespons
 
 
 def _duels_from_post(post: Any) -> list[dict[str, Any]]:
-    duels = []
-    for i in (1, 2, 3):
-        value = post.get(f"duel{i}", "")
-        if value in ("A", "B"):
-            duels.append({"winner": value})
-        elif value == "draw":
-            duels.append({"draw": True})
-    return duels
+    """The duels already finished when time was called (rows duel1, duel2, ...)."""
+    return [match_json.duel_json(d) for d in _read(match_json.duels_from_form, post)]
+
+
+def _read(reader: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return reader(*args, **kwargs)
+    except match_json.RecordFormatError as exc:
+        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
 
 
 @staff_view
@@ -140,6 +142,9 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         "proc": proc,
         "expects": sorted(i.value for i in proc.expects) if proc else [],
         "names": {"A": match.player_a.name, "B": match.player_b.name if match.player_b else ""},
+        # Time is called during a duel at most the ruleset's last one (MATCH-1): the duels before it.
+        "finished_rows": range(1, event.ruleset.match.max_duels),
+        "draws": event.ruleset.format_rules(fmt_of(match)).match_draws,
         "phase_text": _phase_text(proc) if proc else "",
         "turn_name": (match.player_a.name if proc.turn_player.value == "A" else match.player_b.name)
         if proc and proc.turn_player and match.player_b
@@ -151,7 +156,8 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
 def _step_from_post(post: Any) -> list[Any]:
     step = post.get("step", "")
     if step == "life_points":
-        return ["life_points", int(post.get("lp_a", "")), int(post.get("lp_b", ""))]
+        lp = (_read(match_json.life_points_field, post, key) for key in ("lp_a", "lp_b"))
+        return ["life_points", *lp]
     if step in ("win", "first_player"):
         return [step, post.get("player", "")]
     return [step]
