@@ -59,8 +59,13 @@ RESULT_BY_ACTION = {
 
 
 def send_on_commit(signal: Signal, *, sender: Any, **kwargs: Any) -> None:
-    """Announce ``signal`` once the transaction in progress commits (at once when there is none)."""
-    transaction.on_commit(functools.partial(signal.send, sender=sender, **kwargs))
+    """Announce ``signal`` once the transaction in progress commits (at once when there is none).
+
+    Robust: what the service did is committed by then, so a receiver that fails is logged (logger
+    ``django.db.backends.base``) rather than turning the player's saved report into an error page. Tests run
+    the callbacks directly (tests/conftest.py), so there a failing receiver fails the test.
+    """
+    transaction.on_commit(functools.partial(signal.send, sender=sender, **kwargs), robust=True)
 
 
 P = ParamSpec("P")
