@@ -50,6 +50,31 @@ def _fresh_cache() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _on_commit_runs_when_the_service_commits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run ``transaction.on_commit`` callbacks (the domain signals' receivers) when a service's outermost
+    transaction ends, as it commits in production.
+
+    A ``db`` test wraps everything in a transaction of its own that never commits, so without this no
+    receiver would run; only blocks opened by the test case remain when the service's block has ended.
+    """
+    from django.db import transaction
+
+    original = transaction.Atomic.__exit__
+
+    def exit_and_commit(self: Any, exc_type: Any, exc_value: Any, traceback: Any) -> Any:
+        result = original(self, exc_type, exc_value, traceback)
+        connection = transaction.get_connection(self.using)
+        outermost = connection.atomic_blocks and all(b._from_testcase for b in connection.atomic_blocks)
+        if exc_type is None and outermost and connection.run_on_commit:
+            callbacks, connection.run_on_commit = connection.run_on_commit, []
+            for _savepoints, callback, _robust in callbacks:
+                callback()
+        return result
+
+    monkeypatch.setattr(transaction.Atomic, "__exit__", exit_and_commit)
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_storage(settings: Any) -> None:
     # Tests do not run collectstatic; serve static files straight from the apps.
     settings.STORAGES = {

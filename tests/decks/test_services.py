@@ -176,9 +176,10 @@ def test_the_list_locks_at_the_deadline(demo_event: Event, organizer: Any) -> No
         with pytest.raises(ServiceError) as err:
             services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=by)
         assert err.value.problem.code == "deck-locked"
-    services.ensure_locked(event)
+    assert DeckRegistration.objects.get(player=player).locked_at is None  # locked by the clock; nothing wrote yet
+    assert services.lock_due(event) == 1  # the round receivers and `taikai deck lock-due` call this
     reg = DeckRegistration.objects.get(player=player)
-    assert reg.locked_at is not None and reg.legal and reg.version == 1
+    assert reg.locked_at == event.deck_deadline and reg.legal and reg.version == 1
     assert AuditEntry.objects.get(action="taikai.deck.locked").actor_label == "deadline"
 
 

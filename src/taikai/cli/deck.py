@@ -1,4 +1,5 @@
 """taikai deck check DECKFILE [--cards CDB]... [--banlist LFLIST [--list NAME]] [--ruleset NAME] [--date D] [--json]
+taikai deck lock-due   (stamp the lock on lists whose deadline has passed; needs the database)
 
 Exit status: 0 legal, 1 illegal, 2 input that cannot be read (one line on stderr naming the problem).
 With ``--cards`` (and ``--banlist``) no database is needed; otherwise the imported cards and the
@@ -49,6 +50,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     check.add_argument("--json", action="store_true")
     check.add_argument("--lang", choices=messages.LANGS)
     check.set_defaults(func=cmd_check)
+    due = dsub.add_parser("lock-due", help="stamp the lock on lists whose deadline has passed (run from cron)")
+    due.set_defaults(func=cmd_lock_due)
+
+
+def cmd_lock_due(args: argparse.Namespace) -> int:
+    """DECK-9: write the lock the deadline brought (pages only show it); safe to run every minute."""
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from taikai.decks.lock import events_due, lock_due
+
+    for event in events_due():
+        print(f"{event.pk}\t{event.name}\t{lock_due(event)}")
+    return 0
 
 
 def read_deck_file(path: Path) -> str:

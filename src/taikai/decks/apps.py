@@ -6,3 +6,6 @@ class DecksConfig(AppConfig):
     name = "taikai.decks"
     label = "decks"
     verbose_name = _("Deck registration")
+
+    def ready(self) -> None:
+        from taikai.decks import receivers  # noqa: F401  (connects to taikai.events.signals)

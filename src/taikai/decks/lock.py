@@ -67,7 +67,8 @@ def lock_decks(event: Event, *, by: Any = None) -> int:
             setup.save(update_fields=["locked_at", "version"])
         elif not is_locked(event, now):
             return 0
-        stamped = DeckRegistration.objects.filter(event=event, locked_at__isnull=True).update(locked_at=now)
+        at = now if manual else (lock_time(event) or now)  # a stamp written late still says when lists locked
+        stamped = DeckRegistration.objects.filter(event=event, locked_at__isnull=True).update(locked_at=at)
         if manual or stamped:
             record(
                 DECKS_LOCKED,
@@ -75,13 +76,25 @@ def lock_decks(event: Event, *, by: Any = None) -> int:
                 actor_label="" if by else "deadline",
                 event_id=event.pk,
                 obj=setup,
-                after={"locked_at": now.isoformat(), "lists": stamped},
+                after={"locked_at": at.isoformat(), "lists": stamped},
                 manual=manual,
             )
     return stamped
 
 
-def ensure_locked(event: Event) -> None:
-    """Stamp the lock on lists once the deadline or the first round has passed (pages call this)."""
-    if is_locked(event) and DeckRegistration.objects.filter(event=event, locked_at__isnull=True).exists():
-        lock_decks(event)
+def lock_due(event: Event, now: dt.datetime | None = None) -> int:
+    """Stamp the lock that time brought (the deadline passed, or round 1 started) on lists not yet stamped.
+
+    Pages never call this (STYLE 13: reads never write; they show ``is_locked``, computed from the clock).
+    It runs when the event moves on, through the service that moves it: a round paired or started
+    (decks/receivers.py), and ``taikai deck lock-due`` for a deadline with no round after it yet.
+    """
+    if not is_locked(event, now) or not DeckRegistration.objects.filter(event=event, locked_at__isnull=True).exists():
+        return 0
+    return lock_decks(event)
+
+
+def events_due(now: dt.datetime | None = None) -> list[Event]:
+    """Events whose lists are locked by time but carry lists not yet stamped (for ``taikai deck lock-due``)."""
+    ids = DeckRegistration.objects.filter(locked_at__isnull=True).values_list("event_id", flat=True).distinct()
+    return [e for e in Event.objects.filter(pk__in=ids).order_by("id") if is_locked(e, now)]

@@ -29,10 +29,11 @@ from taikai.core.deck import check_languages
 from taikai.decks import messages as _messages  # noqa: F401  (registers the problem texts)
 from taikai.decks.lock import (  # noqa: F401  (the lock is part of this module's interface)
     deck_setup,
-    ensure_locked,
+    events_due,
     first_round_start,
     is_locked,
     lock_decks,
+    lock_due,
     lock_time,
 )
 from taikai.decks.models import DeckRegistration, EventDecks
@@ -241,6 +242,7 @@ def judge_change_deck(
     text, source_name = deck.read()
     languages = clean_languages(deck.languages or registration.languages)
     with transaction.atomic():
+        lock_due(event)  # the first write after the deadline stamps the lock time brought (no page does)
         banlist = event_banlist(event, by=by)
         check = _check(event, text, banlist)
         return _save(
@@ -282,7 +284,7 @@ def _save(
     reg.submitted_at, reg.submitted_by = now, by if getattr(by, "is_authenticated", False) else None
     reg.version += 1
     if action == DECK_CHANGED_BY_JUDGE and is_locked(player.event, now):
-        reg.locked_at = reg.locked_at or now
+        reg.locked_at = reg.locked_at or lock_time(player.event) or now
     try:
         with transaction.atomic():
             reg.save()

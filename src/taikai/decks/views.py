@@ -65,7 +65,6 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
     if player is None:
         raise Http404
     event = player.event
-    services.ensure_locked(event)
     registration = DeckRegistration.objects.filter(player=player).first()
     context = _registration_context(registration)
     form = DeckForm(request.POST or None, request.FILES or None)
@@ -97,7 +96,6 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
 
 @staff_view
 def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
-    services.ensure_locked(event)
     rows = services.deck_overview(event)
     setup = services.deck_setup(event)
     context = {
@@ -150,7 +148,6 @@ def _event_player(event: Event, player_id: int) -> Player:
 def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     """Staff submit for a player before the lock; after it, a judge changes the list with a reason."""
     player = _event_player(event, player_id)
-    services.ensure_locked(event)
     registration = DeckRegistration.objects.filter(player=player).first()
     locked = services.is_locked(event)
     judge_mode = locked or request.GET.get("judge") == "1"

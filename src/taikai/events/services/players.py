@@ -18,6 +18,7 @@ from taikai.events import actions
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
 from taikai.events.permissions import require_staff
+from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
     "name",
@@ -239,6 +240,7 @@ def drop_player(player: Player, *, by: Any = None, self_service: bool = False) -
             before=before,
             after=as_dict(player, PLAYER_FIELDS),
         )
+        send_on_commit(player_dropped, sender=Player, event_id=player.event_id, player_id=player.pk, actor=by)
     return player
 
 

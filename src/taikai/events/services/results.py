@@ -16,11 +16,12 @@ from taikai.core import match_json
 from taikai.core.match import Format, MatchRecord, MatchRecordError, evaluate, intentional_draw_allowed
 from taikai.core.match_json import RecordFormatError, Report
 from taikai.core.ruleset import Ruleset
-from taikai.events import actions
+from taikai.events import actions, signals
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_staff
 from taikai.events.services.teams import settle_team_match
+from taikai.events.signals import announces_refusal, send_on_commit
 
 BASES = match_json.BASES  # END-1, END-2
 
@@ -173,6 +174,17 @@ def _lock(match: Match, version: int | None) -> Match:
     return locked
 
 
+def _announced(m: Match, *, player: Player | None = None, by: Any = None) -> dict[str, Any]:
+    """The keyword arguments every result signal carries (taikai.events.signals)."""
+    return {
+        "event_id": m.round.event_id,
+        "match_id": m.pk,
+        "player_id": player.pk if player else None,
+        "version": m.version,
+        "actor": by,
+    }
+
+
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """The two reports say the same (compared as read, so how a client spelled a record does not matter)."""
     try:
@@ -181,6 +193,7 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return False
 
 
+@announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)  # END-2: the judges hear of it
 def report_result(match: Match, *, player: Player, result: ResultInput, idempotency_key: str = "") -> Match:
     """A player reports on their phone; the opponent's matching report confirms (END-4).
 
@@ -234,6 +247,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             after=_snapshot(m),
             side=side,
         )
+        send_on_commit(signals.RESULT_BY_ACTION[action], sender=Match, **_announced(m, player=player))
     return m
 
 
@@ -255,6 +269,7 @@ def confirm_result(match: Match, *, player: Player, version: int | None = None) 
         return report_result(m, player=player, result=data)
 
 
+@announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
 def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | None = None) -> Match:
     """Staff enter a result from the paper slip: confirmed at once."""
     require_staff(by, match.round.event)
@@ -270,9 +285,11 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
         settle_team_match(m)
         _finish_round_if_complete(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
+        send_on_commit(signals.result_confirmed, sender=Match, **_announced(m, by=by))
     return m
 
 
+@announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
 def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, version: int | None = None) -> Match:
     """END-3: a confirmed result changes only by staff, with a reason; the old one stays in the log."""
     require_staff(by, match.round.event)
@@ -295,6 +312,8 @@ def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, v
             after=_snapshot(m),
             reason=reason.strip(),
         )
+        corrected = {"before_status": before["status"], "reason": reason.strip()}
+        send_on_commit(signals.result_corrected, sender=Match, **_announced(m, by=by), **corrected)
     return m
 
 

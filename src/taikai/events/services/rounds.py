@@ -22,6 +22,7 @@ from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer, require_staff
 from taikai.events.services import engine
 from taikai.events.services.history import event_sheet, round_facts
+from taikai.events.signals import round_paired, round_started, send_on_commit
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def pair_next_round(event: Event, *, by: Any) -> Round:
                 obj=event,
                 ruleset_fingerprint=event.ruleset_fingerprint,
             )
+        send_on_commit(round_paired, sender=Round, event_id=event.pk, round_id=rnd.pk, number=rnd.number, actor=by)
     return rnd
 
 
@@ -230,6 +232,7 @@ def repair_round(rnd: Round, *, by: Any) -> Round:
         rnd.delete()
         new = _pair_swiss(event, by, number=number)
         record(actions.ROUND_REPAIRED, actor=by, event_id=event.pk, obj=new, before=before, seed=new.seed)
+        send_on_commit(round_paired, sender=Round, event_id=event.pk, round_id=new.pk, number=new.number, actor=by)
     return new
 
 
@@ -314,6 +317,7 @@ def start_round(rnd: Round, *, by: Any, version: int | None = None) -> Round:
             raise ServiceError("round-started")
         r.started_at = timezone.now()
         r.status = Round.Status.STARTED
+        send_on_commit(round_started, sender=Round, event_id=r.event_id, round_id=r.pk, number=r.number, actor=by)
 
     return _clock_change(rnd, by, version, actions.ROUND_STARTED, change)
 

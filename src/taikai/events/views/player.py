@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.apps import apps
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -72,11 +71,7 @@ def player_report(request: HttpRequest, token: str) -> HttpResponse:
         result_services.report_result(
             match, player=player, result=data, idempotency_key=request.POST.get("idempotency_key", "")
         )
-    except ServiceError as exc:
-        if exc.problem.code == "id-not-in-elimination" and apps.is_installed("taikai.judging"):
-            from taikai.judging.services.calls import flag_intentional_draw_attempt
-
-            flag_intentional_draw_attempt(match, player=player)  # END-2: to the judges' queue
+    except ServiceError as exc:  # an intentional draw refused in elimination reaches the judges by a signal
         flash_error(request, exc)
     else:
         messages.success(request, _("Result sent. Your opponent confirms it on their phone."))

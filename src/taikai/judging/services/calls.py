@@ -1,4 +1,4 @@
-"""Judge calls (JUDGE-1), spectator and teammate reports (JUDGE-2), and integrity checks (END-2)."""
+"""Judge calls (JUDGE-1), spectator and teammate reports (JUDGE-2), and integrity flags (END-2)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
-from taikai.events import actions as event_actions
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
 from taikai.events.services.rounds import extend_time
@@ -163,8 +161,10 @@ def rule_call(
 
 
 def open_calls(event: Event) -> list[JudgeCall]:
-    """The judges' queue: open and taken calls, oldest first, with the table's current match."""
-    scan_integrity(event)
+    """The judges' queue: open and taken calls, oldest first, with the table's current match.
+
+    A read: the integrity flags below were put in the queue when the thing happened (judging/receivers.py).
+    """
     return list(
         JudgeCall.objects.filter(event=event)
         .exclude(status=JudgeCall.Status.CLOSED)
@@ -191,20 +191,17 @@ def _flag(event: Event, match: Match | None, topic: str, key: str, description: 
     return call
 
 
-def scan_integrity(event: Event) -> list[JudgeCall]:
-    """END-2: disputed reports and results changed after confirmation go to the judges' queue (once each)."""
-    flagged = []
-    for m in Match.objects.filter(round__event=event, status=Match.Status.DISPUTED).select_related("round"):
-        flagged.append(_flag(event, m, "disputed", f"disputed:{m.pk}:{m.version}"))
-    corrections = AuditEntry.objects.filter(event_id=event.pk, action=event_actions.RESULT_CORRECTED)
-    for entry in corrections.order_by("id"):
-        before = entry.before or {}
-        reason = str((entry.data or {}).get("reason", ""))
-        if before.get("status") != Match.Status.CONFIRMED or reason.startswith("PEN-"):
-            continue  # only changes of a confirmed result; penalty effects are already the judges' own
-        m = Match.objects.filter(pk=entry.object_id).select_related("round").first()
-        flagged.append(_flag(event, m, "changed-after-confirmation", f"corrected:{entry.pk}", reason))
-    return [c for c in flagged if c is not None]
+def flag_disputed(match: Match, *, version: int | None = None) -> JudgeCall | None:
+    """END-2, END-4: the players' reports disagree; a judge settles the table (once per dispute, named by
+    the match version the dispute made)."""
+    key = f"disputed:{match.pk}:{version or match.version}"
+    return _flag(match.round.event, match, "disputed", key)
+
+
+def flag_changed_after_confirmation(match: Match, *, reason: str, version: int | None = None) -> JudgeCall | None:
+    """END-2, END-3: staff changed a confirmed result; the judges see every such change (once each)."""
+    key = f"corrected:{match.pk}:{version or match.version}"
+    return _flag(match.round.event, match, "changed-after-confirmation", key, reason)
 
 
 def flag_intentional_draw_attempt(match: Match, *, player: Player | None = None) -> JudgeCall | None:

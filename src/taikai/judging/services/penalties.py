@@ -23,6 +23,7 @@ from taikai.events.models import Event, Match, Player, Team, as_dict
 from taikai.events.permissions import is_head_judge, require_judge
 from taikai.events.services import players as player_services
 from taikai.events.services.results import ResultInput, correct_result, outcome_of
+from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty
 from taikai.judging.services.common import current_match, restore, snapshot
@@ -132,7 +133,16 @@ def issue_penalty(
         )
         if event.is_team_event and player.team_id and core.propagates_to_team(rules, rung):
             _propagate(penalty, by, fx)
+        _announce(penalty, fx, by)
     return penalty
+
+
+def _announce(penalty: Penalty, fx: core.Effects, by: Any) -> None:
+    """Tell the apps that care, once the penalty is committed (taikai.events.signals)."""
+    kw = {"event_id": penalty.event_id, "penalty_id": penalty.pk, "player_id": penalty.player_id, "rung": penalty.rung}
+    send_on_commit(penalty_issued, sender=Penalty, actor=by, **kw)
+    if fx.drop:  # PEN-1: a disqualification removes the player from the event
+        send_on_commit(player_disqualified, sender=Penalty, actor=by, **kw)
 
 
 def _create(
@@ -289,6 +299,7 @@ def _propagate(source: Penalty, by: Any, fx: core.Effects) -> None:
             copy.effects = [{"kind": "drop", "player": member.pk}]
             copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
+        _announce(copy, fx, by)
     if fx.drop and team.dropped_after_round is None:
         before = {"dropped_after_round": None}
         team.dropped_after_round = source.event.rounds.count()

@@ -1,0 +1,104 @@
+"""What happened in an event, announced to the apps that care (STYLE 12: apps react, they do not reach).
+
+A service sends a signal with ``send_on_commit`` from inside its transaction; receivers run once it has
+committed, so they never see a change that was rolled back, and a receiver's failure cannot undo it.
+Judging and deck registration subscribe (``judging/receivers.py``, ``decks/receivers.py``); the events app
+imports neither.
+
+Every signal is sent with the model class as ``sender`` and these keyword arguments (ids are ints;
+``actor`` is the staff user who acted, or None when a player acted from their phone or taikai itself did):
+
+- ``result_reported``, ``result_confirmed``, ``result_disputed``, ``result_corrected``: event_id,
+  match_id, player_id (the reporting player, or None when staff acted), version (the match's, after the
+  change), actor. Reported: the first report of a match; confirmed: the opponent's matching report, or
+  staff entering the slip; disputed: the two reports disagree (END-4); corrected: staff changed a result
+  (END-3), with ``before_status`` (the match status before: "changed after confirmation" is
+  ``before_status == "confirmed"``) and ``reason``.
+- ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw
+  was reported where none is allowed and refused (END-2). Sent at once, not on commit: see
+  ``announces_refusal``.
+- ``round_paired``: event_id, round_id, number, actor.
+- ``round_started``: event_id, round_id, number, actor.
+- ``player_dropped``: event_id, player_id, actor.
+- ``time_called``: event_id, match_id, actor — a judge started the time procedure at a table (TIME-S).
+- ``penalty_issued``: event_id, penalty_id, player_id, rung, actor.
+- ``player_disqualified``: event_id, penalty_id, player_id, rung, actor — a penalty that removes the
+  player from the event (PEN-1).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+from django.db import transaction
+from django.dispatch import Signal
+
+from taikai.events import actions
+from taikai.events.errors import ServiceError
+
+result_reported = Signal()
+result_confirmed = Signal()
+result_disputed = Signal()
+result_corrected = Signal()
+intentional_draw_attempted = Signal()
+round_paired = Signal()
+round_started = Signal()
+player_dropped = Signal()
+time_called = Signal()
+penalty_issued = Signal()
+player_disqualified = Signal()
+
+# What a player's report made of the match, by the audit action the results service records.
+RESULT_BY_ACTION = {
+    actions.RESULT_REPORTED: result_reported,
+    actions.RESULT_CONFIRMED: result_confirmed,
+    actions.RESULT_DISPUTED: result_disputed,
+}
+
+
+def send_on_commit(signal: Signal, *, sender: Any, **kwargs: Any) -> None:
+    """Announce ``signal`` once the transaction in progress commits (at once when there is none).
+
+    Robust: what the service did is committed by then, so a receiver that fails is logged (logger
+    ``django.db.backends.base``) rather than turning the player's saved report into an error page. Tests run
+    the callbacks directly (tests/conftest.py), so there a failing receiver fails the test.
+    """
+    transaction.on_commit(functools.partial(signal.send, sender=sender, **kwargs), robust=True)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def announces_refusal(code: str, signal: Signal) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a match service (``service(match, *, player=..., by=..., ...)``): when it refuses with
+    ``code``, announce the attempt on ``signal`` and refuse as before.
+
+    The refusal rolls the service's own transaction back, so an on-commit announcement would never be
+    heard; this one is sent after the rollback, at once. A receiver then writes in a transaction of its
+    own, which the refused report cannot take with it.
+    """
+
+    def decorate(service: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(service)
+        def announcing(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return service(*args, **kwargs)
+            except ServiceError as exc:
+                if exc.problem.code == code:
+                    match: Any = args[0] if args else kwargs["match"]
+                    player: Any = kwargs.get("player")
+                    signal.send(
+                        sender=type(match),
+                        event_id=match.round.event_id,
+                        match_id=match.pk,
+                        player_id=player.pk if player is not None else None,
+                        actor=kwargs.get("by"),
+                    )
+                raise
+
+        return announcing
+
+    return decorate

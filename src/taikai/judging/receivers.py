@@ -1,0 +1,41 @@
+"""Judging listens to what happens in an event (taikai.events.signals) and puts it in the judges' queue.
+
+The queue page only reads: a disputed report, a result changed after confirmation and an intentional draw
+reported where none is allowed are flagged here, when they happen, whichever edge (player's phone, API,
+staff entry) sent them (END-2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+from taikai.events import signals
+from taikai.events.models import Match, Player
+from taikai.judging.services import calls
+
+
+def _match(match_id: int) -> Match:
+    return Match.objects.select_related("round__event", "player_a", "player_b").get(pk=match_id)
+
+
+@receiver(signals.result_disputed, dispatch_uid="judging.flag_disputed")
+def flag_disputed(sender: Any, *, match_id: int, version: int, **kwargs: Any) -> None:
+    calls.flag_disputed(_match(match_id), version=version)  # END-4: a judge settles the table
+
+
+@receiver(signals.result_corrected, dispatch_uid="judging.flag_changed_after_confirmation")
+def flag_changed_after_confirmation(
+    sender: Any, *, match_id: int, version: int, before_status: str, reason: str, **kwargs: Any
+) -> None:
+    # END-3: only changes of a confirmed result; a penalty's effect (PEN-1) is already the judges' own.
+    if before_status != Match.Status.CONFIRMED or reason.strip().startswith("PEN-"):
+        return
+    calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)
+
+
+@receiver(signals.intentional_draw_attempted, dispatch_uid="judging.flag_intentional_draw_attempt")
+def flag_intentional_draw_attempt(sender: Any, *, match_id: int, player_id: int | None, **kwargs: Any) -> None:
+    player = Player.objects.filter(pk=player_id).first() if player_id is not None else None
+    calls.flag_intentional_draw_attempt(_match(match_id), player=player)  # END-2
