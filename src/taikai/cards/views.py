@@ -16,6 +16,7 @@ from taikai.cards import services
 from taikai.cards.lflist import LflistError
 from taikai.cards.models import Banlist, Card, ImportRecord
 from taikai.cards.sources import CardSourceError
+from taikai.events.actors import Staff
 
 CARD_SUFFIXES = (".cdb", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024
@@ -70,6 +71,6 @@ def _import(request: HttpRequest, card_files: list[UploadedFile], lflists: list[
         lists = [_save(f, folder, 100 + i, (".conf", ".txt")) for i, f in enumerate(lflists)]
         # The record keeps the name the organizer uploaded, not the temporary path.
         labels = {str(p): f"upload:{f.name}" for p, f in zip([*cards, *lists], [*card_files, *lflists], strict=True)}
-        records = services.import_card_files(cards, actor=request.user, labels=labels) if cards else []
-        records += [services.import_lflist_file(p, actor=request.user, label=labels[str(p)]) for p in lists]
+        records = services.import_card_files(cards, actor=Staff(request.user), labels=labels) if cards else []
+        records += [services.import_lflist_file(p, actor=Staff(request.user), label=labels[str(p)]) for p in lists]
     return records

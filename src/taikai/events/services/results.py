@@ -15,6 +15,7 @@ from taikai.audit.services import record
 from taikai.core.match import Format, MatchRecordError, evaluate, intentional_draw_allowed
 from taikai.core.match_json import RecordFormatError, parse_record
 from taikai.events import actions
+from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_staff
@@ -236,7 +237,7 @@ def confirm_result(match: Match, *, player: Player, version: int | None = None) 
         return report_result(m, player=player, result=data)
 
 
-def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | None = None) -> Match:
+def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int | None = None) -> Match:
     """Staff enter a result from the paper slip: confirmed at once."""
     require_staff(by, match.round.event)
     with transaction.atomic():
@@ -246,7 +247,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
         outcome = outcome_of(m, result)
         before = _snapshot(m)
         ResultReport.objects.create(
-            match=m, by_user=by, record={**result.as_record(""), "basis": result.basis}, basis=result.basis
+            match=m, by_user=audit_user(by), record={**result.as_record(""), "basis": result.basis}, basis=result.basis
         )
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
@@ -256,7 +257,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
     return m
 
 
-def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, version: int | None = None) -> Match:
+def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None = None) -> Match:
     """END-3: a confirmed result changes only by staff, with a reason; the old one stays in the log."""
     require_staff(by, match.round.event)
     if not reason.strip():
@@ -266,7 +267,7 @@ def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, v
         outcome = outcome_of(m, result)
         before = _snapshot(m)
         ResultReport.objects.create(
-            match=m, by_user=by, record={**result.as_record(""), "basis": result.basis}, basis=result.basis
+            match=m, by_user=audit_user(by), record={**result.as_record(""), "basis": result.basis}, basis=result.basis
         )
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()

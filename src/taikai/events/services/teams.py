@@ -12,13 +12,14 @@ from taikai.core import standings as core_standings
 from taikai.core.pairing import team as team_pairing
 from taikai.core.pairing.types import PairingError, PairingInput, PlayerState
 from taikai.events import actions
+from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch, create_round
-from taikai.events.permissions import require_staff
+from taikai.events.permissions import require_organizer, require_staff
 from taikai.events.services import players as player_services
 
 
-def register_team(event: Event, *, by: Any, name: str, members: list[dict[str, str]]) -> Team:
+def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str, str]]) -> Team:
     """A team and its players, seat by seat in the ruleset's seat order (A, B, C)."""
     require_staff(by, event)
     seats = event.ruleset.team.seats
@@ -73,7 +74,8 @@ def _team_records(event: Event) -> tuple[dict[int, int], dict[int, list[int]], d
     return points, opponents, byes, rounds
 
 
-def pair_team_round(event: Event, by: Any, number: int) -> Round:
+def pair_team_round(event: Event, by: Actor, number: int) -> Round:
+    require_organizer(by, event)
     points, opponents, byes, _ = _team_records(event)
     teams = list(event.teams.prefetch_related("members"))
     members = {t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams}
