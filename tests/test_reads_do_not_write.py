@@ -23,6 +23,7 @@ from taikai.api.services import create_token
 from taikai.decks import services as deck_services
 from taikai.decks.demo import LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
+from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event, Match, StaffRole
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
@@ -67,28 +68,30 @@ def build(organizer: Any) -> Tempting:  # noqa: F811
     event.refresh_from_db()
     players = list(event.players.order_by("id"))
     for p in players[:4]:
-        deck_services.submit_deck(p, deck_services.DeckInput(text=LEGAL_SHEET))
-    tokens = {p.pk: player_services.check_in(p, by=organizer)[1] for p in players}
-    rnd = round_services.pair_next_round(event, by=organizer)
-    round_services.start_round(rnd, by=organizer)
+        deck_services.submit_deck(p, deck_services.DeckInput(text=LEGAL_SHEET), by=PlayerSelf(p))
+    tokens = {p.pk: player_services.check_in(p, by=Staff(organizer))[1] for p in players}
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    round_services.start_round(rnd, by=Staff(organizer))
     disputed, reported, timed, corrected, penalized = rnd.matches.filter(is_bye=False).order_by("table")[:5]
 
     result_services.report_result(disputed, player=disputed.player_a, result=A_WINS)
     result_services.report_result(disputed, player=disputed.player_b, result=B_WINS)
     result_services.report_result(reported, player=reported.player_a, result=A_WINS)
-    tps.start(timed, by=users["judge"], between=False, turn_player="A", duels=[{"winner": "A"}])  # TIME-S-1
-    result_services.enter_result(corrected, by=organizer, result=A_WINS)
-    result_services.correct_result(corrected, by=organizer, result=B_WINS, reason="slip misread")
-    call = calls.raise_call(event, table=penalized.table, by=users["judge"], description="missed trigger")
-    penalty = penalties.issue_penalty(event, by=users["judge"], player=penalized.player_a, infraction="INF-2")
-    appeal = appeals.file_appeal(penalized.player_a, reason="I did resolve it", penalty=penalty)
+    tps.start(timed, by=Staff(users["judge"]), between=False, turn_player="A", duels=[{"winner": "A"}])  # TIME-S-1
+    result_services.enter_result(corrected, by=Staff(organizer), result=A_WINS)
+    result_services.correct_result(corrected, by=Staff(organizer), result=B_WINS, reason="slip misread")
+    call = calls.raise_call(event, table=penalized.table, by=Staff(users["judge"]), description="missed trigger")
+    penalty = penalties.issue_penalty(event, by=Staff(users["judge"]), player=penalized.player_a, infraction="INF-2")
+    appeal = appeals.file_appeal(
+        penalized.player_a, reason="I did resolve it", penalty=penalty, by=PlayerSelf(penalized.player_a)
+    )
     # Time passes: the deck deadline is behind us, and nothing has stamped the lists yet.
     Event.objects.filter(pk=event.pk).update(deck_deadline=timezone.now() - dt.timedelta(minutes=5))
 
     readers = {disputed.player_a_id, timed.player_a_id, penalized.player_a_id, players[0].pk}  # one has a deck
     world = Tempting(event, users, [tokens[pk] for pk in sorted(readers)])
     for role in ("judge", "head_judge", "organizer"):
-        world.api_tokens[role] = create_token(event, by=organizer, username=users[role].username, role=role)[1]
+        world.api_tokens[role] = create_token(event, by=Staff(organizer), username=users[role].username, role=role)[1]
     matches = [disputed, reported, timed, corrected, penalized]
     world.values = {
         "event_id": [event.pk],

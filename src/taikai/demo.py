@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from taikai.events.actors import Actor, Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
@@ -84,8 +85,9 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
 
         ensure_first_organizer()
         organizer = User.objects.filter(is_superuser=True).order_by("id").first()
+    by = Staff(organizer)  # the demo acts as the site's first organizer: events always have a person behind them
     event = event_services.create_event(
-        by=organizer,
+        by=by,
         name="taikai デモ大会 / Demo CS",
         date=dt.date.today(),
         venue="東京・秋葉原",
@@ -102,32 +104,32 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
             name, kana = f"{FAMILY[f]} {GIVEN[g]}", f"{FAMILY_KANA[f]} {GIVEN_KANA[g]}"
         p = player_services.register_player(
             event,
-            by=organizer,
+            by=by,
             name=f"{name}" if i < 40 else f"{name}{i}",
             name_kana=kana,
             card_game_id=f"{4000000000 + i * 7919:010d}",
         )
-        player_services.check_in(p, by=organizer)
+        player_services.check_in(p, by=by)
     from taikai.decks.demo import add_demo_decks
 
-    add_demo_decks(event, by=organizer)
+    add_demo_decks(event, by=by)
     for _ in range(swiss_rounds + 3):
         if round_services.plan(event).next_action == "finished":
             break
-        rnd = round_services.pair_next_round(event, by=organizer)
-        round_services.start_round(rnd, by=organizer)
-        _play(rnd, organizer, rng)
+        rnd = round_services.pair_next_round(event, by=by)
+        round_services.start_round(rnd, by=by)
+        _play(rnd, by, rng)
         if rnd.number == 2:
             victim = event.players.filter(dropped_after_round__isnull=True).order_by("?").first()
             if victim is not None:
-                player_services.drop_player(victim, by=organizer)
+                player_services.drop_player(victim, by=by)
     return event
 
 
-def _play(rnd: Any, organizer: Any, rng: random.Random) -> None:
+def _play(rnd: Any, by: Actor, rng: random.Random) -> None:
     for m in rnd.matches.filter(is_bye=False):
         if rnd.stage == "swiss" and rng.random() < 0.05:
             data = ResultInput(({"winner": "A"}, {"winner": "B"}, {"time": {"A": 3000, "B": 3000}}))
         else:
             data = ResultInput(rng.choice(RESULTS))
-        result_services.enter_result(Match.objects.get(pk=m.pk), by=organizer, result=data)
+        result_services.enter_result(Match.objects.get(pk=m.pk), by=by, result=data)

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from taikai.api.services import create_token
+from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 from tests.events.conftest import event8, make_event, organizer  # noqa: F401  (fixtures)
@@ -44,8 +45,8 @@ class Api:
 
 
 def staff_user(by: Any, event: Event, username: str, role: str) -> Any:
-    user = event_services.create_staff_user(by=by, username=username, password="correct-horse-battery")
-    event_services.assign_staff(event, by=by, username=username, role=role)
+    user = event_services.create_staff_user(by=Staff(by), username=username, password="correct-horse-battery")
+    event_services.assign_staff(event, by=Staff(by), username=username, role=role)
     return user
 
 
@@ -56,7 +57,7 @@ def api_event(organizer: Any) -> Event:  # noqa: F811
 
 @pytest.fixture
 def organizer_api(client: Client, organizer: Any, api_event: Event) -> Api:  # noqa: F811
-    _row, token = create_token(api_event, by=organizer, username=organizer.username, role="organizer")
+    _row, token = create_token(api_event, by=Staff(organizer), username=organizer.username, role="organizer")
     return Api(client, token=token)
 
 
@@ -86,19 +87,19 @@ def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
 
     event = make_event(organizer, players, name="チャート杯", format="swiss_cut", swiss_rounds=3, top_cut=4)
     for player, name in zip(event.players.order_by("id"), ARCHETYPES, strict=False):
-        set_archetype(player, name=name, by=organizer)
+        set_archetype(player, name=name, by=Staff(organizer))
     win = {"a": [{"winner": "A"}, {"winner": "A"}], "b": [{"winner": "B"}, {"winner": "B"}]}
     while True:
         try:
-            rnd = round_services.pair_next_round(event, by=organizer)
+            rnd = round_services.pair_next_round(event, by=Staff(organizer))
         except Exception:  # all rounds played
             break
-        round_services.start_round(rnd, by=organizer)
+        round_services.start_round(rnd, by=Staff(organizer))
         for k, match in enumerate(rnd.matches.filter(is_bye=False).order_by("table")):
             side = "a" if (match.player_a_id + rnd.number + k) % 3 else "b"
             data = result_services.ResultInput.from_json({"duels": win[side]})
-            result_services.enter_result(match, by=organizer, result=data)
+            result_services.enter_result(match, by=Staff(organizer), result=data)
         if rnd.number == 1:
-            player_services.drop_player(event.players.order_by("-id").first(), by=organizer)
+            player_services.drop_player(event.players.order_by("-id").first(), by=Staff(organizer))
     event.refresh_from_db()
     return event

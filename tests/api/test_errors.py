@@ -7,6 +7,7 @@ from typing import Any
 from django.test import Client
 
 from taikai.api.services import create_token, revoke_token
+from taikai.events.actors import Staff
 from tests.api.conftest import Api, make_event, staff_user
 
 
@@ -49,7 +50,7 @@ def test_malformed_input_is_422_not_500(organizer_api: Api, api_event: Any) -> N
 def test_a_judge_token_cannot_pair_a_round(client: Client, organizer: Any) -> None:
     event = make_event(organizer, 4)
     judge = staff_user(organizer, event, "judge1", "judge")
-    _row, token = create_token(event, by=organizer, username=judge.username, role="judge")
+    _row, token = create_token(event, by=Staff(organizer), username=judge.username, role="judge")
     api = Api(client, token=token)
     r = api.post(f"/events/{event.pk}/rounds")
     assert r.status_code == 403 and r.json()["error"]["code"] == "not-organizer"
@@ -60,22 +61,22 @@ def test_a_judge_token_cannot_pair_a_round(client: Client, organizer: Any) -> No
 
 def test_a_token_never_allows_more_than_its_role(client: Client, organizer: Any) -> None:
     event = make_event(organizer, 4)
-    _row, token = create_token(event, by=organizer, username=organizer.username, role="judge")
+    _row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="judge")
     r = Api(client, token=token).post(f"/events/{event.pk}/rounds")
     assert r.status_code == 403 and r.json()["error"]["code"] == "not-organizer"
 
 
 def test_a_token_works_for_its_own_event_only(client: Client, organizer: Any) -> None:
     first, second = make_event(organizer, 2, name="A"), make_event(organizer, 2, name="B")
-    _row, token = create_token(first, by=organizer, username=organizer.username, role="organizer")
+    _row, token = create_token(first, by=Staff(organizer), username=organizer.username, role="organizer")
     r = Api(client, token=token).post(f"/events/{second.pk}/rounds")
     assert r.status_code == 403 and r.json()["error"]["code"] == "token-wrong-event"
 
 
 def test_a_revoked_token_stops_working(client: Client, organizer: Any) -> None:
     event = make_event(organizer, 2)
-    row, token = create_token(event, by=organizer, username=organizer.username, role="organizer")
-    revoke_token(row, by=organizer)
+    row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
+    revoke_token(row, by=Staff(organizer))
     r = Api(client, token=token).post(f"/events/{event.pk}/rounds")
     assert r.status_code == 401 and r.json()["error"]["code"] == "bad-token"
 
@@ -119,7 +120,7 @@ def test_etags_answer_304_until_something_changes(client: Client, organizer: Any
     assert again.status_code == 304 and again["ETag"] == etag and again.content == b""
     from taikai.events.services.players import register_player
 
-    register_player(event, by=organizer, name="New", card_game_id="5000000000")
+    register_player(event, by=Staff(organizer), name="New", card_game_id="5000000000")
     changed = api.get(f"/events/{event.pk}/players", **{"If-None-Match": etag})
     assert changed.status_code == 200 and changed["ETag"] != etag
 

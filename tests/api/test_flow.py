@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from taikai.events.actors import Staff
 from tests.api.conftest import Api
 
 WIN_A = {"duels": [{"winner": "A"}, {"winner": "A"}]}
@@ -91,7 +92,7 @@ def test_the_top_cut_bracket_is_public(organizer: Any, client: Any) -> None:
     from tests.api.conftest import make_event
 
     event = make_event(organizer, 4, format="swiss_cut", swiss_rounds=1, top_cut=2)
-    _row, token = create_token(event, by=organizer, username=organizer.username, role="organizer")
+    _row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
     api = Api(client, token=token)
     api.post(f"/events/{event.pk}/rounds")
     for m in api.get(f"/events/{event.pk}/rounds/1/matches").json()["items"]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from schemathesis import checks as st_checks
 
 from taikai.api.services import create_token
+from taikai.events.actors import Staff
 from taikai.events.services import rounds as round_services
 from tests.api.conftest import make_event
 
@@ -21,8 +22,8 @@ EXAMPLES = 12
 @pytest.mark.django_db(transaction=True)
 def test_the_api_keeps_to_its_schema(live_server: Any, organizer: Any) -> None:
     event = make_event(organizer, 6)
-    round_services.pair_next_round(event, by=organizer)
-    _row, token = create_token(event, by=organizer, username=organizer.username, role="organizer")
+    round_services.pair_next_round(event, by=Staff(organizer))
+    _row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/openapi.json")
     failures: list[str] = []
     statuses: dict[int, int] = {}

@@ -19,6 +19,7 @@ from django.utils import timezone
 from taikai.api import stream
 from taikai.api.services import create_token
 from taikai.api.sse_load import run as load_run
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Round
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
@@ -71,7 +72,7 @@ def test_a_change_reaches_a_connected_client_within_a_second(server: str, organi
         lines = r.iter_lines()
         _read_until(lines, ": connected")
         changed = time.monotonic()
-        player_services.register_player(event, by=organizer, name="遅刻 太郎", card_game_id="6000000000")
+        player_services.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="6000000000")
         got = _read_until(lines, "data:")
         latency = time.monotonic() - changed
     assert "event: players" in got and any(line.startswith("id: ") for line in got)
@@ -84,9 +85,9 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
     with httpx.Client(timeout=5) as client, client.stream("GET", url) as r:
         lines = r.iter_lines()
         _read_until(lines, ": connected")
-        rnd = round_services.pair_next_round(event, by=organizer)
-        round_services.start_round(rnd, by=organizer)
-        round_services.pause_round(rnd, by=organizer)
+        rnd = round_services.pair_next_round(event, by=Staff(organizer))
+        round_services.start_round(rnd, by=Staff(organizer))
+        round_services.pause_round(rnd, by=Staff(organizer))
         kinds = []
         ids = []
         while len(kinds) < 3:
@@ -107,8 +108,8 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
 
 def test_time_called_is_announced_when_the_clock_runs_out(server: str, organizer: Any) -> None:
     event = make_event(organizer, 2)
-    rnd = round_services.pair_next_round(event, by=organizer)
-    round_services.start_round(rnd, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    round_services.start_round(rnd, by=Staff(organizer))
     with httpx.Client(timeout=5) as client, client.stream("GET", f"{server}/api/v1/events/{event.pk}/stream") as r:
         lines = r.iter_lines()
         _read_until(lines, ": connected")
@@ -128,9 +129,11 @@ def test_an_unknown_event_has_no_stream(server: str) -> None:
 
 def test_hundreds_of_streams_stay_open_and_all_get_the_update(server: str, organizer: Any) -> None:
     event = make_event(organizer, 2)
-    rnd = round_services.pair_next_round(event, by=organizer)
-    round_services.start_round(rnd, by=organizer)
-    _row, token = create_token(Event.objects.get(pk=event.pk), by=organizer, username="organizer", role="organizer")
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    round_services.start_round(rnd, by=Staff(organizer))
+    _row, token = create_token(
+        Event.objects.get(pk=event.pk), by=Staff(organizer), username="organizer", role="organizer"
+    )
     # Its own thread: the browser tests' Playwright may already run an event loop in this one.
     with ThreadPoolExecutor(1) as pool:
         result = pool.submit(lambda: asyncio.run(load_run(server, event.pk, 300, token=token, round_number=1))).result()

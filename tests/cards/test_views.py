@@ -13,7 +13,7 @@ from taikai.audit.models import AuditEntry
 from taikai.cards.models import Card, ImportRecord
 from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.cards.urls")]
+pytestmark = pytest.mark.django_db
 PASSCODES = [14558127, 14558128, 46986414]
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
+from taikai.events.actors import Staff
 from taikai.events.services import players as player_services
 from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import ARTIFACTS, PHONE, screenshot
@@ -25,7 +26,7 @@ def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: 
     load_demo_cards()
     event = make_event(organizer, 4, ruleset_name="harajuku-cs-1.2", banlist_name="OCG 2026.7 (demo excerpt)")
     player = event.players.order_by("id").first()
-    token = player_services.issue_access(player, by=organizer)
+    token = player_services.issue_access(player, by=Staff(organizer))
 
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/")

@@ -9,6 +9,7 @@ import pytest
 from taikai.cards.models import Card
 from taikai.decks import services
 from taikai.decks.demo import add_demo_decks, load_demo_cards
+from taikai.events.actors import Staff
 from tests.decks.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_demo_decks_fill_every_deck_page(organizer: Any) -> None:
     event = make_event(organizer, 16)
-    assert add_demo_decks(event) == 15
+    assert add_demo_decks(event, by=Staff(organizer)) == 15
     counts = services.counts(services.deck_overview(event))
     assert counts == {"players": 16, "legal": 12, "illegal": 3, "missing": 1, "mixed_languages": 2}
     assert services.deck_setup(event).banlist is not None

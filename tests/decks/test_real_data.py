@@ -13,6 +13,7 @@ from taikai.cards.index import DbCardIndex
 from taikai.decks import services
 from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
+from taikai.events.actors import PlayerSelf
 from taikai.events.models import Event
 from tests.cards.conftest import SAMPLE_YDKE
 from tests.decks.conftest import SAMPLE_TEXT, make_event
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_sample_deck_is_legal_under_the_july_2026_list_with_modern(real_cards: None, event: Event) -> None:
     upload = DeckInput(file_name="sample_deck.ydk", file_data=SAMPLE_TEXT.encode())
-    reg = services.submit_deck(event.players.first(), upload)
+    reg = services.submit_deck(event.players.first(), upload, by=PlayerSelf(event.players.first()))
     assert reg.legal and reg.problems == [] and reg.format == "ydk"
     assert reg.counts == {"main": 40, "extra": 10, "side": 3}
     assert reg.banlist is not None and reg.banlist.name == "2026.07 OCG" and reg.banlist.frozen
@@ -31,10 +32,14 @@ def test_the_sample_deck_is_legal_under_the_july_2026_list_with_modern(real_card
 
 def test_ydk_ydke_and_a_japanese_sheet_register_the_same_cards(real_cards: None, event: Event) -> None:
     a, b, c, _ = event.players.order_by("id")
-    ydk = services.submit_deck(a, DeckInput(file_name="sample_deck.ydk", file_data=SAMPLE_TEXT.encode()))
-    ydke = services.submit_deck(b, DeckInput(file_name="deck.txt", file_data=SAMPLE_YDKE.read_bytes()))
+    ydk = services.submit_deck(
+        a, DeckInput(file_name="sample_deck.ydk", file_data=SAMPLE_TEXT.encode()), by=PlayerSelf(a)
+    )
+    ydke = services.submit_deck(
+        b, DeckInput(file_name="deck.txt", file_data=SAMPLE_YDKE.read_bytes()), by=PlayerSelf(b)
+    )
     sheet = write_text_sheet(ydk.deck, DbCardIndex().facts(ydk.deck.all_cards()), "ja")
-    text = services.submit_deck(c, DeckInput(text=sheet))
+    text = services.submit_deck(c, DeckInput(text=sheet), by=PlayerSelf(c))
     assert ydke.format == "ydke" and text.format == "text"
     assert (ydke.main, ydke.extra, ydke.side) == (ydk.main, ydk.extra, ydk.side)
     # A sheet names cards, so the side deck's alternate-artwork Ash Blossom comes back as the original.
@@ -47,7 +52,7 @@ def test_ydk_ydke_and_a_japanese_sheet_register_the_same_cards(real_cards: None,
 
 def test_under_dkt_2011_its_two_link_monsters_are_refused(real_cards: None, organizer: Any) -> None:  # DECK-2
     event = make_event(organizer, 1, ruleset_name="dkt-2011", banlist_name="2026.07 OCG")
-    reg = services.submit_deck(event.players.first(), DeckInput(text=SAMPLE_TEXT))
+    reg = services.submit_deck(event.players.first(), DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(event.players.first()))
     assert [(p["code"], p["card"]) for p in reg.problems] == [
         ("not-extra-deck-card", 1861629),
         ("not-extra-deck-card", 86066372),
@@ -56,6 +61,6 @@ def test_under_dkt_2011_its_two_link_monsters_are_refused(real_cards: None, orga
 
 def test_a_forbidden_card_on_the_real_list(real_cards: None, event: Event) -> None:  # DECK-4
     text = SAMPLE_TEXT.replace("5318639", "55144522", 1)  # Mystical Space Typhoon -> Pot of Greed
-    reg = services.submit_deck(event.players.first(), DeckInput(text=text))
+    reg = services.submit_deck(event.players.first(), DeckInput(text=text), by=PlayerSelf(event.players.first()))
     assert [(p["code"], p["card"], p["limit"]) for p in reg.problems] == [("forbidden", 55144522, 0)]
     assert DeckRegistration.objects.get(pk=reg.pk).legal is False

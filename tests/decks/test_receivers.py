@@ -15,6 +15,7 @@ from taikai.decks import services
 from taikai.decks.demo import LEGAL_SHEET
 from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
+from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event
 from taikai.events.services import rounds as round_services
 
@@ -27,7 +28,7 @@ def stamps(event: Event) -> list[Any]:
 
 def submit_two(event: Event) -> None:
     for player in event.players.order_by("id")[:2]:
-        services.submit_deck(player, DeckInput(text=LEGAL_SHEET))
+        services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
 
 
 def set_deadline(event: Event, minutes: int) -> Event:
@@ -38,9 +39,9 @@ def set_deadline(event: Event, minutes: int) -> Event:
 def test_with_no_deadline_round_one_starting_stamps_the_lock(demo_event: Event, organizer: Any) -> None:
     # DECK-9, DECK-10: each match starts from the registered deck
     submit_two(demo_event)
-    rnd = round_services.pair_next_round(demo_event, by=organizer)
+    rnd = round_services.pair_next_round(demo_event, by=Staff(organizer))
     assert stamps(demo_event) == [None, None]  # paired, not started: lists still open
-    rnd = round_services.start_round(rnd, by=organizer)
+    rnd = round_services.start_round(rnd, by=Staff(organizer))
     assert stamps(demo_event) == [rnd.started_at, rnd.started_at]
     entry = AuditEntry.objects.get(action="taikai.deck.locked")
     assert entry.actor_label == "deadline" and entry.data["manual"] is False
@@ -50,15 +51,15 @@ def test_pairing_a_round_after_the_deadline_stamps_the_lock_at_the_deadline(demo
     # DECK-9
     submit_two(demo_event)
     event = set_deadline(demo_event, -10)
-    round_services.pair_next_round(event, by=organizer)
+    round_services.pair_next_round(event, by=Staff(organizer))
     assert stamps(event) == [event.deck_deadline] * 2
 
 
 def test_a_round_before_the_deadline_stamps_nothing(demo_event: Event, organizer: Any) -> None:
     submit_two(demo_event)
     event = set_deadline(demo_event, 60)
-    rnd = round_services.pair_next_round(event, by=organizer)
-    round_services.start_round(rnd, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    round_services.start_round(rnd, by=Staff(organizer))
     assert stamps(event) == [None, None] and not AuditEntry.objects.filter(action="taikai.deck.locked").exists()
 
 
@@ -93,5 +94,5 @@ def test_a_judge_change_after_the_deadline_stamps_every_list(demo_event: Event, 
     event = set_deadline(demo_event, -1)
     reg = DeckRegistration.objects.filter(event=event).order_by("id").first()
     assert reg is not None
-    services.judge_change_deck(reg, by=organizer, deck=DeckInput(text=LEGAL_SHEET), reason="DECK-9 typo")
+    services.judge_change_deck(reg, by=Staff(organizer), deck=DeckInput(text=LEGAL_SHEET), reason="DECK-9 typo")
     assert stamps(event) == [event.deck_deadline] * 2

@@ -14,6 +14,7 @@ from taikai.decks import services
 from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET
 from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
+from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event
 from taikai.events.services import players as player_services
 
@@ -30,7 +31,7 @@ def test_the_player_sends_a_list_and_sees_its_problem_in_japanese(
     client: Client, demo_event: Event, organizer: Any
 ) -> None:
     player = demo_event.players.first()
-    token = player_services.issue_access(player, by=organizer)
+    token = player_services.issue_access(player, by=Staff(organizer))
     page = client.get(f"/p/{token}/deck/")
     assert page.status_code == 200 and "デッキ登録" in page.content.decode()
     response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_SHEET, "languages": ["ja"]}, follow=True)
@@ -43,14 +44,14 @@ def test_the_player_sends_a_list_and_sees_its_problem_in_japanese(
 
 
 def test_the_player_page_speaks_english_after_the_switch(client: Client, demo_event: Event, organizer: Any) -> None:
-    token = player_services.issue_access(demo_event.players.first(), by=organizer)
+    token = player_services.issue_access(demo_event.players.first(), by=Staff(organizer))
     client.cookies["taikai_language"] = "en"
     response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_SHEET}, follow=True)
     assert "Pot of Greed is Forbidden" in response.content.decode()
 
 
 def test_unreadable_input_shows_an_error_and_keeps_nothing(client: Client, demo_event: Event, organizer: Any) -> None:
-    token = player_services.issue_access(demo_event.players.first(), by=organizer)
+    token = player_services.issue_access(demo_event.players.first(), by=Staff(organizer))
     response = client.post(f"/p/{token}/deck/", {"text": "ydke://AAA!!!"})
     assert response.status_code == 200 and "デッキリストを読めません" in response.content.decode()
     assert not DeckRegistration.objects.exists()
@@ -58,9 +59,9 @@ def test_unreadable_input_shows_an_error_and_keeps_nothing(client: Client, demo_
 
 def test_a_locked_list_has_no_form_for_the_player(client: Client, demo_event: Event, organizer: Any) -> None:
     player = demo_event.players.first()
-    services.submit_deck(player, DeckInput(text=LEGAL_SHEET))
+    services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     Event.objects.filter(pk=demo_event.pk).update(deck_deadline=timezone.now() - dt.timedelta(minutes=5))
-    token = player_services.issue_access(player, by=organizer)
+    token = player_services.issue_access(player, by=Staff(organizer))
     html = client.get(f"/p/{token}/deck/").content.decode()
     assert "締め切られ" in html and 'name="submit_deck"' not in html and "🔒" in html
     # STYLE 13: the page shows the lock the clock brought; stamping it is for the services (decks/receivers.py)
@@ -69,8 +70,8 @@ def test_a_locked_list_has_no_form_for_the_player(client: Client, demo_event: Ev
 
 def test_the_organizer_sees_who_is_missing(staff: Client, demo_event: Event) -> None:
     a, b, c, d = demo_event.players.order_by("id")
-    services.submit_deck(a, DeckInput(text=LEGAL_SHEET))
-    services.submit_deck(b, DeckInput(text=FORBIDDEN_SHEET))
+    services.submit_deck(a, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(a))
+    services.submit_deck(b, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(b))
     html = staff.get(f"/events/{demo_event.pk}/decks/").content.decode()
     chase = html.split('id="chase"')[1].split("</section>")[0]
     assert b.name in chase and c.name in chase and d.name in chase and a.name not in chase
@@ -93,7 +94,7 @@ def test_staff_submit_for_a_player_and_a_judge_changes_it_after_the_lock(staff: 
 
 def test_the_deck_sheet_and_the_deck_check_print_the_list(staff: Client, demo_event: Event) -> None:
     player = demo_event.players.first()
-    services.submit_deck(player, DeckInput(text=LEGAL_SHEET))
+    services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     sheet = staff.get(f"/events/{demo_event.pk}/decks/{player.pk}/sheet/").content.decode()
     for text in ("デッキ記入シート", player.name, player.card_game_id, demo_event.name, "ブラック・マジシャン", "40"):
         assert text in sheet

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
@@ -39,12 +40,12 @@ def organizer(db: Any) -> Any:
 
 def make_event(organizer: Any, players: int = 8, **kwargs: Any) -> Event:
     defaults: dict[str, Any] = {"name": "テスト大会", "date": dt.date(2026, 12, 6), "ruleset_name": "harajuku-cs-1.2"}
-    event = event_services.create_event(by=organizer, **{**defaults, **kwargs})
+    event = event_services.create_event(by=Staff(organizer), **{**defaults, **kwargs})
     for i in range(players):
         name, kana = NAMES[i % len(NAMES)]
         player_services.register_player(
             event,
-            by=organizer,
+            by=Staff(organizer),
             name=f"{name}{'' if i < len(NAMES) else i}",
             name_kana=kana,
             card_game_id=f"{1000000000 + i}",

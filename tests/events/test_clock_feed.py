@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from taikai.events.actors import Staff
 from taikai.events.models import Round
 from taikai.events.services import rounds as round_services
 from taikai.judging.services import time_procedure
@@ -18,13 +19,13 @@ pytestmark = pytest.mark.django_db
 
 def test_after_time_the_feed_lists_tables_with_their_extra_turn(organizer: Any, client: Any) -> None:  # TIME-S-1
     event = make_event(organizer, 4)
-    rnd = round_services.start_round(round_services.pair_next_round(event, by=organizer), by=organizer)
+    rnd = round_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     feed = client.get(f"/e/{event.pk}/clock.json").json()
     assert feed["status"] == "running" and feed["limit"] == event.ruleset.time.match_minutes * 60
     Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - dt.timedelta(minutes=41))
     m1, m2 = rnd.matches.order_by("table")
-    run = time_procedure.start(m1, by=organizer, between=False, turn_player="A", duels=[{"winner": "A"}])
-    time_procedure.give(run, by=organizer, step=["turn_end"])  # extra turn 1 is the opponent's (B)
+    run = time_procedure.start(m1, by=Staff(organizer), between=False, turn_player="A", duels=[{"winner": "A"}])
+    time_procedure.give(run, by=Staff(organizer), step=["turn_end"])  # extra turn 1 is the opponent's (B)
     feed = client.get(f"/e/{event.pk}/clock.json").json()
     assert feed["status"] == "time" and feed["remaining"] == 0
     tables = {t["table"]: t for t in feed["tables_playing"]}

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from taikai.audit.models import AuditEntry
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import players as player_services
@@ -24,17 +25,17 @@ B_WINS = ResultInput(({"winner": "B"}, {"winner": "A"}, {"winner": "B"}))
 
 def _play_round(event: Event, organizer: Any, rnd: Round) -> None:
     for m in rnd.matches.filter(is_bye=False).order_by("table"):
-        result_services.enter_result(m, by=organizer, result=A_WINS if m.table % 2 else B_WINS)
+        result_services.enter_result(m, by=Staff(organizer), result=A_WINS if m.table % 2 else B_WINS)
 
 
 def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
     plan = round_services.plan(event8)
     assert (plan.swiss_rounds, plan.top_cut) == (3, 4)
     for number in (1, 2, 3):
-        rnd = round_services.pair_next_round(event8, by=organizer)
+        rnd = round_services.pair_next_round(event8, by=Staff(organizer))
         assert rnd.number == number and rnd.matches.count() == 4
         with pytest.raises(ServiceError) as exc:
-            round_services.pair_next_round(event8, by=organizer)
+            round_services.pair_next_round(event8, by=Staff(organizer))
         assert exc.value.problem.code == "round-not-finished"
         _play_round(event8, organizer, rnd)
     table = standings_for(event8)
@@ -43,13 +44,13 @@ def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
     # no rematches in three rounds of eight players
     pairs = [frozenset((m.player_a_id, m.player_b_id)) for m in Match.objects.filter(round__event=event8)]
     assert len(pairs) == len(set(pairs))
-    cut = round_services.pair_next_round(event8, by=organizer)
+    cut = round_services.pair_next_round(event8, by=Staff(organizer))
     assert cut.stage == Round.Stage.ELIMINATION
     seeds = [r.player_id for r in table[:4]]
     tables = [(m.player_a_id, m.player_b_id) for m in cut.matches.order_by("table")]
     assert tables == [(seeds[0], seeds[3]), (seeds[1], seeds[2])]
     _play_round(event8, organizer, cut)
-    final = round_services.pair_next_round(event8, by=organizer)
+    final = round_services.pair_next_round(event8, by=Staff(organizer))
     assert final.matches.count() == 1
     _play_round(event8, organizer, final)
     assert round_services.plan(event8).next_action == "finished"
@@ -58,7 +59,7 @@ def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
 
 def test_odd_players_get_one_bye_reported_automatically(organizer: Any) -> None:
     event = make_event(organizer, 7)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     byes = rnd.matches.filter(is_bye=True)
     assert byes.count() == 1
     assert byes.get().status == Match.Status.CONFIRMED and byes.get().result == "a"
@@ -66,11 +67,11 @@ def test_odd_players_get_one_bye_reported_automatically(organizer: Any) -> None:
 
 def test_dropped_player_is_never_paired(organizer: Any) -> None:
     event = make_event(organizer, 8)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, rnd)
     dropped = event.players.first()
-    player_services.drop_player(dropped, by=organizer)
-    rnd2 = round_services.pair_next_round(event, by=organizer)
+    player_services.drop_player(dropped, by=Staff(organizer))
+    rnd2 = round_services.pair_next_round(event, by=Staff(organizer))
     ids = {m.player_a_id for m in rnd2.matches.all()} | {m.player_b_id for m in rnd2.matches.all()}
     assert dropped.pk not in ids
     assert any(r.player_id == dropped.pk for r in standings_for(event))  # their results stay
@@ -78,7 +79,7 @@ def test_dropped_player_is_never_paired(organizer: Any) -> None:
 
 def test_players_report_and_confirm(organizer: Any) -> None:  # END-4
     event = make_event(organizer, 2)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     m = rnd.matches.get()
     m = result_services.report_result(m, player=m.player_a, result=A_WINS, idempotency_key="k1")
     assert m.status == Match.Status.REPORTED
@@ -93,7 +94,7 @@ def test_players_report_and_confirm(organizer: Any) -> None:  # END-4
 
 def test_disagreeing_reports_go_to_the_judges(organizer: Any) -> None:
     event = make_event(organizer, 2)
-    m = round_services.pair_next_round(event, by=organizer).matches.get()
+    m = round_services.pair_next_round(event, by=Staff(organizer)).matches.get()
     result_services.report_result(m, player=m.player_a, result=A_WINS)
     m = result_services.report_result(m, player=m.player_b, result=B_WINS)
     assert m.status == Match.Status.DISPUTED
@@ -101,51 +102,51 @@ def test_disagreeing_reports_go_to_the_judges(organizer: Any) -> None:
 
 def test_unfinished_or_impossible_records_are_refused(organizer: Any) -> None:  # MATCH-1
     event = make_event(organizer, 2)
-    m = round_services.pair_next_round(event, by=organizer).matches.get()
+    m = round_services.pair_next_round(event, by=Staff(organizer)).matches.get()
     with pytest.raises(ServiceError) as exc:
-        result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"},)))
+        result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"},)))
     assert exc.value.problem.code == "match-not-finished"
     with pytest.raises(ServiceError):
-        result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"},) * 3))
+        result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"},) * 3))
 
 
 def test_intentional_draw_only_in_swiss(organizer: Any, event8: Event) -> None:  # END-2
-    rnd = round_services.pair_next_round(event8, by=organizer)
+    rnd = round_services.pair_next_round(event8, by=Staff(organizer))
     m = rnd.matches.first()
-    m = result_services.enter_result(m, by=organizer, result=ResultInput((), basis="intentional-draw"))
+    m = result_services.enter_result(m, by=Staff(organizer), result=ResultInput((), basis="intentional-draw"))
     assert m.result == "draw" and m.basis == "intentional-draw"
 
 
 def test_correction_shows_what_changes_and_is_logged(organizer: Any) -> None:  # END-3
     event = make_event(organizer, 4)
-    r1 = round_services.pair_next_round(event, by=organizer)
+    r1 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r1)
-    r2 = round_services.pair_next_round(event, by=organizer)
+    r2 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r2)
     m = r1.matches.get(table=1)
     impact = result_services.correction_impact(m, B_WINS)
     assert impact["result"] == "b" and impact["later_rounds"] == [2]
     assert impact["moved"]
     with pytest.raises(ServiceError):
-        result_services.correct_result(m, by=organizer, result=B_WINS, reason=" ")
-    result_services.correct_result(m, by=organizer, result=B_WINS, reason="slip misread")
+        result_services.correct_result(m, by=Staff(organizer), result=B_WINS, reason=" ")
+    result_services.correct_result(m, by=Staff(organizer), result=B_WINS, reason="slip misread")
     entry = AuditEntry.objects.filter(action="taikai.match.result_corrected").get()
     assert entry.before["result"] == "a" and entry.after["result"] == "b" and entry.data["reason"] == "slip misread"
 
 
 def test_elimination_match_always_has_a_winner(organizer: Any) -> None:  # MATCH-2, TIME-E-6
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     m = rnd.matches.first()
     with pytest.raises(ServiceError):
-        result_services.enter_result(m, by=organizer, result=ResultInput((), basis="intentional-draw"))
+        result_services.enter_result(m, by=Staff(organizer), result=ResultInput((), basis="intentional-draw"))
     with pytest.raises(ServiceError):  # Swiss-style time draw is not a result in elimination
         result_services.enter_result(
-            m, by=organizer, result=ResultInput(({"winner": "A"}, {"time": {"A": 4000, "B": 4000}}))
+            m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"time": {"A": 4000, "B": 4000}}))
         )
     m = result_services.enter_result(
         m,
-        by=organizer,
+        by=Staff(organizer),
         result=ResultInput(
             (
                 {"winner": "A"},
@@ -159,16 +160,16 @@ def test_elimination_match_always_has_a_winner(organizer: Any) -> None:  # MATCH
 
 def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TIME-4
     event = make_event(organizer, 2)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     assert round_services.round_clock(rnd).status == "not-started"
-    rnd = round_services.start_round(rnd, by=organizer)
-    rnd = round_services.pause_round(rnd, by=organizer)
+    rnd = round_services.start_round(rnd, by=Staff(organizer))
+    rnd = round_services.pause_round(rnd, by=Staff(organizer))
     assert round_services.round_clock(rnd).status == "paused"
     with pytest.raises(ServiceError):
-        round_services.pause_round(rnd, by=organizer)
-    rnd = round_services.resume_round(rnd, by=organizer)
+        round_services.pause_round(rnd, by=Staff(organizer))
+    rnd = round_services.resume_round(rnd, by=Staff(organizer))
     m = rnd.matches.get()
-    m = round_services.extend_time(m, by=organizer, seconds=90, reason="ruling took 90 s")
+    m = round_services.extend_time(m, by=Staff(organizer), seconds=90, reason="ruling took 90 s")
     assert m.extension_seconds == 90
     start = rnd.started_at.timestamp()
     assert round_services.round_clock(rnd, extension=90, now=start + 40 * 60 + 10).status == "running"
@@ -182,46 +183,46 @@ def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer:
     for t in range(4):
         team_services.register_team(
             event,
-            by=organizer,
+            by=Staff(organizer),
             name=f"チーム{t}",
             members=[{"name": f"T{t}{s}", "card_game_id": f"{3000000000 + t * 10 + i}"} for i, s in enumerate("ABC")],
         )
     with pytest.raises(ServiceError):
         team_services.register_team(
             event,
-            by=organizer,
+            by=Staff(organizer),
             name="二人",
             members=[{"name": "x", "card_game_id": "3100000000"}, {"name": "y", "card_game_id": "3100000001"}],
         )
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     assert rnd.team_matches.count() == 2 and rnd.matches.count() == 6
     for m in rnd.matches.all():
         assert m.player_a.seat == m.seat == m.player_b.seat  # seat A plays seat A
     tm = rnd.team_matches.first()
     seats = list(tm.seats.order_by("seat"))
-    result_services.enter_result(seats[0], by=organizer, result=A_WINS)
-    result_services.enter_result(seats[1], by=organizer, result=B_WINS)
+    result_services.enter_result(seats[0], by=Staff(organizer), result=A_WINS)
+    result_services.enter_result(seats[1], by=Staff(organizer), result=B_WINS)
     assert TeamMatch.objects.get(pk=tm.pk).result == ""
-    result_services.enter_result(seats[2], by=organizer, result=A_WINS)
+    result_services.enter_result(seats[2], by=Staff(organizer), result=A_WINS)
     assert TeamMatch.objects.get(pk=tm.pk).result == "a"  # 2 of 3 seats
     for m in rnd.matches.exclude(team_match=tm):
-        result_services.enter_result(m, by=organizer, result=B_WINS)
+        result_services.enter_result(m, by=Staff(organizer), result=B_WINS)
     table = team_services.team_standings(event)
     assert [r["points"] for r in table] == [3, 3, 0, 0]
-    rnd2 = round_services.pair_next_round(event, by=organizer)
+    rnd2 = round_services.pair_next_round(event, by=Staff(organizer))
     pairs = {frozenset((t.team_a_id, t.team_b_id)) for t in rnd2.team_matches.all()}
     assert not pairs & {frozenset((t.team_a_id, t.team_b_id)) for t in rnd.team_matches.all()}  # no rematch
 
 
 def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    r1 = round_services.pair_next_round(event, by=organizer)
+    r1 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r1)
-    late = player_services.register_player(event, by=organizer, name="遅刻 太郎", card_game_id="1999999999")
+    late = player_services.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999")
     assert late.late_entry_round == 2
     row = next(r for r in standings_for(event) if r.player_id == late.pk)
     assert (row.wins, row.losses, row.points) == (0, 1, 0)
-    r2 = round_services.pair_next_round(event, by=organizer)
+    r2 = round_services.pair_next_round(event, by=Staff(organizer))
     assert late.pk in {m.player_a_id for m in r2.matches.all()} | {m.player_b_id for m in r2.matches.all()}
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from taikai.events.actors import Staff
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.results import ResultInput
@@ -17,14 +18,14 @@ pytestmark = pytest.mark.django_db
 
 def test_standings_page_changes_with_the_next_result(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     anonymous = Client()
     first = anonymous.get(f"/e/{event.pk}/standings/")
     assert first.status_code == 200 and "X-Taikai-Cache" not in first
     again = anonymous.get(f"/e/{event.pk}/standings/")
     assert again["X-Taikai-Cache"] == "hit" and again.content == first.content
     m = rnd.matches.order_by("table").first()
-    result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"}, {"winner": "A"})))
+    result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
     after = anonymous.get(f"/e/{event.pk}/standings/")
     assert "X-Taikai-Cache" not in after
     assert f'<td class="num">{event.ruleset.scoring.win}</td>' in after.content.decode()
@@ -32,23 +33,23 @@ def test_standings_page_changes_with_the_next_result(organizer: Any) -> None:
 
 def test_pairings_page_follows_a_hand_edit_but_not_results(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     anonymous = Client()
     anonymous.get(f"/e/{event.pk}/pairings/")
     m = rnd.matches.order_by("table").first()
-    result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"}, {"winner": "A"})))
+    result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
     assert anonymous.get(f"/e/{event.pk}/pairings/")["X-Taikai-Cache"] == "hit"  # results do not show here
     m1, m2 = rnd.matches.order_by("table")
     swapped = [(m1.player_a_id, m2.player_a_id), (m1.player_b_id, m2.player_b_id)]
     rnd.matches.all().delete()  # a fresh round to edit (results were entered on the old tables)
-    round_services.edit_pairing(rnd, by=organizer, pairs=swapped)
+    round_services.edit_pairing(rnd, by=Staff(organizer), pairs=swapped)
     fresh = anonymous.get(f"/e/{event.pk}/pairings/")
     assert "X-Taikai-Cache" not in fresh
 
 
 def test_staff_always_get_a_fresh_page(organizer: Any) -> None:
     event = make_event(organizer, 2)
-    round_services.pair_next_round(event, by=organizer)
+    round_services.pair_next_round(event, by=Staff(organizer))
     staff = Client()
     staff.force_login(organizer)
     staff.get(f"/e/{event.pk}/standings/")
@@ -84,7 +85,7 @@ def test_player_page_reminds_to_start_from_the_registered_deck(organizer: Any) -
     from taikai.events.services import players as player_services
 
     event = make_event(organizer, 2)
-    rnd = round_services.pair_next_round(event, by=organizer)
-    player, token = player_services.check_in(rnd.matches.get().player_a, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    player, token = player_services.check_in(rnd.matches.get().player_a, by=Staff(organizer))
     page = Client().get(f"/p/{token}/").content.decode()
     assert "1デュエル目の前のサイドチェンジはできません" in page

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Match
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def _match(organizer: Any) -> Match:
     event = make_event(organizer, 2)
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     return rnd.matches.select_related("round__event", "player_a", "player_b").get()
 
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 
 from taikai.core.ruleset import builtin
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
@@ -45,7 +46,7 @@ def _page(client: Client, url: str, lang: str) -> str:
 
 
 def _match(event: Event, organizer: Any) -> Match:
-    rnd = round_services.pair_next_round(event, by=organizer)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
     return rnd.matches.filter(is_bye=False).select_related("player_a").order_by("table")[0]
 
 
@@ -111,7 +112,7 @@ def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organize
 def test_the_players_result_form_follows_the_ruleset_too(organizer: Any) -> None:
     event = make_event(organizer, 2, ruleset_document=_house_rules())
     match = _match(event, organizer)
-    _, token = player_services.check_in(match.player_a, by=organizer)
+    _, token = player_services.check_in(match.player_a, by=Staff(organizer))
     page = _page(Client(), f"/p/{token}/", "en")
     assert 'name="duel5"' in page and 'name="duel6"' not in page
     assert "time: LP after the 5 extra turns" in page

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taikai.core.ruleset import builtin
+from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
@@ -39,7 +40,7 @@ def _event(organizer: Any, players: int, rounds: int, **kwargs: Any) -> Event:
     document = builtin("harajuku-cs-1.2").to_dict()
     document["scoring"]["loss"] = 1
     event = event_services.create_event(
-        by=organizer,
+        by=Staff(organizer),
         name="同点検証",
         date=dt.date(2026, 12, 6),
         ruleset_name="harajuku-cs-1.2",
@@ -48,14 +49,14 @@ def _event(organizer: Any, players: int, rounds: int, **kwargs: Any) -> Event:
         **kwargs,
     )
     for i in range(players):
-        player_services.register_player(event, by=organizer, name=f"選手{i}", card_game_id=f"{1000000000 + i}")
+        player_services.register_player(event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{1000000000 + i}")
     return event
 
 
 def _play(rnd: Any, organizer: Any, data: st.DataObject) -> None:
     for m in rnd.matches.filter(is_bye=False).order_by("table", "seat"):
         outcome = data.draw(st.sampled_from(sorted(RESULTS)), label=f"R{rnd.number} T{m.table}{m.seat}")
-        result_services.enter_result(m, by=organizer, result=RESULTS[outcome])
+        result_services.enter_result(m, by=Staff(organizer), result=RESULTS[outcome])
 
 
 @DB_EXAMPLES
@@ -66,14 +67,14 @@ def test_pairing_and_standings_see_the_same_points(organizer: Any, data: st.Data
         late = None
         if number > 1 and data.draw(st.booleans(), label="late entry"):
             late = player_services.register_player(
-                event, by=organizer, name=f"遅刻{number}", card_game_id=f"2{event.pk:05d}{number:04d}"
+                event, by=Staff(organizer), name=f"遅刻{number}", card_game_id=f"2{event.pk:05d}{number:04d}"
             )
             assert late.late_entry_round == number
         active = list(event.players.filter(dropped_after_round__isnull=True).order_by("id"))
         if number > 1 and len(active) > 3 and data.draw(st.booleans(), label="drop"):
-            player_services.drop_player(data.draw(st.sampled_from(active), label="who drops"), by=organizer)
+            player_services.drop_player(data.draw(st.sampled_from(active), label="who drops"), by=Staff(organizer))
         ranked = {row.player_id: row.points for row in standings_for(event)}
-        rnd = round_services.pair_next_round(event, by=organizer)
+        rnd = round_services.pair_next_round(event, by=Staff(organizer))
         paired = {p["id"]: p["points"] for p in rnd.pairing_input["players"]}
         assert paired == ranked, f"round {number}"
         if late is not None:  # a loss (worth 1 here) for each round it missed, in both
@@ -90,10 +91,10 @@ def test_team_pairing_and_team_standings_see_the_same_points(
     event = _event(organizer, 0, rounds, is_team_event=True)
     for t in range(teams):
         members = [{"name": f"T{t}{s}", "card_game_id": f"3{event.pk:05d}{t:03d}{i}"} for i, s in enumerate("ABC")]
-        team_services.register_team(event, by=organizer, name=f"チーム{t}", members=members)
+        team_services.register_team(event, by=Staff(organizer), name=f"チーム{t}", members=members)
     for number in range(1, rounds + 1):
         ranked = {row["team"].pk: row["points"] for row in team_services.team_standings(event)}
-        rnd = round_services.pair_next_round(event, by=organizer)
+        rnd = round_services.pair_next_round(event, by=Staff(organizer))
         paired = {p["id"]: p["points"] for p in rnd.pairing_input["teams"]}
         assert paired == ranked, f"round {number}"
         _play(rnd, organizer, data)
@@ -105,17 +106,17 @@ def test_a_pure_elimination_event_is_drawn_from_its_stored_seed_and_ends_with_on
     from taikai.events.services.history import event_sheet
 
     event = _event(organizer, 6, 0, format=Event.Format.ELIMINATION)
-    first = round_services.pair_next_round(event, by=organizer)
+    first = round_services.pair_next_round(event, by=Staff(organizer))
     stored = first.pairing_input
     drawn = elimination.first_round(elimination.random_bracket(stored["seeds"], stored["seed"]))
     assert [(m.player_a_id, m.player_b_id) for m in first.matches.order_by("table")] == list(drawn.tables)
     rnd = first
     while True:
         for m in rnd.matches.filter(is_bye=False):
-            result_services.enter_result(m, by=organizer, result=RESULTS["b"])
+            result_services.enter_result(m, by=Staff(organizer), result=RESULTS["b"])
         if round_services.plan(event).next_action == "finished":
             break
-        rnd = round_services.pair_next_round(event, by=organizer)
+        rnd = round_services.pair_next_round(event, by=Staff(organizer))
         assert rnd.pairing_input["advancing"] == [
             m.player_b_id or m.player_a_id for m in event.rounds.get(number=rnd.number - 1).matches.order_by("table")
         ]

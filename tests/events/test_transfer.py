@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
 from taikai.events.services import players as player_services
@@ -22,12 +23,12 @@ pytestmark = pytest.mark.django_db
 def test_round_trip_reproduces_the_event(organizer: Any) -> None:
     event = make_event(organizer, 7, format=Event.Format.SWISS_CUT, top_cut=4)
     for _ in range(2):
-        rnd = round_services.pair_next_round(event, by=organizer)
+        rnd = round_services.pair_next_round(event, by=Staff(organizer))
         for m in rnd.matches.filter(is_bye=False):
-            result_services.enter_result(m, by=organizer, result=ResultInput(({"winner": "A"}, {"winner": "A"})))
-    player_services.drop_player(event.players.last(), by=organizer)
+            result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
+    player_services.drop_player(event.players.last(), by=Staff(organizer))
     exported = transfer.export_event(event)
-    copy = transfer.import_event(exported, by=organizer)
+    copy = transfer.import_event(exported, by=Staff(organizer))
     assert copy.pk != event.pk
     again = transfer.export_event(copy)
     for key in ("event", "staff"):
@@ -72,7 +73,7 @@ def test_round_trip_reproduces_the_event(organizer: Any) -> None:
 def test_bad_files_are_refused_and_nothing_is_written(organizer: Any, data: Any) -> None:
     before = (Event.objects.count(), Player.objects.count(), Match.objects.count())
     with pytest.raises(ServiceError) as exc:
-        transfer.import_event(data, by=organizer)
+        transfer.import_event(data, by=Staff(organizer))
     assert exc.value.problem.code == "import-invalid"
     assert (Event.objects.count(), Player.objects.count(), Match.objects.count()) == before
 
@@ -83,49 +84,49 @@ def test_a_half_broken_file_leaves_nothing_behind(organizer: Any) -> None:
     data["players"][2]["card_game_id"] = data["players"][1]["card_game_id"]  # a duplicate: fails mid-import
     before = (Event.objects.count(), Player.objects.count())
     with pytest.raises(ServiceError):
-        transfer.import_event(data, by=organizer)
+        transfer.import_event(data, by=Staff(organizer))
     assert (Event.objects.count(), Player.objects.count()) == before
 
 
 def test_csv_import_is_all_or_nothing(organizer: Any) -> None:  # REG-1, REG-2
     event = make_event(organizer, 0)
     good = "name,card_game_id,name_kana\n山田 太郎,0000000001,やまだ たろう\nAlice,０００００００００２,\n".encode()
-    created = player_services.import_players_csv(event, by=organizer, data=good)
+    created = player_services.import_players_csv(event, by=Staff(organizer), data=good)
     assert [p.card_game_id for p in created] == ["0000000001", "0000000002"]  # full-width digits accepted
     bad = b"name,card_game_id\nBob,0000000003\nCarol,12345\n"
     with pytest.raises(ServiceError) as exc:
-        player_services.import_players_csv(event, by=organizer, data=bad)
+        player_services.import_players_csv(event, by=Staff(organizer), data=bad)
     assert exc.value.problem.params["line"] == 3 and exc.value.problem.params["inner"].code == "bad-card-game-id"
     assert event.players.count() == 2
     sjis = "name,card_game_id\n佐藤,0000000009\n".encode("cp932")
-    assert len(player_services.import_players_csv(event, by=organizer, data=sjis)) == 1
+    assert len(player_services.import_players_csv(event, by=Staff(organizer), data=sjis)) == 1
 
 
 def test_card_game_id_is_ten_digits_and_once_per_event(organizer: Any) -> None:  # REG-1, REG-2
     event = make_event(organizer, 0)
     for bad in ("", "123", "12345678901", "abcdefghij"):
         with pytest.raises(ServiceError):
-            player_services.register_player(event, by=organizer, name="x", card_game_id=bad)
-    player_services.register_player(event, by=organizer, name="x", card_game_id="1234-5678-90")
+            player_services.register_player(event, by=Staff(organizer), name="x", card_game_id=bad)
+    player_services.register_player(event, by=Staff(organizer), name="x", card_game_id="1234-5678-90")
     with pytest.raises(ServiceError) as exc:
-        player_services.register_player(event, by=organizer, name="y", card_game_id="1234567890")
+        player_services.register_player(event, by=Staff(organizer), name="y", card_game_id="1234567890")
     assert exc.value.problem.code == "already-registered"
 
 
 def test_check_in_records_the_id_card_and_gives_a_personal_link(organizer: Any) -> None:  # REG-1, REG-3
     event = make_event(organizer, 1)
     player = event.players.get()
-    player, token = player_services.check_in(player, by=organizer)
+    player, token = player_services.check_in(player, by=Staff(organizer))
     assert player.id_card_shown and player.checked_in_at is not None
     assert player_services.player_for_token(token) == player
-    new = player_services.issue_access(player, by=organizer)
+    new = player_services.issue_access(player, by=Staff(organizer))
     assert player_services.player_for_token(token) is None  # the old link stops working
     player_services.set_pin(player, pin="4321")
     _, recovered = player_services.recover_access(event, card_game_id=player.card_game_id, pin="4321")
     assert player_services.player_for_token(recovered) == player and player_services.player_for_token(new) is None
     with pytest.raises(ServiceError):
         player_services.recover_access(event, card_game_id=player.card_game_id, pin="0000")
-    player_services.revoke_access(player, by=organizer)
+    player_services.revoke_access(player, by=Staff(organizer))
     assert player_services.player_for_token(recovered) is None
 
 

@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -41,13 +42,13 @@ def A_WINS(n: int = 2) -> result_services.ResultInput:
 
 
 def pair(event: Event, by: Any) -> list[Match]:
-    rnd = round_services.pair_next_round(event, by=by)
+    rnd = round_services.pair_next_round(event, by=Staff(by))
     return list(rnd.matches.filter(is_bye=False).select_related("player_a", "player_b").order_by("table"))
 
 
 def play(event: Event, by: Any, matches: list[Match]) -> None:
     for m in matches:
-        result_services.enter_result(m, by=by, result=A_WINS())
+        result_services.enter_result(m, by=Staff(by), result=A_WINS())
 
 
 def fresh(obj: Any) -> Any:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from taikai.audit.models import AuditEntry
+from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import results as result_services
@@ -26,30 +27,34 @@ pytestmark = pytest.mark.django_db
 def test_player_calls_a_judge_to_their_table(event: Event, judge: Any, organizer: Any) -> None:
     # JUDGE-1
     m = pair(event, organizer)[1]
-    call = calls.raise_call(event, player=m.player_b, description="ruling on a chain")
+    call = calls.raise_call(event, player=m.player_b, description="ruling on a chain", by=PlayerSelf(m.player_b))
     assert (call.table, call.match_id, call.source) == (m.table, m.pk, "player")
     assert calls.open_calls(event) == [call]
-    calls.take_call(call, by=judge)
-    calls.rule_call(call, by=judge, ruling="the chain resolves backwards")
+    calls.take_call(call, by=Staff(judge))
+    calls.rule_call(call, by=Staff(judge), ruling="the chain resolves backwards")
     assert fresh(call).status == JudgeCall.Status.CLOSED and calls.open_calls(event) == []
 
 
 def test_player_without_a_match_cannot_call(event: Event) -> None:
     # JUDGE-1
     with pytest.raises(ServiceError):
-        calls.raise_call(event, player=Player.objects.filter(event=event).first())
+        calls.raise_call(
+            event,
+            player=Player.objects.filter(event=event).first(),
+            by=PlayerSelf(Player.objects.filter(event=event).first()),
+        )
 
 
 def test_ruling_over_a_minute_offers_the_time_spent(event: Event, judge: Any, organizer: Any) -> None:
     # TIME-4 (CS 3.1: 一分以上)
     m = pair(event, organizer)[0]
-    call = calls.raise_call(event, table=m.table, by=judge)
-    calls.take_call(call, by=judge)
+    call = calls.raise_call(event, table=m.table, by=Staff(judge))
+    calls.take_call(call, by=Staff(judge))
     call = fresh(call)
     assert calls.extension_offer(call, now=call.taken_at + dt.timedelta(seconds=59)) is None
     offer = calls.extension_offer(call, now=call.taken_at + dt.timedelta(seconds=60))
     assert offer is not None and offer.seconds == 60
-    calls.rule_call(call, by=judge, ruling="ok", extension_seconds=150, reason="long ruling")
+    calls.rule_call(call, by=Staff(judge), ruling="ok", extension_seconds=150, reason="long ruling")
     assert fresh(m).extension_seconds == 150
     assert AuditEntry.objects.get(action="taikai.match.time_extended").data["reason"] == "long ruling"
 
@@ -82,9 +87,9 @@ def test_disputed_result_goes_to_the_queue_once(event: Event, organizer: Any) ->
 def test_result_changed_after_confirmation_goes_to_the_queue(event: Event, organizer: Any) -> None:
     # END-2, END-3
     m = pair(event, organizer)[0]
-    result_services.enter_result(m, by=organizer, result=result_services.ResultInput(({"winner": "A"},) * 2))
+    result_services.enter_result(m, by=Staff(organizer), result=result_services.ResultInput(({"winner": "A"},) * 2))
     result_services.correct_result(
-        m, by=organizer, result=result_services.ResultInput(({"winner": "B"},) * 2), reason="slip misread"
+        m, by=Staff(organizer), result=result_services.ResultInput(({"winner": "B"},) * 2), reason="slip misread"
     )
     assert [c.topic for c in calls.open_calls(event)] == ["changed-after-confirmation"]
 
@@ -117,14 +122,14 @@ def test_concession_basis_is_kept(event: Event, organizer: Any) -> None:
     # END-1
     m = pair(event, organizer)[0]
     conceded = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}), basis="concession-own-turn")
-    result_services.enter_result(m, by=organizer, result=conceded)
+    result_services.enter_result(m, by=Staff(organizer), result=conceded)
     assert fresh(m).basis == "concession-own-turn"
 
 
 def test_misreport_is_dq_losing_prize(event: Event, head: Any) -> None:
     # END-2, INF-22
     p = Player.objects.filter(event=event).first()
-    pen = svc.issue_penalty(event, by=head, player=p, infraction="INF-22")
+    pen = svc.issue_penalty(event, by=Staff(head), player=p, infraction="INF-22")
     assert pen.prize_loss and fresh(p).dropped
 
 
@@ -133,46 +138,46 @@ def test_time_procedure_in_elimination_reaches_a_result(organizer: Any) -> None:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     judge = staff(event, "floor", "judge")
     m = pair(event, organizer)[0]
-    run = tps.start(m, by=judge, between=False, turn_player="A", duels=[{"winner": "A"}])
-    proc = tps.give(run, by=judge, step=["turn_end"])
+    run = tps.start(m, by=Staff(judge), between=False, turn_player="A", duels=[{"winner": "A"}])
+    proc = tps.give(run, by=Staff(judge), step=["turn_end"])
     assert (proc.phase.value, proc.turn, proc.turn_player.value) == ("extra_turn", 1, "B")
     for _ in range(3):
-        proc = tps.give(fresh(run), by=judge, step=["turn_end"])
+        proc = tps.give(fresh(run), by=Staff(judge), step=["turn_end"])
     assert proc.phase.value == "life_points"
-    tps.give(fresh(run), by=judge, step=["life_points", 3000, 2000])
+    tps.give(fresh(run), by=Staff(judge), step=["life_points", 3000, 2000])
     m = fresh(m)
     assert (m.status, m.result) == (Match.Status.CONFIRMED, "a")
     assert fresh(run).result_entered
     with pytest.raises(ServiceError):
-        tps.give(fresh(run), by=judge, step=["turn_end"])
+        tps.give(fresh(run), by=Staff(judge), step=["turn_end"])
 
 
 def test_time_procedure_survives_a_reload_and_refuses_wrong_inputs(event: Event, judge: Any, organizer: Any) -> None:
     # TIME-S-2
     m = pair(event, organizer)[0]
-    run = tps.start(m, by=judge, between=False, turn_player="B", duels=[])
-    tps.give(run, by=judge, step=["turn_end"])
+    run = tps.start(m, by=Staff(judge), between=False, turn_player="B", duels=[])
+    tps.give(run, by=Staff(judge), step=["turn_end"])
     with pytest.raises(ServiceError) as exc:
-        tps.give(fresh(run), by=judge, step=["first_player", "A"])
+        tps.give(fresh(run), by=Staff(judge), step=["first_player", "A"])
     assert exc.value.problem.code == "procedure-input"
     assert tps.replay(fresh(run), m).turn == 1  # replayed from the stored inputs
     for _ in range(3):
-        tps.give(fresh(run), by=judge, step=["turn_end"])
-    tps.give(fresh(run), by=judge, step=["life_points", 500, 500])
+        tps.give(fresh(run), by=Staff(judge), step=["turn_end"])
+    tps.give(fresh(run), by=Staff(judge), step=["life_points", 500, 500])
     assert fresh(m).result == "draw"  # TIME-S-2, TIME-S-5
 
 
 def test_time_between_duels_in_swiss(event: Event, judge: Any, organizer: Any) -> None:
     # TIME-S-6
     m = pair(event, organizer)[0]
-    tps.start(m, by=judge, between=True, duels=[{"winner": "B"}])
+    tps.start(m, by=Staff(judge), between=True, duels=[{"winner": "B"}])
     assert fresh(m).result == "b"
 
 
 def test_coin_and_die_are_server_side_and_logged(event: Event, judge: Any) -> None:
     # DEV-1
-    coins = {tools.flip_coin(event, 3, by=judge).value for _ in range(40)}
-    dice = {int(tools.roll_die(event, 3, by=judge).value) for _ in range(60)}
+    coins = {tools.flip_coin(event, 3, by=Staff(judge)).value for _ in range(40)}
+    dice = {int(tools.roll_die(event, 3, by=Staff(judge)).value) for _ in range(60)}
     assert coins == {"heads", "tails"} and dice <= set(range(1, 7)) and len(dice) >= 4
     assert TableToolLog.objects.filter(table=3).count() == 100
     assert AuditEntry.objects.filter(action="taikai.judging.table_tool").count() == 100
@@ -183,16 +188,21 @@ def test_table_tools_need_a_judge_or_the_player(event: Event) -> None:
     from django.contrib.auth.models import AnonymousUser
 
     with pytest.raises(ServiceError):
-        tools.flip_coin(event, 1, by=AnonymousUser())
-    assert tools.flip_coin(event, 1, player=Player.objects.filter(event=event).first()).value
+        tools.flip_coin(event, 1, by=Staff(AnonymousUser()))
+    assert tools.flip_coin(
+        event,
+        1,
+        player=Player.objects.filter(event=event).first(),
+        by=PlayerSelf(Player.objects.filter(event=event).first()),
+    ).value
 
 
 def test_loop_counter_prompts_on_the_fourth_repetition(event: Event, judge: Any) -> None:
     # LOOP-2 (CS 4.12): three times allowed, the 4th time the first actor must deviate
-    states = [tools.loop_repeat(event, 5, by=judge) for _ in range(4)]
+    states = [tools.loop_repeat(event, 5, by=Staff(judge)) for _ in range(4)]
     assert [s.repetitions for s in states] == [1, 2, 3, 4]
     assert [s.must_deviate for s in states] == [False, False, False, True]
-    assert tools.loop_reset(event, 5, by=judge).repetitions == 0
+    assert tools.loop_reset(event, 5, by=Staff(judge)).repetitions == 0
     assert tools.loop_state(event, 6).repetitions == 0
 
 
@@ -218,7 +228,7 @@ def _top4(organizer: Any) -> Event:
 def test_prize_standings_from_the_bracket(organizer: Any) -> None:
     # PEN-3
     event = _top4(organizer)
-    prizes.set_prize_ranks(event, by=organizer, ranks=RANKS)
+    prizes.set_prize_ranks(event, by=Staff(organizer), ranks=RANKS)
     awards = prizes.prize_standings(event).awards
     assert awards is not None and not awards.playoff_needed
     assert [len(r.entrants) for r in awards.ranks] == [1, 1, 2]
@@ -228,13 +238,13 @@ def test_dq_of_second_place_calls_for_a_playoff_and_pairs_it(organizer: Any) -> 
     # PEN-3
     event = _top4(organizer)
     head = staff(event, "head", "head_judge")
-    prizes.set_prize_ranks(event, by=organizer, ranks=RANKS)
+    prizes.set_prize_ranks(event, by=Staff(organizer), ranks=RANKS)
     second = int(prizes.final_order(event)[1][0])
-    svc.issue_penalty(event, by=head, player=Player.objects.get(pk=second), infraction="INF-19")
+    svc.issue_penalty(event, by=Staff(head), player=Player.objects.get(pk=second), infraction="INF-19")
     awards = prizes.prize_standings(event).awards
     assert awards is not None and awards.playoff_needed
     assert awards.playoffs[0].slots == 1 and len(awards.playoffs[0].candidates) == 2
-    rows = prizes.pair_playoffs(event, by=head)
+    rows = prizes.pair_playoffs(event, by=Staff(head))
     assert rows[0].prize_label == "2nd" and len(rows[0].pairs) == 1
 
 
@@ -243,11 +253,11 @@ def test_downgrade_lowers_the_prize_and_promotes(organizer: Any) -> None:
     event = _top4(organizer)
     head = staff(event, "head", "head_judge")
     prizes.set_prize_ranks(
-        event, by=organizer, ranks=[("1st", 1, 1, False), ("2nd", 2, 2, False), ("3rd", 3, 4, False)]
+        event, by=Staff(organizer), ranks=[("1st", 1, 1, False), ("2nd", 2, 2, False), ("3rd", 3, 4, False)]
     )
     order = prizes.final_order(event)
     first = Player.objects.get(pk=int(order[0][0]))
-    svc.issue_penalty(event, by=head, player=first, infraction="INF-9", rung="dq-downgrade", reason="less clear")
+    svc.issue_penalty(event, by=Staff(head), player=first, infraction="INF-9", rung="dq-downgrade", reason="less clear")
     awards = prizes.prize_standings(event).awards
     assert awards is not None and awards.ranks[1].entrants[0] == str(first.pk)
     assert awards.ranks[0].entrants == (order[1][0],)
@@ -256,7 +266,7 @@ def test_downgrade_lowers_the_prize_and_promotes(organizer: Any) -> None:
 def test_prize_ranks_are_validated_and_organizer_only(event: Event, judge: Any, organizer: Any) -> None:
     # PEN-3
     with pytest.raises(ServiceError):
-        prizes.set_prize_ranks(event, by=organizer, ranks=[("2nd", 2, 2, False)])
+        prizes.set_prize_ranks(event, by=Staff(organizer), ranks=[("2nd", 2, 2, False)])
     with pytest.raises(ServiceError):
-        prizes.set_prize_ranks(event, by=judge, ranks=RANKS)
+        prizes.set_prize_ranks(event, by=Staff(judge), ranks=RANKS)
     round_services.plan(event)

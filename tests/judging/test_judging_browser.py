@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.services import players as player_services
 from taikai.judging.models import Penalty
@@ -144,7 +145,7 @@ def test_earlier_warning_shows_with_a_suggested_escalation(new_page: Any) -> Non
     first = make_event(organizer, 4, name="第1回 原宿CS")
     judge = staff(first, "floor", "judge")
     p1 = Player.objects.filter(event=first).first()
-    svc.issue_penalty(first, by=judge, player=p1, infraction="INF-3")
+    svc.issue_penalty(first, by=Staff(judge), player=p1, infraction="INF-3")
     second = make_event(organizer, 4, name="第2回 原宿CS", date=dt.date(2027, 2, 1))
     staff(second, "floor", "judge")
     p2 = Player.objects.get(event=second, card_game_id=p1.card_game_id)
@@ -157,7 +158,7 @@ def test_earlier_warning_shows_with_a_suggested_escalation(new_page: Any) -> Non
     screenshot(page, "judging-history-phone")
 
     # the player sees their own record on their phone (PEN-5)
-    token = player_services.issue_access(p2, by=organizer)
+    token = player_services.issue_access(p2, by=Staff(organizer))
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/p/{token}/")
     phone.click("text=自分の罰則記録")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from taikai.audit.models import AuditEntry
+from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.services import rounds as round_services
@@ -25,10 +26,10 @@ def test_floor_judge_cannot_disqualify_head_judge_can(event: Event, judge: Any, 
     pair(event, organizer)
     p = Player.objects.filter(event=event).first()
     with pytest.raises(ServiceError) as exc:
-        svc.issue_penalty(event, by=judge, player=p, infraction="INF-7")
+        svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-7")
     assert exc.value.problem.code == "not-head-judge"
     assert not Penalty.objects.exists() and not fresh(p).dropped
-    pen = svc.issue_penalty(event, by=head, player=p, infraction="INF-7")
+    pen = svc.issue_penalty(event, by=Staff(head), player=p, infraction="INF-7")
     assert pen.rung == "dq-no-prize" and fresh(p).dropped  # PEN-1: DQ drops the player
     assert AuditEntry.objects.filter(action="taikai.judging.penalty_issued", object_id=str(pen.pk)).exists()
 
@@ -37,7 +38,7 @@ def test_dropped_player_is_not_paired_again(event: Event, head: Any, organizer: 
     # PEN-1
     play(event, organizer, pair(event, organizer))
     p = Player.objects.filter(event=event).first()
-    svc.issue_penalty(event, by=head, player=p, infraction="INF-22")
+    svc.issue_penalty(event, by=Staff(head), player=p, infraction="INF-22")
     nxt = pair(event, organizer)
     assert all(p.pk not in (m.player_a_id, m.player_b_id) for m in nxt)
 
@@ -45,7 +46,7 @@ def test_dropped_player_is_not_paired_again(event: Event, head: Any, organizer: 
 def test_floor_judge_issues_warning_with_default(event: Event, judge: Any) -> None:
     # PEN-7
     p = Player.objects.filter(event=event).first()
-    pen = svc.issue_penalty(event, by=judge, player=p, infraction="INF-2")
+    pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-2")
     assert (pen.rung, pen.default_rung, pen.in_database) == ("warning", "warning", True)
 
 
@@ -53,9 +54,9 @@ def test_changing_the_default_needs_a_reason(event: Event, judge: Any) -> None:
     # PEN-7
     p = Player.objects.filter(event=event).first()
     with pytest.raises(ServiceError) as exc:
-        svc.issue_penalty(event, by=judge, player=p, infraction="INF-2", rung="caution")
+        svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-2", rung="caution")
     assert exc.value.problem.code == "rung-reason-required"
-    pen = svc.issue_penalty(event, by=judge, player=p, infraction="INF-2", rung="caution", reason="first event")
+    pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-2", rung="caution", reason="first event")
     assert pen.rung_reason == "first event" and not pen.in_database
 
 
@@ -63,15 +64,17 @@ def test_no_default_needs_a_chosen_rung(event: Event, judge: Any) -> None:
     # INF-1 (judge decides), PEN-7
     p = Player.objects.filter(event=event).first()
     with pytest.raises(ServiceError) as exc:
-        svc.issue_penalty(event, by=judge, player=p, infraction="INF-1")
+        svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-1")
     assert exc.value.problem.code == "rung-required"
-    assert svc.issue_penalty(event, by=judge, player=p, infraction="INF-1", rung="caution", reason="2 min").rung
+    assert svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-1", rung="caution", reason="2 min").rung
 
 
 def test_duel_loss_completes_the_current_match(event: Event, judge: Any, organizer: Any) -> None:
     # PEN-1, INF-14: the opponent had won duel 1; the penalty duel makes it 2-0
     m = pair(event, organizer)[0]
-    pen = svc.issue_penalty(event, by=judge, player=m.player_a, infraction="INF-14", prior_duels=[{"winner": "B"}])
+    pen = svc.issue_penalty(
+        event, by=Staff(judge), player=m.player_a, infraction="INF-14", prior_duels=[{"winner": "B"}]
+    )
     m = fresh(m)
     assert (m.status, m.result, m.duel_wins_b) == (Match.Status.CONFIRMED, "b", 2)
     assert pen.effects[0]["kind"] == "result"
@@ -81,7 +84,7 @@ def test_duel_loss_completes_the_current_match(event: Event, judge: Any, organiz
 def test_duel_loss_mid_match_is_kept_in_the_record(event: Event, judge: Any, organizer: Any) -> None:
     # PEN-1, INF-20
     m = pair(event, organizer)[0]
-    svc.issue_penalty(event, by=judge, player=m.player_b, infraction="INF-20")
+    svc.issue_penalty(event, by=Staff(judge), player=m.player_b, infraction="INF-20")
     m = fresh(m)
     assert m.status == Match.Status.PENDING and m.record["duels"] == [{"winner": "A"}]
 
@@ -91,11 +94,11 @@ def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge:
     matches = pair(event, organizer)
     play(event, organizer, matches)
     p = matches[0].player_a
-    pen = svc.issue_penalty(event, by=judge, player=p, infraction="INF-14")
+    pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-14")
     assert pen.pending_duel_loss and svc.pending_duel_losses(event) == []
     pair(event, organizer)
     assert svc.pending_duel_losses(event) == [pen]
-    svc.apply_pending_duel_loss(pen, by=judge)
+    svc.apply_pending_duel_loss(pen, by=Staff(judge))
     from taikai.judging.services.common import current_match
 
     m = current_match(fresh(p))
@@ -106,7 +109,9 @@ def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge:
 def test_match_loss_makes_the_match_lost(event: Event, judge: Any, organizer: Any) -> None:
     # PEN-1
     m = pair(event, organizer)[0]
-    svc.issue_penalty(event, by=judge, player=m.player_a, infraction="INF-3", rung="match-loss", reason="third time")
+    svc.issue_penalty(
+        event, by=Staff(judge), player=m.player_a, infraction="INF-3", rung="match-loss", reason="third time"
+    )
     m = fresh(m)
     assert (m.result, m.status) == ("b", Match.Status.CONFIRMED)
     entry = AuditEntry.objects.get(action="taikai.match.result_corrected", object_id=str(m.pk))
@@ -118,7 +123,7 @@ def test_prize_downgrade_steps_are_recorded(event: Event, judge: Any, organizer:
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(
         event,
-        by=judge,
+        by=Staff(judge),
         player=m.player_a,
         infraction="INF-3",
         rung="match-loss-downgrade",
@@ -135,7 +140,7 @@ def test_team_member_dq_disqualifies_the_team(organizer: Any) -> None:
     players = list(Player.objects.filter(event=event).order_by("id"))
     team = Team.objects.create(event=event, name="チーム")
     Player.objects.filter(pk__in=[p.pk for p in players[:3]]).update(team=team)
-    pen = svc.issue_penalty(event, by=head, player=players[0], infraction="INF-9")
+    pen = svc.issue_penalty(event, by=Staff(head), player=players[0], infraction="INF-9")
     assert all(fresh(p).dropped for p in players[:3]) and not fresh(players[3]).dropped
     assert fresh(team).dropped_after_round is not None
     copies = Penalty.objects.filter(team_source=pen)
@@ -150,23 +155,23 @@ def test_team_match_loss_does_not_propagate(organizer: Any) -> None:
     players = list(Player.objects.filter(event=event).order_by("id"))
     team = Team.objects.create(event=event, name="チーム")
     Player.objects.filter(pk__in=[p.pk for p in players[:3]]).update(team=team)
-    svc.issue_penalty(event, by=head, player=players[0], infraction="INF-2")
+    svc.issue_penalty(event, by=Staff(head), player=players[0], infraction="INF-2")
     assert Penalty.objects.count() == 1
 
 
 def test_overturned_appeal_restores_result_and_undoes_drop(event: Event, judge: Any, head: Any, organizer: Any) -> None:
     # PEN-6
     m = pair(event, organizer)[0]
-    pen = svc.issue_penalty(event, by=head, player=m.player_a, infraction="INF-3", rung="match-loss", reason="r")
-    dq = svc.issue_penalty(event, by=head, player=m.player_a, infraction="INF-19")
+    pen = svc.issue_penalty(event, by=Staff(head), player=m.player_a, infraction="INF-3", rung="match-loss", reason="r")
+    dq = svc.issue_penalty(event, by=Staff(head), player=m.player_a, infraction="INF-19")
     assert fresh(m).result == "b" and fresh(m.player_a).dropped
-    a1 = appeals.file_appeal(m.player_a, reason="I did not lie", penalty=dq)
-    a2 = appeals.file_appeal(m.player_a, reason="not slow", penalty=pen, by=judge)
+    a1 = appeals.file_appeal(m.player_a, reason="I did not lie", penalty=dq, by=PlayerSelf(m.player_a))
+    a2 = appeals.file_appeal(m.player_a, reason="not slow", penalty=pen, by=Staff(judge))
     with pytest.raises(ServiceError) as exc:
-        appeals.decide_appeal(a1, by=judge, decision="overturn")
+        appeals.decide_appeal(a1, by=Staff(judge), decision="overturn")
     assert exc.value.problem.code == "not-head-judge"
-    appeals.decide_appeal(a1, by=head, decision="overturn", note="witness")
-    appeals.decide_appeal(a2, by=head, decision="overturn")
+    appeals.decide_appeal(a1, by=Staff(head), decision="overturn", note="witness")
+    appeals.decide_appeal(a2, by=Staff(head), decision="overturn")
     assert not fresh(m.player_a).dropped
     m = fresh(m)
     assert (m.status, m.result, m.record) == (Match.Status.PENDING, "", None)
@@ -177,12 +182,12 @@ def test_overturned_appeal_restores_result_and_undoes_drop(event: Event, judge: 
 def test_upheld_appeal_keeps_the_penalty(event: Event, judge: Any, head: Any) -> None:
     # PEN-6, JUDGE-1
     p = Player.objects.filter(event=event).first()
-    pen = svc.issue_penalty(event, by=judge, player=p, infraction="INF-17")
-    a = appeals.file_appeal(p, reason="it was my deck box", penalty=pen)
-    appeals.decide_appeal(a, by=head, decision="uphold")
+    pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-17")
+    a = appeals.file_appeal(p, reason="it was my deck box", penalty=pen, by=PlayerSelf(p))
+    appeals.decide_appeal(a, by=Staff(head), decision="uphold")
     assert not fresh(pen).overturned and fresh(a).status == Appeal.Status.UPHELD
     with pytest.raises(ServiceError):
-        appeals.decide_appeal(a, by=head, decision="overturn")
+        appeals.decide_appeal(a, by=Staff(head), decision="overturn")
 
 
 def test_team_dq_overturned_restores_every_member(organizer: Any) -> None:
@@ -192,8 +197,8 @@ def test_team_dq_overturned_restores_every_member(organizer: Any) -> None:
     players = list(Player.objects.filter(event=event).order_by("id"))
     team = Team.objects.create(event=event, name="T")
     Player.objects.filter(pk__in=[p.pk for p in players[:3]]).update(team=team)
-    pen = svc.issue_penalty(event, by=head, player=players[0], infraction="INF-6")
-    svc.reverse_penalty(pen, by=head)
+    pen = svc.issue_penalty(event, by=Staff(head), player=players[0], infraction="INF-6")
+    svc.reverse_penalty(pen, by=Staff(head))
     assert not any(fresh(p).dropped for p in players[:3]) and fresh(team).dropped_after_round is None
 
 
@@ -202,7 +207,7 @@ def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> No
     first = make_event(organizer, 4, name="第1回")
     judge1 = staff(first, "floor", "judge")
     p1 = Player.objects.filter(event=first).first()
-    svc.issue_penalty(first, by=judge1, player=p1, infraction="INF-3")
+    svc.issue_penalty(first, by=Staff(judge1), player=p1, infraction="INF-3")
     second = make_event(organizer, 4, name="第2回", date=dt.date(2027, 1, 10))
     staff(second, "floor", "judge")
     p2 = Player.objects.get(event=second, card_game_id=p1.card_game_id)
@@ -210,7 +215,7 @@ def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> No
     assert [(r["event"], r["rung"]) for r in rows] == [("第1回", "warning")]
     s = svc.suggestion(second, p2, "INF-3")
     assert (s.rung, s.escalated) == ("duel-loss", True)
-    pen = svc.issue_penalty(second, by=judge1, player=p2, infraction="INF-3")
+    pen = svc.issue_penalty(second, by=Staff(judge1), player=p2, infraction="INF-3")
     assert pen.rung == "duel-loss" and pen.rung_reason == "PEN-5"
     assert svc.suggestion(second, p2, "INF-2").rung == "warning"  # another infraction: no escalation
 
@@ -218,7 +223,7 @@ def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> No
 def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(event: Event, judge: Any) -> None:
     # PEN-5, INF-21
     p = Player.objects.filter(event=event).first()
-    pen = svc.issue_penalty(event, by=judge, player=p, infraction="INF-21")
+    pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-21")
     assert pen.rung == "caution" and not pen.in_database
     assert svc.history(p.card_game_id) == []
     assert svc.suggestion(event, p, "INF-21").rung == "warning"
@@ -227,22 +232,22 @@ def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(even
 def test_database_search_export_import(event: Event, judge: Any, head: Any, organizer: Any) -> None:
     # PEN-5
     p = Player.objects.filter(event=event).first()
-    svc.issue_penalty(event, by=judge, player=p, infraction="INF-4")
-    found = database.search(event, by=judge, query=p.card_game_id)
+    svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-4")
+    found = database.search(event, by=Staff(judge), query=p.card_game_id)
     assert found[0]["rows"][0]["rung"] == "warning"
-    assert database.search(event, by=judge, query=p.name[:2])
-    data = database.export_database(event, by=judge, source="serverA")
+    assert database.search(event, by=Staff(judge), query=p.name[:2])
+    data = database.export_database(event, by=Staff(judge), source="serverA")
     assert data["records"][0]["card_game_id"] == p.card_game_id
     # the other server of the series imports it (here: the same database, as another source)
     data["records"][0]["key"] = "serverB:1"
     with pytest.raises(ServiceError):
-        database.import_database(event, by=judge, data=data)  # head judge only
-    assert database.import_database(event, by=head, data=data) == 1
-    assert database.import_database(event, by=head, data=data) == 0
+        database.import_database(event, by=Staff(judge), data=data)  # head judge only
+    assert database.import_database(event, by=Staff(head), data=data) == 1
+    assert database.import_database(event, by=Staff(head), data=data) == 0
     assert DatabaseRecord.objects.count() == 1
     assert len(svc.history(p.card_game_id)) == 2
     with pytest.raises(ServiceError):
-        database.import_database(event, by=head, data={"format": "other"})
+        database.import_database(event, by=Staff(head), data={"format": "other"})
 
 
 def test_players_cannot_search_the_database(event: Event) -> None:
@@ -250,13 +255,13 @@ def test_players_cannot_search_the_database(event: Event) -> None:
     from django.contrib.auth.models import AnonymousUser
 
     with pytest.raises(ServiceError):
-        database.search(event, by=AnonymousUser(), query="1000000000")
+        database.search(event, by=Staff(AnonymousUser()), query="1000000000")
 
 
 def test_round_pairing_unchanged_by_light_penalties(event: Event, judge: Any, organizer: Any) -> None:
     # PEN-1: caution/warning have no automatic effect
     m = pair(event, organizer)[0]
-    svc.issue_penalty(event, by=judge, player=m.player_a, infraction="INF-12")
+    svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-12")
     assert fresh(m).status == Match.Status.PENDING and fresh(m).record is None
     assert round_services.plan(event).open_tables == 4
 
@@ -266,7 +271,7 @@ def test_marked_sleeves_are_recorded_as_an_infraction(event: Event, judge: Any) 
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(
         event,
-        by=judge,
+        by=Staff(judge),
         player=p,
         infraction="INF-11",
         rung="warning",

@@ -15,6 +15,7 @@ import taikai.events
 from taikai.api.services import create_token
 from taikai.audit.models import AuditEntry
 from taikai.events import signals
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.services import players as player_services
@@ -37,7 +38,7 @@ def flags(event: Event, topic: str) -> list[JudgeCall]:
 @pytest.fixture
 def elimination(organizer: Any) -> tuple[Event, Match, str]:  # noqa: F811
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
-    tokens = {p.pk: player_services.check_in(p, by=organizer)[1] for p in event.players.all()}
+    tokens = {p.pk: player_services.check_in(p, by=Staff(organizer))[1] for p in event.players.all()}
     match = pair(event, organizer)[0]
     return event, match, tokens[match.player_a_id]
 
@@ -75,7 +76,7 @@ def test_an_intentional_draw_reported_through_the_api_is_flagged(elimination: An
 def test_an_intentional_draw_entered_by_staff_through_the_api_is_flagged(elimination: Any, organizer: Any) -> None:  # noqa: F811
     # END-2: staff typing the players' claimed draw from the slip
     event, match, _token = elimination
-    _row, bearer = create_token(event, by=organizer, username=organizer.username, role="organizer")
+    _row, bearer = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
     response = Client().post(
         f"/api/v1/events/{event.pk}/matches/{match.pk}/result",
         data=json.dumps({"duels": [], "basis": "intentional-draw"}),
@@ -136,22 +137,22 @@ def test_a_dispute_is_in_the_queue_as_soon_as_the_reports_disagree(event: Event,
 def test_a_change_after_confirmation_is_flagged_when_it_is_made(event: Event, organizer: Any) -> None:  # noqa: F811
     # END-3: a staff correction of a confirmed result goes to the judges; one of a reported result does not
     confirmed, reported = pair(event, organizer)[:2]
-    result_services.enter_result(confirmed, by=organizer, result=A_WINS())
+    result_services.enter_result(confirmed, by=Staff(organizer), result=A_WINS())
     result_services.report_result(reported, player=reported.player_a, result=A_WINS())
-    result_services.correct_result(reported, by=organizer, result=B_WINS, reason="the players agreed")
+    result_services.correct_result(reported, by=Staff(organizer), result=B_WINS, reason="the players agreed")
     assert flags(event, "changed-after-confirmation") == []
-    result_services.correct_result(confirmed, by=organizer, result=B_WINS, reason="slip misread")
+    result_services.correct_result(confirmed, by=Staff(organizer), result=B_WINS, reason="slip misread")
     [call] = flags(event, "changed-after-confirmation")
     assert (call.match_id, call.description) == (confirmed.pk, "slip misread")
-    result_services.correct_result(confirmed, by=organizer, result=A_WINS(), reason="misread again")
+    result_services.correct_result(confirmed, by=Staff(organizer), result=A_WINS(), reason="misread again")
     assert len(flags(event, "changed-after-confirmation")) == 2  # every change, once each
 
 
 def test_a_penalty_changing_a_confirmed_result_is_not_flagged(event: Event, organizer: Any, head: Any) -> None:  # noqa: F811
     # PEN-1: the judges made that change themselves
     m = pair(event, organizer)[0]
-    result_services.enter_result(m, by=organizer, result=A_WINS())
-    penalties.issue_penalty(event, by=head, player=m.player_a, infraction="INF-7")  # DQ: its effects apply
+    result_services.enter_result(m, by=Staff(organizer), result=A_WINS())
+    penalties.issue_penalty(event, by=Staff(head), player=m.player_a, infraction="INF-7")  # DQ: its effects apply
     assert flags(event, "changed-after-confirmation") == []
 
 

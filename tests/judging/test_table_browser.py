@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import players as player_services
 from taikai.judging.models import Appeal, JudgeCall, TableToolLog
@@ -24,7 +25,7 @@ def test_calls_reports_ruling_extension_and_appeal(new_page: Any) -> None:
     event = make_event(organizer, 4)
     staff(event, "floor", "judge")
     m = pair(event, organizer)[0]
-    token = player_services.issue_access(m.player_a, by=organizer)
+    token = player_services.issue_access(m.player_a, by=Staff(organizer))
 
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/p/{token}/")

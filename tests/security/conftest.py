@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
@@ -40,10 +41,10 @@ def make_user(username: str, *, organizer: bool = False, superuser: bool = False
 
 def new_event(by: Any, players: int, name: str = "権限テスト大会", **kwargs: Any) -> Event:
     event = event_services.create_event(
-        by=by, name=name, date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2", **kwargs
+        by=Staff(by), name=name, date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2", **kwargs
     )
     for i in range(players):
-        player_services.register_player(event, by=by, name=f"選手{i:04d}", card_game_id=f"{event.pk:03d}{i:07d}")
+        player_services.register_player(event, by=Staff(by), name=f"選手{i:04d}", card_game_id=f"{event.pk:03d}{i:07d}")
     return event
 
 
@@ -77,15 +78,15 @@ def build_world(players: int = 8) -> World:
     judge = make_user("judge_a")
     other_staff = make_user("org_b", organizer=True)
     event = new_event(organizer, players)
-    event_services.assign_staff(event, by=organizer, username="head_a", role="head_judge")
-    event_services.assign_staff(event, by=organizer, username="judge_a", role="judge")
+    event_services.assign_staff(event, by=Staff(organizer), username="head_a", role="head_judge")
+    event_services.assign_staff(event, by=Staff(organizer), username="judge_a", role="judge")
     other = new_event(other_staff, 4, name="別の大会")
     world = World(admin, organizer, head_judge, judge, other_staff, event, other)
     for p in event.players.all():
-        _, token = player_services.check_in(p, by=organizer)
+        _, token = player_services.check_in(p, by=Staff(organizer))
         world.tokens[p.pk] = token
-    world.round = round_services.pair_next_round(event, by=organizer)
-    round_services.start_round(world.round, by=organizer)
+    world.round = round_services.pair_next_round(event, by=Staff(organizer))
+    round_services.start_round(world.round, by=Staff(organizer))
     return world
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from taikai.audit.models import AuditEntry
 from taikai.bench._live import Database, Server, report_jobs, seed, send_reports
+from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import results as result_services
 from taikai.events.services.results import ResultInput
@@ -36,7 +37,7 @@ def test_backup_and_restore_round_trip(transactional_db: Any, tmp_path: Path) ->
     summary = backup(tmp_path / "taikai.backup")
     assert summary.events == 2 and summary.bytes > 0
     # Things happen after the backup ...
-    result_services.enter_result(world.match(), by=world.organizer, result=A_WINS)
+    result_services.enter_result(world.match(), by=Staff(world.organizer), result=A_WINS)
     new_event(world.organizer, 2, name="後から作った大会")
     assert _state() != saved
     # ... a restore refuses to overwrite them unless forced,

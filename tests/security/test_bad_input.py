@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from taikai.audit.models import AuditEntry
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team
 from taikai.events.services import results as result_services
@@ -56,7 +57,9 @@ def small_world(db: Any) -> World:
     world = build_world(players=4)
     assert world.round is not None
     for m in world.round.matches.filter(is_bye=False):
-        result_services.enter_result(m, by=world.organizer, result=ResultInput(({"winner": "A"}, {"winner": "A"})))
+        result_services.enter_result(
+            m, by=Staff(world.organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"}))
+        )
     return world
 
 
@@ -99,7 +102,7 @@ def test_the_event_importer_takes_a_damaged_file_whole_or_not_at_all(small_world
             doc = _mutate(doc, path, value, delete)
         before = _counts()
         try:
-            event = transfer.import_event(doc, by=by)
+            event = transfer.import_event(doc, by=Staff(by))
         except ServiceError:
             assert _counts() == before, "a refused import left rows behind"
         else:
@@ -113,7 +116,7 @@ def test_the_event_importer_takes_a_damaged_file_whole_or_not_at_all(small_world
 def test_the_event_importer_refuses_any_json_that_is_not_an_export(small_world: World, doc: Any) -> None:
     before = _counts()
     with pytest.raises(ServiceError):
-        transfer.import_event(doc, by=small_world.organizer)
+        transfer.import_event(doc, by=Staff(small_world.organizer))
     assert _counts() == before
 
 

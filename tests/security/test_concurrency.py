@@ -20,6 +20,7 @@ from django.db import connections
 from taikai.audit.models import AuditEntry
 from taikai.bench._live import Database, Server, report_jobs, seed, send_reports
 from taikai.events import actions
+from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Match, Player, ResultReport, Round
 from taikai.events.services import results as result_services
@@ -62,19 +63,19 @@ def _finish_round_but_one(world: World) -> Match:
     assert world.round is not None
     matches = list(world.round.matches.filter(is_bye=False).order_by("table"))
     for m in matches[1:]:
-        result_services.enter_result(m, by=world.organizer, result=A_WINS)
+        result_services.enter_result(m, by=Staff(world.organizer), result=A_WINS)
     return matches[0]
 
 
 def test_two_judges_correcting_one_match_at_once_one_wins_the_other_is_told(world: World) -> None:
     match = world.match()
-    result_services.enter_result(match, by=world.organizer, result=A_WINS)
+    result_services.enter_result(match, by=Staff(world.organizer), result=A_WINS)
     match.refresh_from_db()
     version = match.version
 
     def correct(judge: Any, result: ResultInput) -> Callable[[], Any]:
         return lambda: result_services.correct_result(
-            Match.objects.get(pk=match.pk), by=judge, result=result, reason="slip misread", version=version
+            Match.objects.get(pk=match.pk), by=Staff(judge), result=result, reason="slip misread", version=version
         )
 
     outcomes = at_once(correct(world.judge, B_WINS), correct(world.head_judge, B_WINS))
@@ -123,15 +124,15 @@ def test_a_double_tapped_confirmation_confirms_once(world: World) -> None:
 
 def test_pairing_while_the_last_result_arrives_either_waits_for_it_or_counts_it(world: World) -> None:
     last = _finish_round_but_one(world)
-    pair = lambda: round_services.pair_next_round(world.event, by=world.organizer)  # noqa: E731
+    pair = lambda: round_services.pair_next_round(world.event, by=Staff(world.organizer))  # noqa: E731
     enter = lambda: result_services.enter_result(  # noqa: E731
-        Match.objects.get(pk=last.pk), by=world.judge, result=A_WINS
+        Match.objects.get(pk=last.pk), by=Staff(world.judge), result=A_WINS
     )
     paired, entered = at_once(pair, enter)
     assert isinstance(entered, Match) and entered.status == Match.Status.CONFIRMED
     if isinstance(paired, ServiceError):
         assert paired.problem.code == "round-not-finished"  # it came first: the organizer pairs again
-        paired = round_services.pair_next_round(world.event, by=world.organizer)
+        paired = round_services.pair_next_round(world.event, by=Staff(world.organizer))
     assert isinstance(paired, Round) and paired.number == 2
     points = {p["id"]: p["points"] for p in paired.pairing_input["players"]}
     assert points[last.player_a_id] == 3 and points[last.player_b_id] == 0  # the late result is in round 2's input
@@ -140,8 +141,8 @@ def test_pairing_while_the_last_result_arrives_either_waits_for_it_or_counts_it(
 
 def test_a_round_cannot_be_paired_twice_by_two_clicks(world: World) -> None:
     _finish_round_but_one(world)
-    result_services.enter_result(world.match(), by=world.organizer, result=A_WINS)
-    pair = lambda: round_services.pair_next_round(world.event, by=world.organizer)  # noqa: E731
+    result_services.enter_result(world.match(), by=Staff(world.organizer), result=A_WINS)
+    pair = lambda: round_services.pair_next_round(world.event, by=Staff(world.organizer))  # noqa: E731
     outcomes = at_once(pair, pair)
     assert sum(isinstance(o, Round) for o in outcomes) == 1, outcomes
     assert Round.objects.filter(event=world.event).count() == 2

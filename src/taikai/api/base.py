@@ -14,8 +14,9 @@ from ninja.security import APIKeyHeader, HttpBearer
 
 from taikai.api.models import ApiToken
 from taikai.api.schemas import ErrorOut
-from taikai.api.services import scoped_user, token_user
+from taikai.api.services import token_actor, token_user
 from taikai.core.problems import Problem
+from taikai.events.actors import Actor, PlayerSelf, Staff
 from taikai.events.errors import Conflict, PermissionDenied, ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player
@@ -53,14 +54,21 @@ TOKEN = TokenAuth()
 PLAYER = PlayerAuth()
 
 
-def staff_actor(request: HttpRequest, event: Event) -> Any:
+def staff_actor(request: HttpRequest, event: Event) -> Staff:
     """The signed-in staff member as the services should see them: capped at the token's role."""
     principal = request.auth  # type: ignore[attr-defined]
     if not isinstance(principal, Principal):
         raise PermissionDenied("not-staff")
     if principal.token.event_id != event.pk:
         raise PermissionDenied("token-wrong-event")
-    return scoped_user(principal.user, principal.token)
+    return token_actor(principal.user, principal.token)
+
+
+def player_or_staff_actor(request: HttpRequest, event: Event, player: Player) -> Actor:
+    """Who acts on ``player``'s own things: the player themself (``X-Player-Token``) or staff (a token).
+    Whether that actor may is the service's check (``require_player_or_staff``)."""
+    me = acting_player(request, event)
+    return PlayerSelf(me) if me is not None else staff_actor(request, event)
 
 
 def acting_player(request: HttpRequest, event: Event) -> Player | None:

@@ -14,23 +14,23 @@ from django.utils.translation import gettext_lazy as _
 from taikai.api.models import ApiToken, DeckArchetype
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
+from taikai.events.actors import Actor, Staff, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, StaffRole
-from taikai.events.permissions import is_staff, require_organizer, role_of
+from taikai.events.permissions import is_staff, require_organizer, require_player_or_staff
 
 TOKEN_CREATED = register_action("taikai.api.token_created", _("API token created"))
 TOKEN_REVOKED = register_action("taikai.api.token_revoked", _("API token revoked"))
 ARCHETYPE_SET = register_action("taikai.player.archetype_set", _("Deck archetype set"))
 
 TOKEN_PREFIX = "tk_"
-ROLE_RANK = {StaffRole.Role.JUDGE: 1, StaffRole.Role.HEAD_JUDGE: 2, StaffRole.Role.ORGANIZER: 3}
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_token(event: Event, *, by: Any, username: str, role: str, label: str = "") -> tuple[ApiToken, str]:
+def create_token(event: Event, *, by: Actor, username: str, role: str, label: str = "") -> tuple[ApiToken, str]:
     """An organizer gives a staff member (or themself) a token for this event, capped at ``role``."""
     from django.contrib.auth import get_user_model
 
@@ -41,7 +41,7 @@ def create_token(event: Event, *, by: Any, username: str, role: str, label: str 
     user = User.objects.filter(username=username).first()
     if user is None:
         raise ServiceError("unknown-user", username=username)
-    if not is_staff(user, event):
+    if not is_staff(Staff(user), event):
         raise ServiceError("not-staff")
     token = TOKEN_PREFIX + secrets.token_urlsafe(24)
     with transaction.atomic():
@@ -52,7 +52,7 @@ def create_token(event: Event, *, by: Any, username: str, role: str, label: str 
             label=label.strip()[:100],
             prefix=token[:10],
             token_hash=hash_token(token),
-            created_by=by,
+            created_by=user_of(by),
         )
         record(
             TOKEN_CREATED,
@@ -64,7 +64,7 @@ def create_token(event: Event, *, by: Any, username: str, role: str, label: str 
     return row, token
 
 
-def revoke_token(token: ApiToken, *, by: Any) -> ApiToken:
+def revoke_token(token: ApiToken, *, by: Actor) -> ApiToken:
     require_organizer(by, token.event)
     with transaction.atomic():
         row = ApiToken.objects.select_for_update().get(pk=token.pk)
@@ -87,20 +87,10 @@ def token_user(raw: str) -> tuple[Any, ApiToken] | None:
     return row.user, row
 
 
-def scoped_user(user: Any, token: ApiToken) -> Any:
-    """The token's user with their role in the token's event capped at the token's role.
-
-    The services check permissions with ``taikai.events.permissions``; giving them this copy makes a
-    judge-scoped token of an organizer act as a judge, without any permission logic here.
-    """
-    actual = role_of(user, token.event)
-    scoped = user.__class__.objects.get(pk=user.pk)
-    scoped.is_superuser = False
-    effective = None
-    if actual is not None:
-        effective = actual if ROLE_RANK[actual] <= ROLE_RANK[token.role] else token.role
-    scoped._taikai_roles = {token.event_id: effective}
-    return scoped
+def token_actor(user: Any, token: ApiToken) -> Staff:
+    """The token's user as the services see them: in the token's event only, capped at its role
+    (``taikai.events.permissions.role_of`` applies both)."""
+    return Staff(user, token_event_id=token.event_id, cap=token.role)
 
 
 def _clean_archetype(name: str) -> str:
@@ -110,10 +100,9 @@ def _clean_archetype(name: str) -> str:
     return value
 
 
-def set_archetype(player: Player, *, name: str, by: Any = None, self_service: bool = False) -> DeckArchetype:
+def set_archetype(player: Player, *, name: str, by: Actor) -> DeckArchetype:
     """Staff set any player's archetype; a player sets their own (through their personal link)."""
-    if not self_service and not is_staff(by, player.event):
-        raise ServiceError("not-staff")
+    require_player_or_staff(by, player)
     value = _clean_archetype(name)
     with transaction.atomic():
         existing = DeckArchetype.objects.select_for_update().filter(player=player).first()
@@ -122,7 +111,6 @@ def set_archetype(player: Player, *, name: str, by: Any = None, self_service: bo
         record(
             ARCHETYPE_SET,
             actor=by,
-            actor_label="" if by else f"player:{player.pk}",
             event_id=player.event_id,
             obj=player,
             before=before,

@@ -12,6 +12,7 @@ from taikai.api import charts
 from taikai.api import report as report_data
 from taikai.api.models import ApiToken
 from taikai.api.services import create_token, revoke_token
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, StaffRole
@@ -56,12 +57,12 @@ def tokens(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             if request.POST.get("revoke"):
                 row = get_object_or_404(ApiToken, pk=request.POST["revoke"], event=event)
-                revoke_token(row, by=request.user)
+                revoke_token(row, by=Staff(request.user))
                 messages.success(request, _("Token revoked."))
                 return redirect("api_tokens", event_id=event.pk)
             _row, new_token = create_token(
                 event,
-                by=request.user,
+                by=Staff(request.user),
                 username=request.POST.get("username", "").strip(),
                 role=request.POST.get("role", ""),
                 label=request.POST.get("label", ""),

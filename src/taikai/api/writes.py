@@ -13,7 +13,7 @@ from ninja import Status
 
 from taikai.api import public, serialize
 from taikai.api import schemas as s
-from taikai.api.base import PLAYER, TOKEN, WRITE_ERRORS, acting_player, staff_actor
+from taikai.api.base import PLAYER, TOKEN, WRITE_ERRORS, acting_player, player_or_staff_actor, staff_actor
 from taikai.api.services import set_archetype
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Round
@@ -31,17 +31,6 @@ def _event(event_id: s.Id) -> Event:
 
 def _player(event: Event, player_id: s.Id) -> Player:
     return get_object_or_404(Player.objects.select_related("event"), pk=player_id, event=event)
-
-
-def _staff_or_self(request: HttpRequest, event: Event, player: Player) -> Any:
-    """Who acts on ``player``'s own things: their staff user, or None when it is the player themself (through
-    their personal link). Another player is refused."""
-    me = acting_player(request, event)
-    if me is None:
-        return staff_actor(request, event)
-    if me.pk != player.pk:
-        raise PermissionDenied("not-staff")
-    return None
 
 
 def _match(event: Event, match_id: s.Id) -> Match:
@@ -83,8 +72,7 @@ def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any
     """Drop a player: staff drop anyone; a player drops themself."""
     event = _event(event_id)
     player = _player(event, player_id)
-    by = _staff_or_self(request, event, player)
-    player = player_services.drop_player(player, by=by, self_service=by is None)
+    player = player_services.drop_player(player, by=player_or_staff_actor(request, event, player))
     return serialize.player_row(player, serialize.archetype_of(player))
 
 
@@ -98,8 +86,7 @@ def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s
     """Set the deck archetype a player registered (staff, or the player themself), for the metagame."""
     event = _event(event_id)
     player = _player(event, player_id)
-    by = _staff_or_self(request, event, player)
-    row = set_archetype(player, name=body.name, by=by, self_service=by is None)
+    row = set_archetype(player, name=body.name, by=player_or_staff_actor(request, event, player))
     return serialize.player_row(player, row.name)
 
 
@@ -186,7 +173,7 @@ def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.Deck
     event = _event(event_id)
     player = _player(event, player_id)
     deck = deck_services.DeckInput(text=body.text, languages=tuple(body.languages))
-    registration = deck_services.submit_deck(player, deck, by=_staff_or_self(request, event, player))
+    registration = deck_services.submit_deck(player, deck, by=player_or_staff_actor(request, event, player))
     return {
         "player": str(player.pk),
         "legal": registration.legal,

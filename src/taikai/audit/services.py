@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import transaction
 from django.db.models import Model
@@ -11,10 +11,19 @@ from taikai.audit.actions import require_registered
 from taikai.audit.models import AuditEntry
 
 
+class AuditActor(Protocol):
+    """Who acted, as the log needs it: the account (or None) and a label. ``taikai.events.actors`` has the
+    kinds; audit is the lower layer and only duck-types them."""
+
+    def audit_user(self) -> Any: ...
+
+    def audit_label(self) -> str: ...
+
+
 def record(
     action: str,
     *,
-    actor: Any = None,
+    actor: AuditActor | None = None,
     actor_label: str = "",
     event_id: int | None = None,
     obj: Model | None = None,
@@ -25,11 +34,11 @@ def record(
     require_registered(action)  # raises UnregisteredAction: every name in the log has human text
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit.record must run inside the service's transaction")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor.audit_user() if actor is not None else None
     return AuditEntry.objects.create(
         action=action,
         actor=user,
-        actor_label=actor_label or (user.get_username() if user else ""),
+        actor_label=actor_label or (actor.audit_label() if actor is not None else ""),
         event_id=event_id,
         object_type=obj._meta.label_lower if obj is not None else "",
         object_id=str(obj.pk) if obj is not None else "",

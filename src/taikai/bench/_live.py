@@ -374,11 +374,12 @@ def _seed(players: int) -> dict[str, Any]:
         prepare()
     from django.contrib.auth import get_user_model
 
+    from taikai.events.actors import Staff
     from taikai.events.services import events as event_services
     from taikai.events.services import players as player_services
     from taikai.events.services import rounds as round_services
 
-    organizer = get_user_model().objects.filter(is_superuser=True).order_by("id").first()
+    organizer = Staff(get_user_model().objects.filter(is_superuser=True).order_by("id").first())
     event = event_services.create_event(
         by=organizer, name="負荷試験 / Load test", date=dt.date.today(), ruleset_name="harajuku-cs-1.2"
     )

@@ -50,7 +50,9 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
 
     rng = random.Random(4096)
     outcomes = [ResultInput(({"winner": "A"}, {"winner": "A"})), ResultInput(({"winner": "B"}, {"winner": "B"}))]
-    organizer = get_user_model().objects.filter(is_superuser=True).order_by("id").first()
+    from taikai.events.actors import Staff
+
+    organizer = Staff(get_user_model().objects.filter(is_superuser=True).order_by("id").first())
     t_start = time.perf_counter()
     event = event_services.create_event(
         by=organizer,

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from taikai.audit import services as audit
 from taikai.audit.actions import register as register_action
+from taikai.audit.services import AuditActor
 from taikai.cards.formats import DeckFormatError, read_deck, sort_ydk
 from taikai.cards.index import CardIndex, DbCardIndex
 from taikai.cards.lflist import ParsedList, parse_lflist
@@ -68,7 +69,7 @@ def import_cards(
     *,
     source: str,
     sha256: str = "",
-    actor: Any = None,
+    actor: AuditActor | None = None,
     progress: Progress | None = None,
     only_fill: bool = False,
 ) -> ImportRecord:
@@ -108,7 +109,7 @@ def import_cards(
             kind=ImportRecord.Kind.CARDS,
             source=source[:1000],
             sha256=sha256,
-            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            actor=actor.audit_user() if actor is not None else None,
             created=created,
             updated=updated,
             unchanged=len(cards) - created - updated,
@@ -131,7 +132,7 @@ def _summary(record: ImportRecord) -> dict[str, Any]:
 def import_card_files(
     paths: Iterable[str | Path],
     *,
-    actor: Any = None,
+    actor: AuditActor | None = None,
     progress: Progress | None = None,
     labels: dict[str, str] | None = None,
 ) -> list[ImportRecord]:
@@ -152,7 +153,7 @@ def import_card_files(
 
 
 def import_ygoprodeck_file(
-    path: Path, *, actor: Any = None, progress: Progress | None = None, label: str | None = None
+    path: Path, *, actor: AuditActor | None = None, progress: Progress | None = None, label: str | None = None
 ) -> list[ImportRecord]:
     try:
         document = json.loads(path.read_text("utf-8"))
@@ -176,7 +177,9 @@ def import_ygoprodeck_file(
     return records
 
 
-def import_banlists(lists: list[ParsedList], *, source: str, sha256: str = "", actor: Any = None) -> ImportRecord:
+def import_banlists(
+    lists: list[ParsedList], *, source: str, sha256: str = "", actor: AuditActor | None = None
+) -> ImportRecord:
     """Library lists by name: a new name is created, a known one has its entries replaced."""
     with transaction.atomic():
         created = updated = unchanged = 0
@@ -203,7 +206,7 @@ def import_banlists(lists: list[ParsedList], *, source: str, sha256: str = "", a
             kind=ImportRecord.Kind.BANLIST,
             source=source[:1000],
             sha256=sha256,
-            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            actor=actor.audit_user() if actor is not None else None,
             created=created,
             updated=updated,
             unchanged=unchanged,
@@ -213,13 +216,13 @@ def import_banlists(lists: list[ParsedList], *, source: str, sha256: str = "", a
     return record
 
 
-def import_lflist_file(path: str | Path, *, actor: Any = None, label: str | None = None) -> ImportRecord:
+def import_lflist_file(path: str | Path, *, actor: AuditActor | None = None, label: str | None = None) -> ImportRecord:
     path = Path(path)
     text = path.read_bytes().decode("utf-8-sig")
     return import_banlists(parse_lflist(text), source=label or str(path), sha256=_sha256([path]), actor=actor)
 
 
-def copy_banlist(banlist: Banlist, *, actor: Any = None, event_id: int | None = None) -> Banlist:
+def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id: int | None = None) -> Banlist:
     """A frozen copy for one event: later imports of the same name do not touch it."""
     with transaction.atomic():
         copy = Banlist.objects.create(

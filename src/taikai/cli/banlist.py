@@ -43,11 +43,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     from taikai.cards import services
     from taikai.cards.lflist import LflistError
     from taikai.cli.cards import summary_problem
+    from taikai.events.actors import System
 
     lang = messages.cli_language(args.lang)
     for path in map(Path, args.files):
         try:
-            record = services.import_lflist_file(path)
+            record = services.import_lflist_file(path, actor=System("taikai banlist"))
         except (OSError, UnicodeDecodeError, LflistError) as exc:
             sys.stderr.write(f"taikai banlist import: {path}: {exc}\n")
             return 2

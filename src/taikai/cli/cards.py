@@ -76,6 +76,9 @@ def import_files(paths: list[Path], lang: str) -> int:
     setup()
     from taikai.cards import services
     from taikai.cards.progress import TerminalProgress
+    from taikai.events.actors import System
+
+    by = System("taikai cards")
 
     missing = [p for p in paths if not p.is_file()]
     if missing:
@@ -84,8 +87,10 @@ def import_files(paths: list[Path], lang: str) -> int:
     lflists = [p for p in paths if p.suffix.lower() == ".conf"]
     card_files = [p for p in paths if p not in lflists]
     try:
-        records = services.import_card_files(card_files, progress=TerminalProgress("cards")) if card_files else []
-        records += [services.import_lflist_file(p) for p in lflists]
+        records = (
+            services.import_card_files(card_files, actor=by, progress=TerminalProgress("cards")) if card_files else []
+        )
+        records += [services.import_lflist_file(p, actor=by) for p in lflists]
     except (CardSourceError, LflistError, UnicodeDecodeError) as exc:
         sys.stderr.write(f"taikai cards import: {exc}\n")
         return 2

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
+from taikai.audit.services import AuditActor
 from taikai.cards.lflist import ParsedList
 from taikai.cards.models import Banlist, Card
 from taikai.cards.services import import_banlists, import_cards
 from taikai.cards.sources import CardData
 from taikai.decks import services
 from taikai.decks.models import DeckRegistration
+from taikai.events.actors import Actor
 from taikai.events.models import Event
 from taikai.events.permissions import is_judge
 
@@ -59,7 +60,7 @@ SHORT_SHEET = LEGAL_SHEET.replace("1 サイクロン\n", "")
 TYPO_SHEET = LEGAL_SHEET.replace("灰流うらら", "灰流うらうら")
 
 
-def load_demo_cards(*, actor: Any = None) -> bool:
+def load_demo_cards(*, actor: AuditActor | None = None) -> bool:
     """Import the bundled card set and its F/L excerpt, only when the card table is empty."""
     if Card.objects.exists():
         return False
@@ -73,11 +74,9 @@ def load_demo_cards(*, actor: Any = None) -> bool:
     return True
 
 
-def add_demo_decks(event: Event, *, by: Any = None) -> int:
+def add_demo_decks(event: Event, *, by: Actor) -> int:
     """Register lists for most players of ``event``: most legal, a few with problems or mixed
     languages, some missing, so every deck page has something to show. Returns the lists made."""
-    if by is None:
-        by = event.created_by
     load_demo_cards(actor=by)
     if not services.deck_setup(event).banlist_id:
         name = event.banlist_name or _demo_list_name()

@@ -7,7 +7,6 @@ starts: each match starts from the registered deck (DECK-10). Staff may lock the
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
 from taikai.decks.models import DeckRegistration, EventDecks
+from taikai.events.actors import Actor, Staff, System
 from taikai.events.models import Event
 from taikai.events.permissions import require_staff
 
@@ -52,15 +52,14 @@ def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
     return at is not None and (now or timezone.now()) >= at
 
 
-def lock_decks(event: Event, *, by: Any = None) -> int:
+def lock_decks(event: Event, *, by: Actor) -> int:
     """Lock every list of ``event`` now (staff before the deadline), or stamp the lock that the
-    deadline or the first round already brought. Returns the number of lists newly stamped."""
-    if by is not None:
-        require_staff(by, event)
+    deadline or the first round already brought (``System``). Returns the number of lists newly stamped."""
+    require_staff(by, event)
     with transaction.atomic():
         setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
         now = timezone.now()
-        manual = by is not None and not is_locked(event, now)
+        manual = isinstance(by, Staff) and not is_locked(event, now)
         if manual:
             setup.locked_at = now
             setup.version += 1
@@ -73,7 +72,6 @@ def lock_decks(event: Event, *, by: Any = None) -> int:
             record(
                 DECKS_LOCKED,
                 actor=by,
-                actor_label="" if by else "deadline",
                 event_id=event.pk,
                 obj=setup,
                 after={"locked_at": at.isoformat(), "lists": stamped},
@@ -91,7 +89,7 @@ def lock_due(event: Event, now: dt.datetime | None = None) -> int:
     """
     if not is_locked(event, now) or not DeckRegistration.objects.filter(event=event, locked_at__isnull=True).exists():
         return 0
-    return lock_decks(event)
+    return lock_decks(event, by=System("deadline"))
 
 
 def events_due(now: dt.datetime | None = None) -> list[Event]:

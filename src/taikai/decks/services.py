@@ -37,9 +37,10 @@ from taikai.decks.lock import (  # noqa: F401  (the lock is part of this module'
     lock_time,
 )
 from taikai.decks.models import DeckRegistration, EventDecks
+from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.permissions import is_judge, require_organizer, require_staff
+from taikai.events.permissions import require_judge, require_organizer, require_player_or_staff
 
 DECK_SUBMITTED = register_action("taikai.deck.submitted", _("Deck list submitted"))
 DECK_CHANGED_BY_JUDGE = register_action("taikai.deck.judge_changed", _("Deck list changed by a judge"))
@@ -95,7 +96,7 @@ def _clean_text(text: str) -> str:
 # --- the event's Forbidden/Limited list ----------------------------------------------------------
 
 
-def event_banlist(event: Event, *, by: Any = None) -> Banlist | CoreBanlist | None:
+def event_banlist(event: Event, *, by: Actor) -> Banlist | CoreBanlist | None:
     """The list in force for ``event``: its frozen copy, made from the library list on first use.
 
     With no library list of that name, the event's own snapshot (``Event.banlist_entries``) if any;
@@ -117,7 +118,7 @@ def banlist_label(event: Event) -> str:
     return setup.banlist_name or event.banlist_name or event.ruleset.deck.banlist
 
 
-def _freeze(event: Event, library: Banlist, *, by: Any) -> Banlist:
+def _freeze(event: Event, library: Banlist, *, by: Actor) -> Banlist:
     with transaction.atomic():
         setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
         if setup.banlist_id and setup.banlist_name == library.name:
@@ -133,7 +134,7 @@ def _freeze(event: Event, library: Banlist, *, by: Any) -> Banlist:
     return copy
 
 
-def choose_banlist(event: Event, name: str, *, by: Any) -> Banlist:
+def choose_banlist(event: Event, name: str, *, by: Actor) -> Banlist:
     """Staff choose the event's list before lists lock: freeze a copy and re-check every list."""
     require_organizer(by, event)
     if is_locked(event):
@@ -207,14 +208,13 @@ class DeckInput:
         return _clean_text(self.text), ""
 
 
-def submit_deck(player: Player, deck: DeckInput, *, by: Any = None) -> DeckRegistration:
-    """The player (``by=None``, from their own page) or staff on their behalf registers a list.
+def submit_deck(player: Player, deck: DeckInput, *, by: Actor) -> DeckRegistration:
+    """The player (``PlayerSelf``, from their own page) or staff on their behalf registers a list.
 
     A list with problems is stored too (the player sees them and fixes it); unreadable input is
     refused and nothing is written. After the lock only ``judge_change_deck`` changes a list."""
     event = player.event
-    if by is not None:
-        require_staff(by, event)
+    require_player_or_staff(by, player)
     text, source_name = deck.read()
     languages = clean_languages(deck.languages)
     with transaction.atomic():
@@ -228,14 +228,13 @@ def submit_deck(player: Player, deck: DeckInput, *, by: Any = None) -> DeckRegis
 def judge_change_deck(
     registration: DeckRegistration,
     *,
-    by: Any,
+    by: Actor,
     deck: DeckInput,
     reason: str,
 ) -> DeckRegistration:
     """DECK-9: a judge changes a registered list (after the lock, the only way), with a reason."""
     event = registration.event
-    if not is_judge(by, event):
-        raise ServiceError("not-judge")
+    require_judge(by, event)
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError("reason-required")
@@ -267,7 +266,7 @@ def _save(
     languages: list[str],
     banlist: Banlist | CoreBanlist | None,
     *,
-    by: Any,
+    by: Actor,
     action: str,
     reason: str = "",
     expected_version: int | None = None,
@@ -281,7 +280,7 @@ def _save(
         raise Conflict("conflict")
     reg.source_text, reg.source_name, reg.format = text, source_name, _detect_format(text)
     _apply(reg, check, languages, banlist)
-    reg.submitted_at, reg.submitted_by = now, by if getattr(by, "is_authenticated", False) else None
+    reg.submitted_at, reg.submitted_by = now, audit_user(by)
     reg.version += 1
     if action == DECK_CHANGED_BY_JUDGE and is_locked(player.event, now):
         reg.locked_at = reg.locked_at or lock_time(player.event) or now
@@ -294,7 +293,6 @@ def _save(
     record(
         action,
         actor=by,
-        actor_label="" if by else f"player:{player.pk}",
         event_id=player.event_id,
         obj=reg,
         before=before,

@@ -18,6 +18,7 @@ from taikai.cards.models import Banlist
 from taikai.decks import services, sheets
 from taikai.decks.forms import DeckForm, JudgeChangeForm
 from taikai.decks.models import DeckRegistration
+from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_judge, role_of
@@ -70,7 +71,7 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
     form = DeckForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            registration = services.submit_deck(player, form.deck_input())
+            registration = services.submit_deck(player, form.deck_input(), by=PlayerSelf(player))
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -109,7 +110,7 @@ def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
         "setup": setup,
         "banlist_label": services.banlist_label(event),
         "library_lists": Banlist.objects.filter(frozen=False).order_by("-name").values_list("name", flat=True),
-        "is_organizer": role_of(request.user, event) == "organizer",
+        "is_organizer": role_of(Staff(request.user), event) == "organizer",
     }
     return render(request, "decks/overview.html", context)
 
@@ -118,7 +119,7 @@ def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 def deck_lock(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        stamped = services.lock_decks(event, by=request.user)
+        stamped = services.lock_decks(event, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -130,7 +131,7 @@ def deck_lock(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 def deck_banlist(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        copy = services.choose_banlist(event, request.POST.get("name", ""), by=request.user)
+        copy = services.choose_banlist(event, request.POST.get("name", ""), by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -158,10 +159,10 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
         try:
             if form_class is JudgeChangeForm and registration is not None:
                 registration = services.judge_change_deck(
-                    registration, by=request.user, deck=form.deck_input(), reason=form.cleaned_data["reason"]
+                    registration, by=Staff(request.user), deck=form.deck_input(), reason=form.cleaned_data["reason"]
                 )
             else:
-                registration = services.submit_deck(player, form.deck_input(), by=request.user)
+                registration = services.submit_deck(player, form.deck_input(), by=Staff(request.user))
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -182,7 +183,7 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
         form=form,
         locked=locked,
         judge_mode=form_class is JudgeChangeForm,
-        can_change=not locked or is_judge(request.user, event),
+        can_change=not locked or is_judge(Staff(request.user), event),
         history=history,
     )
     return render(request, "decks/detail.html", context)

@@ -12,10 +12,10 @@ from django.db import IntegrityError, transaction
 from taikai.audit.services import record
 from taikai.core.ruleset import Ruleset, RulesetError, builtin, builtin_names
 from taikai.events import actions
+from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, StaffRole, as_dict
-from taikai.events.permissions import require_organizer
-from taikai.events.site_roles import is_organizer
+from taikai.events.permissions import require_organizer, require_site_organizer
 
 EVENT_FIELDS = [
     "name",
@@ -47,7 +47,7 @@ def resolve_ruleset(name: str, document: dict[str, Any] | None = None) -> Rulese
 
 def create_event(
     *,
-    by: Any,
+    by: Actor,
     name: str,
     date: dt.date,
     ruleset_name: str,
@@ -61,8 +61,7 @@ def create_event(
     is_team_event: bool = False,
     ruleset_document: dict[str, Any] | None = None,
 ) -> Event:
-    if not is_organizer(by):
-        raise ServiceError("not-organizer")
+    require_site_organizer(by)
     if not name.strip():
         raise ServiceError("required", field="name")
     if format not in Event.Format.values:
@@ -84,9 +83,9 @@ def create_event(
             banlist_entries=banlist_entries or {},
             is_team_event=is_team_event,
             tiebreak_seed=secrets.randbits(62),
-            created_by=by,
+            created_by=user_of(by),
         )
-        StaffRole.objects.create(event=event, user=by, role=StaffRole.Role.ORGANIZER)
+        StaffRole.objects.create(event=event, user=user_of(by), role=StaffRole.Role.ORGANIZER)
         record(
             actions.EVENT_CREATED,
             actor=by,
@@ -98,7 +97,7 @@ def create_event(
     return event
 
 
-def update_event(event: Event, *, by: Any, **changes: Any) -> Event:
+def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
     require_organizer(by, event)
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
@@ -136,7 +135,7 @@ def suggested_rounds(event: Event, players: int) -> tuple[int, int]:
     return r.suggested_swiss_rounds(players), r.suggested_top_cut(players)
 
 
-def assign_staff(event: Event, *, by: Any, username: str, role: str) -> StaffRole:
+def assign_staff(event: Event, *, by: Actor, username: str, role: str) -> StaffRole:
     require_organizer(by, event)
     if role not in StaffRole.Role.values:
         raise ServiceError("bad-choice", field="role", value=role)
@@ -168,12 +167,11 @@ def assign_staff(event: Event, *, by: Any, username: str, role: str) -> StaffRol
     return staff
 
 
-def create_staff_user(*, by: Any, username: str, password: str) -> Any:
+def create_staff_user(*, by: Actor, username: str, password: str) -> Any:
     """Organizers create judge accounts at the venue (no e-mail needed)."""
     from django.contrib.auth.password_validation import ValidationError, validate_password
 
-    if not is_organizer(by):
-        raise ServiceError("not-organizer")
+    require_site_organizer(by)
     User = get_user_model()
     if not username.strip():
         raise ServiceError("required", field="username")
@@ -189,9 +187,10 @@ def create_staff_user(*, by: Any, username: str, password: str) -> Any:
     return user
 
 
-def add_staff(event: Event, *, by: Any, username: str, role: str, password: str = "") -> StaffRole:
+def add_staff(event: Event, *, by: Actor, username: str, role: str, password: str = "") -> StaffRole:
     """The organizer's staff form: a new judge's account (when a password is given and the name is new) and the
     role, as one change: a role that is refused leaves no account behind."""
+    require_organizer(by, event)
     with transaction.atomic():
         if password and not get_user_model().objects.filter(username=username).exists():
             create_staff_user(by=by, username=username, password=password)

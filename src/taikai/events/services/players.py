@@ -7,7 +7,6 @@ import hashlib
 import io
 import secrets
 import unicodedata
-from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
@@ -15,9 +14,10 @@ from django.utils import timezone
 
 from taikai.audit.services import record
 from taikai.events import actions
+from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
-from taikai.events.permissions import require_staff
+from taikai.events.permissions import require_player_or_staff, require_registration, require_staff
 from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
@@ -59,18 +59,14 @@ def _played_rounds(event: Event) -> int:
 def register_player(
     event: Event,
     *,
-    by: Any = None,
+    by: Actor,
     name: str,
     card_game_id: str,
     name_kana: str = "",
     contact: str = "",
-    self_service: bool = False,
 ) -> Player:
-    """Staff register anyone; a player registers themself on a phone while registration is open."""
-    if not self_service:
-        require_staff(by, event)
-    elif event.status == Event.Status.FINISHED or event.rounds.exists():
-        raise ServiceError("registration-closed")
+    """Staff register anyone; a visitor registers themself on a phone while registration is open."""
+    require_registration(by, event)
     values = {
         "name": _clean_name(name, "name"),
         "name_kana": _clean_name(name_kana, "name_kana", required=False),
@@ -88,7 +84,6 @@ def register_player(
         record(
             actions.PLAYER_REGISTERED,
             actor=by,
-            actor_label="" if by else "self-service",
             event_id=event.pk,
             obj=player,
             after=as_dict(player, PLAYER_FIELDS),
@@ -97,7 +92,7 @@ def register_player(
     return player
 
 
-def import_players_csv(event: Event, *, by: Any, data: bytes) -> list[Player]:
+def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     """CSV with a header: name, card_game_id, and optionally name_kana, contact. All rows or none."""
     require_staff(by, event)
     try:
@@ -133,7 +128,7 @@ def import_players_csv(event: Event, *, by: Any, data: bytes) -> list[Player]:
     return created
 
 
-def check_in(player: Player, *, by: Any, id_card_shown: bool = True) -> tuple[Player, str]:
+def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[Player, str]:
     """REG-1/REG-3: the desk saw the ID card; the player gets a fresh personal link (returned once)."""
     require_staff(by, player.event)
     with transaction.atomic():
@@ -165,7 +160,7 @@ def _new_token(player: Player) -> str:
     return token
 
 
-def issue_access(player: Player, *, by: Any) -> str:
+def issue_access(player: Player, *, by: Actor) -> str:
     """Re-issue a lost link at the desk: the old link stops working."""
     require_staff(by, player.event)
     with transaction.atomic():
@@ -176,7 +171,7 @@ def issue_access(player: Player, *, by: Any) -> str:
     return token
 
 
-def revoke_access(player: Player, *, by: Any) -> None:
+def revoke_access(player: Player, *, by: Actor) -> None:
     require_staff(by, player.event)
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(access_token_hash="")
@@ -219,10 +214,9 @@ def player_for_token(token: str) -> Player | None:
     return Player.objects.select_related("event").filter(access_token_hash=_hash_token(token)).first()
 
 
-def drop_player(player: Player, *, by: Any = None, self_service: bool = False) -> Player:
+def drop_player(player: Player, *, by: Actor) -> Player:
     """A dropped player is never paired again; their results stay in the standings."""
-    if not self_service:
-        require_staff(by, player.event)
+    require_player_or_staff(by, player)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.dropped:
@@ -234,7 +228,6 @@ def drop_player(player: Player, *, by: Any = None, self_service: bool = False) -
         record(
             actions.PLAYER_DROPPED,
             actor=by,
-            actor_label="" if by else f"player:{player.pk}",
             event_id=player.event_id,
             obj=player,
             before=before,
@@ -244,7 +237,7 @@ def drop_player(player: Player, *, by: Any = None, self_service: bool = False) -
     return player
 
 
-def mark_ineligible(player: Player, *, by: Any, reason: str) -> Player:
+def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
     """REG-2: staff mark a player ineligible (e.g. a Card Game ID with wrong data), with a reason."""
     require_staff(by, player.event)
     with transaction.atomic():

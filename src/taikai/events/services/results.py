@@ -17,6 +17,7 @@ from taikai.core.match import Format, MatchRecord, MatchRecordError, evaluate, i
 from taikai.core.match_json import RecordFormatError, Report
 from taikai.core.ruleset import Ruleset
 from taikai.events import actions, signals
+from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_staff
@@ -174,7 +175,7 @@ def _lock(match: Match, version: int | None) -> Match:
     return locked
 
 
-def _announced(m: Match, *, player: Player | None = None, by: Any = None) -> dict[str, Any]:
+def _announced(m: Match, *, player: Player | None = None, by: Actor | None = None) -> dict[str, Any]:
     """The keyword arguments every result signal carries (taikai.events.signals)."""
     return {
         "event_id": m.round.event_id,
@@ -270,7 +271,7 @@ def confirm_result(match: Match, *, player: Player, version: int | None = None) 
 
 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
-def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | None = None) -> Match:
+def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int | None = None) -> Match:
     """Staff enter a result from the paper slip: confirmed at once."""
     require_staff(by, match.round.event)
     with transaction.atomic():
@@ -279,7 +280,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
             raise ServiceError("result-final")
         outcome = outcome_of(m, result)
         before = _snapshot(m)
-        ResultReport.objects.create(match=m, by_user=by, record=result.stored(), basis=result.basis)
+        ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
         settle_team_match(m)
@@ -290,7 +291,7 @@ def enter_result(match: Match, *, by: Any, result: ResultInput, version: int | N
 
 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
-def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, version: int | None = None) -> Match:
+def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None = None) -> Match:
     """END-3: a confirmed result changes only by staff, with a reason; the old one stays in the log."""
     require_staff(by, match.round.event)
     if not reason.strip():
@@ -299,7 +300,7 @@ def correct_result(match: Match, *, by: Any, result: ResultInput, reason: str, v
         m = _lock(match, version)
         outcome = outcome_of(m, result)
         before = _snapshot(m)
-        ResultReport.objects.create(match=m, by_user=by, record=result.stored(), basis=result.basis)
+        ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
         settle_team_match(m)

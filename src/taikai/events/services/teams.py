@@ -15,14 +15,15 @@ from taikai.core.pairing import team as team_pairing
 from taikai.core.pairing.types import PairingError
 from taikai.core.sheet import pairing_input
 from taikai.events import actions
+from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, Team, TeamMatch, create_round
-from taikai.events.permissions import require_staff
+from taikai.events.permissions import require_organizer, require_staff
 from taikai.events.services import players as player_services
 from taikai.events.services.history import team_sheet
 
 
-def register_team(event: Event, *, by: Any, name: str, members: list[dict[str, str]]) -> Team:
+def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str, str]]) -> Team:
     """A team and its players, seat by seat in the ruleset's seat order (A, B, C)."""
     require_staff(by, event)
     seats = event.ruleset.team.seats
@@ -47,7 +48,8 @@ def register_team(event: Event, *, by: Any, name: str, members: list[dict[str, s
     return team
 
 
-def pair_team_round(event: Event, by: Any, number: int) -> Round:
+def pair_team_round(event: Event, by: Actor, number: int) -> Round:
+    require_organizer(by, event)
     records = team_sheet(event)
     teams = list(event.teams.order_by("id").prefetch_related("members"))
     members = {t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams}

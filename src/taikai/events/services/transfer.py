@@ -17,9 +17,10 @@ from django.utils.dateparse import parse_date, parse_datetime
 from taikai.audit.services import record
 from taikai.core.ruleset import RulesetError, from_document
 from taikai.events import actions
+from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch, create_round
-from taikai.events.site_roles import is_organizer
+from taikai.events.permissions import require_site_organizer
 
 FORMAT, VERSION = "taikai-event", 1
 EVENT_KEYS = [
@@ -126,14 +127,13 @@ def _dt(value: Any) -> dt.datetime | None:
     return parse_datetime(value) if value else None
 
 
-def import_event(data: Any, *, by: Any) -> Event:
-    if not is_organizer(by):
-        raise ServiceError("not-organizer")
+def import_event(data: Any, *, by: Actor) -> Event:
+    require_site_organizer(by)
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ServiceError("import-invalid", detail=f"expected format {FORMAT!r} version {VERSION}")
     try:
         with transaction.atomic():
-            event = _import(data, by)
+            event = _import(data, user_of(by))
             record(
                 actions.EVENT_IMPORTED,
                 actor=by,
@@ -155,20 +155,20 @@ def import_event(data: Any, *, by: Any) -> Event:
     return event
 
 
-def _import(data: dict[str, Any], by: Any) -> Event:
+def _import(data: dict[str, Any], owner: Any) -> Event:
     e = data["event"]
     from_document(e["ruleset_document"])  # validates the stored ruleset
     event = Event.objects.create(
         **{k: e[k] for k in EVENT_KEYS if k not in ("date", "deck_deadline")},
         date=parse_date(e["date"]),
         deck_deadline=_dt(e.get("deck_deadline")),
-        created_by=by,
+        created_by=owner,
     )
     User = get_user_model()
-    StaffRole.objects.get_or_create(event=event, user=by, defaults={"role": StaffRole.Role.ORGANIZER})
+    StaffRole.objects.get_or_create(event=event, user=owner, defaults={"role": StaffRole.Role.ORGANIZER})
     for s in data.get("staff", []):
         user = User.objects.filter(username=s["username"]).first()
-        if user is not None and user != by:
+        if user is not None and user != owner:
             StaffRole.objects.get_or_create(event=event, user=user, defaults={"role": s["role"]})
     teams = {
         t["id"]: Team.objects.create(event=event, name=t["name"], dropped_after_round=t["dropped_after_round"])

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Event
@@ -24,9 +25,9 @@ def staff_view(view: View) -> View:
     @wraps(view)
     def wrapper(request: HttpRequest, event_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
-        if not is_staff(request.user, event):
+        if not is_staff(Staff(request.user), event):
             return render(request, "events/forbidden.html", {"event": event}, status=403)
-        request.event_role = role_of(request.user, event)  # type: ignore[attr-defined]
+        request.event_role = role_of(Staff(request.user), event)  # type: ignore[attr-defined]
         return view(request, event, *args, **kwargs)
 
     return wrapper

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.services import transfer
@@ -125,7 +126,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 data = json.loads(upload.read().decode("utf-8"))
-                event = transfer.import_event(data, by=request.user)
+                event = transfer.import_event(data, by=Staff(request.user))
             except (UnicodeDecodeError, json.JSONDecodeError):
                 messages.error(request, _("The file is not an exported taikai event (JSON)."))
             except ServiceError as exc:

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
 from taikai.events.models import Event, Player, StaffRole
@@ -34,7 +35,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            event = event_services.create_event(by=request.user, **form.cleaned_data)
+            event = event_services.create_event(by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -72,7 +73,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         changes = {k: v for k, v in form.cleaned_data.items() if v != initial.get(k)}
         try:
-            event_services.update_event(event, by=request.user, **changes)
+            event_services.update_event(event, by=Staff(request.user), **changes)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -88,7 +89,7 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
         data = form.cleaned_data
         try:
             event_services.add_staff(
-                event, by=request.user, username=data["username"], role=data["role"], password=data["password"]
+                event, by=Staff(request.user), username=data["username"], role=data["role"], password=data["password"]
             )
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
@@ -105,7 +106,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
     csv_form = CsvImportForm(prefix="csv")
     if request.method == "POST" and form.is_valid():
         try:
-            player = player_services.register_player(event, by=request.user, **form.cleaned_data)
+            player = player_services.register_player(event, by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -127,7 +128,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, _("The file is too large (2 MB at most)."))
         return redirect("players", event_id=event.pk)
     try:
-        created = player_services.import_players_csv(event, by=request.user, data=upload.read())
+        created = player_services.import_players_csv(event, by=Staff(request.user), data=upload.read())
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -161,7 +162,7 @@ def player_search(request: HttpRequest, event: Event) -> JsonResponse:
 def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        player, token = player_services.check_in(player, by=request.user, id_card_shown=True)
+        player, token = player_services.check_in(player, by=Staff(request.user), id_card_shown=True)
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -173,7 +174,7 @@ def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpR
 def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        token = player_services.issue_access(player, by=request.user)
+        token = player_services.issue_access(player, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -184,7 +185,7 @@ def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpRe
 @require_POST
 def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
-    player_services.revoke_access(player, by=request.user)
+    player_services.revoke_access(player, by=Staff(request.user))
     messages.success(request, _("The personal link of %(name)s no longer works.") % {"name": player.name})
     return redirect("players", event_id=event.pk)
 
@@ -194,7 +195,7 @@ def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpRes
 def player_drop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        player_services.drop_player(player, by=request.user)
+        player_services.drop_player(player, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -230,7 +231,7 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
         ]
         try:
             team = team_services.register_team(
-                event, by=request.user, name=request.POST.get("team_name", ""), members=members
+                event, by=Staff(request.user), name=request.POST.get("team_name", ""), members=members
             )
         except ServiceError as exc:
             error = error_text(exc)

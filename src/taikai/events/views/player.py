@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
 from taikai.events.models import Event, Match, Player
@@ -96,7 +97,7 @@ def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
 def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(token)
     try:
-        player_services.drop_player(player, self_service=True)
+        player_services.drop_player(player, by=PlayerSelf(player))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -135,7 +136,7 @@ def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
     done = None
     if request.method == "POST" and form.is_valid():
         try:
-            done = player_services.register_player(event, self_service=True, **form.cleaned_data)
+            done = player_services.register_player(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
     return render(request, "events/self_register.html", {"event": event, "form": form, "done": done})

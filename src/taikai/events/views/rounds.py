@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import results as result_services
@@ -27,7 +28,7 @@ def rounds(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 def round_pair(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        rnd = round_services.pair_next_round(event, by=request.user)
+        rnd = round_services.pair_next_round(event, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("event_console", event_id=event.pk)
@@ -68,7 +69,7 @@ def round_clock_action(request: HttpRequest, event: Event, number: int, action: 
         return HttpResponse(status=404)
     try:
         version = int(request.POST.get("version", rnd.version))
-        service(rnd, by=request.user, version=version)
+        service(rnd, by=Staff(request.user), version=version)
     except (ServiceError, ValueError) as exc:
         if isinstance(exc, ServiceError):
             flash_error(request, exc)
@@ -80,7 +81,7 @@ def round_clock_action(request: HttpRequest, event: Event, number: int, action: 
 def round_repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     try:
-        round_services.repair_round(rnd, by=request.user)
+        round_services.repair_round(rnd, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -102,7 +103,7 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
                 b_raw = request.POST.get(f"b-{m.pk}", "")
                 pairs.append((a, int(b_raw) if b_raw else None))
             round_services.edit_pairing(
-                rnd, by=request.user, pairs=pairs, allow_rematch=request.POST.get("allow_rematch") == "on"
+                rnd, by=Staff(request.user), pairs=pairs, allow_rematch=request.POST.get("allow_rematch") == "on"
             )
         except (KeyError, ValueError):
             error = _("Choose a player for every table.")
@@ -134,7 +135,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
                 if request.POST.get("confirm") == "yes":
                     result_services.correct_result(
                         match,
-                        by=request.user,
+                        by=Staff(request.user),
                         result=form,
                         reason=request.POST.get("reason", ""),
                         version=int(request.POST.get("version", match.version)),
@@ -143,7 +144,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
                     return redirect("round_detail", event_id=event.pk, number=match.round.number)
             else:
                 result_services.enter_result(
-                    match, by=request.user, result=form, version=int(request.POST.get("version", match.version))
+                    match, by=Staff(request.user), result=form, version=int(request.POST.get("version", match.version))
                 )
                 messages.success(request, _("Result saved."))
                 return redirect("round_detail", event_id=event.pk, number=match.round.number)

@@ -9,9 +9,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
+from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Player
-from taikai.events.permissions import require_judge
+from taikai.events.permissions import require_player_or_judge
 from taikai.judging import actions
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services.common import require_head_judge
@@ -28,12 +29,11 @@ def file_appeal(
     reason: str,
     penalty: Penalty | None = None,
     call: JudgeCall | None = None,
-    by: Any = None,
+    by: Actor,
 ) -> Appeal:
-    """The player (``by`` None, from their phone) or a judge for them appeals a ruling or a penalty."""
+    """The player (``PlayerSelf``, from their phone) or a judge for them appeals a ruling or a penalty."""
     event = player.event
-    if by is not None:
-        require_judge(by, event)
+    require_player_or_judge(by, player)
     if not reason.strip():
         raise ServiceError("description-required")
     for target in (penalty, call):
@@ -43,12 +43,16 @@ def file_appeal(
         raise ServiceError("not-in-event")
     with transaction.atomic():
         appeal = Appeal.objects.create(
-            event=event, player=player, penalty=penalty, call=call, filed_by_user=by, reason=reason.strip()[:4000]
+            event=event,
+            player=player,
+            penalty=penalty,
+            call=call,
+            filed_by_user=audit_user(by),
+            reason=reason.strip()[:4000],
         )
         record(
             actions.APPEAL_FILED,
             actor=by,
-            actor_label="" if by else f"player:{player.pk}",
             event_id=event.pk,
             obj=appeal,
             after=_state(appeal),
@@ -56,7 +60,7 @@ def file_appeal(
     return appeal
 
 
-def decide_appeal(appeal: Appeal, *, by: Any, decision: str, note: str = "") -> Appeal:
+def decide_appeal(appeal: Appeal, *, by: Actor, decision: str, note: str = "") -> Appeal:
     """PEN-6: only the head judge decides; ``decision`` is "uphold" or "overturn"."""
     require_head_judge(by, appeal.event)
     if decision not in ("uphold", "overturn"):
@@ -69,7 +73,7 @@ def decide_appeal(appeal: Appeal, *, by: Any, decision: str, note: str = "") -> 
         if decision == "overturn" and appeal.penalty is not None and not appeal.penalty.overturned:
             reverse_penalty(appeal.penalty, by=by)
         appeal.status = Appeal.Status.OVERTURNED if decision == "overturn" else Appeal.Status.UPHELD
-        appeal.decided_by, appeal.decided_at, appeal.decision_note = by, timezone.now(), note.strip()[:4000]
+        appeal.decided_by, appeal.decided_at, appeal.decision_note = user_of(by), timezone.now(), note.strip()[:4000]
         appeal.save()
         record(
             actions.APPEAL_DECIDED, actor=by, event_id=appeal.event_id, obj=appeal, before=before, after=_state(appeal)

@@ -10,8 +10,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
+from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
+from taikai.events.permissions import require_player_or_staff
 from taikai.events.services.rounds import extend_time
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall
@@ -36,12 +38,13 @@ def _table(event: Event, table: Any) -> tuple[int, Match | None]:
 
 
 def raise_call(
-    event: Event, *, table: Any = None, player: Player | None = None, by: Any = None, description: str = ""
+    event: Event, *, table: Any = None, player: Player | None = None, by: Actor, description: str = ""
 ) -> JudgeCall:
     """A player calls a judge from their phone (their own table), or staff open a call for a table (JUDGE-1)."""
     if player is not None:
         if player.event_id != event.pk:
             raise ServiceError("not-in-event")
+        require_player_or_staff(by, player)
         match = current_match(player)
         if match is None:
             raise ServiceError("no-current-match")
@@ -58,13 +61,12 @@ def raise_call(
             match=match,
             source=source,
             raised_by_player=player,
-            raised_by_user=by if player is None else None,
+            raised_by_user=audit_user(by) if player is None else None,
             description=description.strip()[:2000],
         )
         record(
             actions.CALL_RAISED,
             actor=by,
-            actor_label="" if by else f"player:{player.pk if player else ''}",
             event_id=event.pk,
             obj=call,
             after=_state(call),
@@ -91,14 +93,14 @@ def report(event: Event, *, table: Any, description: str, reporter: str = "", te
     return call
 
 
-def take_call(call: JudgeCall, *, by: Any) -> JudgeCall:
+def take_call(call: JudgeCall, *, by: Actor) -> JudgeCall:
     require_judge(by, call.event)
     with transaction.atomic():
         call = JudgeCall.objects.select_for_update().get(pk=call.pk)
         if call.status == JudgeCall.Status.CLOSED:
             raise ServiceError("call-closed")
         before = _state(call)
-        call.status, call.taken_by, call.taken_at = JudgeCall.Status.TAKEN, by, timezone.now()
+        call.status, call.taken_by, call.taken_at = JudgeCall.Status.TAKEN, user_of(by), timezone.now()
         call.save()
         record(actions.CALL_TAKEN, actor=by, event_id=call.event_id, obj=call, before=before, after=_state(call))
     return call
@@ -125,7 +127,7 @@ def extension_offer(call: JudgeCall, now: dt.datetime | None = None) -> Extensio
 
 
 def rule_call(
-    call: JudgeCall, *, by: Any, ruling: str, close: bool = True, extension_seconds: int = 0, reason: str = ""
+    call: JudgeCall, *, by: Actor, ruling: str, close: bool = True, extension_seconds: int = 0, reason: str = ""
 ) -> JudgeCall:
     """Record the ruling, optionally add time to the table (TIME-4), and close the call."""
     require_judge(by, call.event)
@@ -140,7 +142,7 @@ def rule_call(
         before = _state(call)
         call.ruling = ruling.strip()[:4000]
         if call.taken_by_id is None:
-            call.taken_by, call.taken_at = by, call.taken_at or timezone.now()
+            call.taken_by, call.taken_at = user_of(by), call.taken_at or timezone.now()
         if close:
             call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()
         else:

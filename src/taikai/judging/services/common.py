@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from taikai.events.errors import PermissionDenied
 from taikai.events.models import Event, Match, Player, Round
-from taikai.events.permissions import is_head_judge, require_judge
+from taikai.events.permissions import require_head_judge, require_judge
 
 __all__ = ["current_match", "match_at_table", "require_head_judge", "require_judge", "snapshot", "restore"]
 
 MATCH_FIELDS = ("status", "result", "record", "basis", "duel_wins_a", "duel_wins_b", "duel_draws")
-
-
-def require_head_judge(user: Any, event: Event) -> None:
-    """PEN-6: the one head judge of the event (or a site administrator)."""
-    if not is_head_judge(user, event):
-        raise PermissionDenied("not-head-judge")
 
 
 def current_round(event: Event) -> Round | None:

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from taikai.audit.services import record
+from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.permissions import require_judge
@@ -21,7 +22,7 @@ from taikai.judging.services.penalties import history
 FORMAT = "taikai-violator-database"
 
 
-def search(event: Event, *, by: Any, query: str) -> list[dict[str, Any]]:
+def search(event: Event, *, by: Actor, query: str) -> list[dict[str, Any]]:
     """Judges, head judges and organizers search by Card Game ID or name."""
     require_judge(by, event)
     q = (query or "").strip()
@@ -44,7 +45,7 @@ def search(event: Event, *, by: Any, query: str) -> list[dict[str, Any]]:
     return out
 
 
-def export_database(event: Event, *, by: Any, source: str) -> dict[str, Any]:
+def export_database(event: Event, *, by: Actor, source: str) -> dict[str, Any]:
     require_judge(by, event)
     records = []
     qs = Penalty.objects.filter(in_database=True, overturned=False).select_related("event").order_by("id")
@@ -75,7 +76,7 @@ def export_database(event: Event, *, by: Any, source: str) -> dict[str, Any]:
     return {"format": FORMAT, "version": 1, "source": source, "records": records}
 
 
-def import_database(event: Event, *, by: Any, data: Any, own_source: str = "") -> int:
+def import_database(event: Event, *, by: Actor, data: Any, own_source: str = "") -> int:
     """Add the records not yet known (by key); entries exported from this server itself are skipped."""
     require_head_judge(by, event)
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("records"), list):

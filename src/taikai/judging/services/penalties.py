@@ -18,9 +18,10 @@ from django.utils import timezone
 
 from taikai.audit.services import record
 from taikai.core import penalties as core
+from taikai.events.actors import Actor, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team, as_dict
-from taikai.events.permissions import is_head_judge, require_judge
+from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
 from taikai.events.services.results import ResultInput, correct_result, outcome_of
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
@@ -89,7 +90,7 @@ def _check_infraction(rules: Any, infraction: str) -> None:
 def issue_penalty(
     event: Event,
     *,
-    by: Any,
+    by: Actor,
     player: Player,
     infraction: str,
     rung: str | None = None,
@@ -137,7 +138,7 @@ def issue_penalty(
     return penalty
 
 
-def _announce(penalty: Penalty, fx: core.Effects, by: Any) -> None:
+def _announce(penalty: Penalty, fx: core.Effects, by: Actor) -> None:
     """Tell the apps that care, once the penalty is committed (taikai.events.signals)."""
     kw = {"event_id": penalty.event_id, "penalty_id": penalty.pk, "player_id": penalty.player_id, "rung": penalty.rung}
     send_on_commit(penalty_issued, sender=Penalty, actor=by, **kw)
@@ -147,7 +148,7 @@ def _announce(penalty: Penalty, fx: core.Effects, by: Any) -> None:
 
 def _create(
     event: Event,
-    by: Any,
+    by: Actor,
     player: Player,
     infraction: str,
     rung: str,
@@ -174,7 +175,7 @@ def _create(
         in_database=core.kept_in_database(rules, rung),
         call=call,
         team_source=source,
-        issued_by=by,
+        issued_by=user_of(by),
     )
 
 
@@ -192,7 +193,7 @@ def _penalty_state(p: Penalty) -> dict[str, Any]:
     }
 
 
-def _apply(penalty: Penalty, by: Any, fx: core.Effects, prior_duels: list[dict[str, Any]] | None) -> None:
+def _apply(penalty: Penalty, by: Actor, fx: core.Effects, prior_duels: list[dict[str, Any]] | None) -> None:
     player = penalty.player
     if fx.duel_loss:
         _duel_loss(penalty, by, prior_duels)
@@ -208,7 +209,7 @@ def _opponent_side(match: Match, player: Player) -> str:
     return "B" if match.side_of(player) == "a" else "A"
 
 
-def _save_result(penalty: Penalty, by: Any, match: Match, duels: list[dict[str, Any]], what: str) -> None:
+def _save_result(penalty: Penalty, by: Actor, match: Match, duels: list[dict[str, Any]], what: str) -> None:
     before = snapshot(match)
     data = ResultInput(tuple(duels))
     try:
@@ -230,7 +231,7 @@ def _save_result(penalty: Penalty, by: Any, match: Match, duels: list[dict[str, 
     record(actions.PENALTY_EFFECT, actor=by, event_id=penalty.event_id, obj=m, before=before, after=after, what=what)
 
 
-def _duel_loss(penalty: Penalty, by: Any, prior_duels: list[dict[str, Any]] | None) -> None:
+def _duel_loss(penalty: Penalty, by: Actor, prior_duels: list[dict[str, Any]] | None) -> None:
     match = current_match(penalty.player)
     if match is None or match.is_bye or match.status != Match.Status.PENDING:
         penalty.pending_duel_loss = True  # the first duel of the next match (PEN-1)
@@ -242,7 +243,7 @@ def _duel_loss(penalty: Penalty, by: Any, prior_duels: list[dict[str, Any]] | No
     _save_result(penalty, by, match, duels, "duel-loss")
 
 
-def apply_pending_duel_loss(penalty: Penalty, *, by: Any) -> Penalty:
+def apply_pending_duel_loss(penalty: Penalty, *, by: Actor) -> Penalty:
     """Apply a waiting duel loss to the first duel of the player's next match (PEN-1)."""
     require_judge(by, penalty.event)
     with transaction.atomic():
@@ -268,7 +269,7 @@ def pending_duel_losses(event: Event) -> list[Penalty]:
     return out
 
 
-def _match_loss(penalty: Penalty, by: Any) -> None:
+def _match_loss(penalty: Penalty, by: Actor) -> None:
     match = current_match(penalty.player)
     if match is None or match.is_bye:
         raise ServiceError("no-current-match")
@@ -277,7 +278,7 @@ def _match_loss(penalty: Penalty, by: Any) -> None:
     _save_result(penalty, by, match, duels, "match-loss")
 
 
-def _propagate(source: Penalty, by: Any, fx: core.Effects) -> None:
+def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
     """PEN-4 (CS 1.1): the whole team receives the same penalty."""
     team = Team.objects.select_for_update().get(pk=source.player.team_id)
     for member in team.members.exclude(pk=source.player_id):
@@ -316,8 +317,10 @@ def _propagate(source: Penalty, by: Any, fx: core.Effects) -> None:
         )
 
 
-def reverse_penalty(penalty: Penalty, *, by: Any) -> Penalty:
-    """Undo a penalty's effects (an appeal overturned it): results restored, drops undone, all logged."""
+def reverse_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
+    """Undo a penalty's effects (an appeal overturned it): results restored, drops undone, all logged.
+    PEN-6: overturning is the head judge's decision, so only the head judge reverses a penalty."""
+    require_head_judge(by, penalty.event)
     with transaction.atomic():
         penalty = Penalty.objects.select_for_update(of=("self",)).select_related("event").get(pk=penalty.pk)
         if penalty.overturned:
@@ -332,7 +335,7 @@ def reverse_penalty(penalty: Penalty, *, by: Any) -> Penalty:
     return penalty
 
 
-def _undo(penalty: Penalty, by: Any, effect: dict[str, Any]) -> None:
+def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
     kind = effect["kind"]
     if kind == "result":
         m = Match.objects.select_for_update().get(pk=effect["match"])

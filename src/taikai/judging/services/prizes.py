@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 
 from taikai.audit.services import record
 from taikai.core import prizes as core
+from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.permissions import require_judge, require_organizer
@@ -18,7 +18,7 @@ from taikai.judging import actions
 from taikai.judging.models import Penalty, Playoff, PrizeRank
 
 
-def set_prize_ranks(event: Event, *, by: Any, ranks: list[tuple[str, int, int, bool]]) -> list[PrizeRank]:
+def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int, bool]]) -> list[PrizeRank]:
     """The organizer defines the prizes, e.g. [("1st", 1, 1, False), ("3rd-4th", 3, 4, True)]."""
     require_organizer(by, event)
     try:
@@ -112,7 +112,7 @@ def prize_standings(event: Event) -> PrizeStandings:
     return PrizeStandings(core.award(core_ranks, order, sanctions(event)), names, ranks)
 
 
-def pair_playoffs(event: Event, *, by: Any) -> list[Playoff]:
+def pair_playoffs(event: Event, *, by: Actor) -> list[Playoff]:
     """PEN-3: store a simple pairing for each playoff the prize standings call for."""
     require_judge(by, event)
     awards = prize_standings(event).awards
@@ -129,7 +129,7 @@ def pair_playoffs(event: Event, *, by: Any) -> list[Playoff]:
                 slots=po.slots,
                 candidates=list(po.candidates),
                 pairs=pairs,
-                created_by=by,
+                created_by=user_of(by),
             )
             rows.append(row)
             record(actions.PLAYOFF_PAIRED, actor=by, event_id=event.pk, obj=row, after={"pairs": pairs})

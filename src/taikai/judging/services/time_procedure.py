@@ -15,6 +15,7 @@ from taikai.audit.services import record
 from taikai.core import time_procedure as tp
 from taikai.core.match import MatchRecordError, Player
 from taikai.core.match_json import RecordFormatError, parse_record
+from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match
 from taikai.events.permissions import require_judge
@@ -65,7 +66,7 @@ def _step(proc: tp.TimeProcedure, step: list[Any]) -> tp.TimeProcedure:
 
 
 def start(
-    match: Match, *, by: Any, between: bool, turn_player: str = "A", duels: list[dict[str, Any]]
+    match: Match, *, by: Actor, between: bool, turn_player: str = "A", duels: list[dict[str, Any]]
 ) -> TimeProcedureRun:
     """Time was called at this table: during a turn of ``turn_player``, or between duels."""
     require_judge(by, match.round.event)
@@ -78,7 +79,7 @@ def start(
         run = TimeProcedureRun(
             match=match,
             start={"kind": "between" if between else "during", "turn_player": turn_player, "duels": duels},
-            started_by=by,
+            started_by=user_of(by),
         )
         replay(run, match)  # refuse an impossible start before saving it
         run.save()
@@ -88,7 +89,7 @@ def start(
     return run
 
 
-def give(run: TimeProcedureRun, *, by: Any, step: list[Any]) -> tp.TimeProcedure:
+def give(run: TimeProcedureRun, *, by: Actor, step: list[Any]) -> tp.TimeProcedure:
     """One input: ["win", "A"], ["draw"], ["turn_end"], ["life_points", a, b], ["first_player", "B"]."""
     match = Match.objects.select_related("round__event").get(pk=run.match_id)
     require_judge(by, match.round.event)
@@ -111,7 +112,7 @@ def give(run: TimeProcedureRun, *, by: Any, step: list[Any]) -> tp.TimeProcedure
     return proc
 
 
-def _finish_if_done(run: TimeProcedureRun, match: Match, by: Any) -> None:
+def _finish_if_done(run: TimeProcedureRun, match: Match, by: Actor) -> None:
     proc = replay(run, match)
     if proc.phase is not tp.Phase.DONE:
         return

@@ -4,38 +4,39 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 
 from taikai.audit.services import record
+from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.permissions import is_judge
+from taikai.events.permissions import require_judge, require_player_or_staff
 from taikai.judging import actions
 from taikai.judging.models import TableToolLog
 
 LOOP_LIMIT = 4  # LOOP-2 (CS 4.12): on the 4th time the same position arises, the first actor must deviate
 
 
-def _log(event: Event, table: int, kind: str, value: str, by: Any, player: Player | None) -> TableToolLog:
-    if player is None and not is_judge(by, event):
-        raise ServiceError("not-judge")
-    if player is not None and player.event_id != event.pk:
+def _log(event: Event, table: int, kind: str, value: str, by: Actor, player: Player | None) -> TableToolLog:
+    if player is None:
+        require_judge(by, event)
+    elif player.event_id != event.pk:
         raise ServiceError("not-in-event")
+    else:
+        require_player_or_staff(by, player)  # DEV-1: a player tosses at their own table
     with transaction.atomic():
         entry = TableToolLog.objects.create(
             event=event,
             table=table,
             kind=kind,
             value=value,
-            by_user=by if player is None else None,
+            by_user=audit_user(by) if player is None else None,
             by_player=player,
         )
         record(
             actions.TABLE_TOOL,
-            actor=by if player is None else None,
-            actor_label="" if player is None else f"player:{player.pk}",
+            actor=by,
             event_id=event.pk,
             obj=entry,
             after={"table": table, "kind": kind, "value": value},
@@ -43,12 +44,12 @@ def _log(event: Event, table: int, kind: str, value: str, by: Any, player: Playe
     return entry
 
 
-def flip_coin(event: Event, table: int, *, by: Any = None, player: Player | None = None) -> TableToolLog:
+def flip_coin(event: Event, table: int, *, by: Actor, player: Player | None = None) -> TableToolLog:
     """DEV-1: server-side randomness (``secrets``), so neither player's phone decides."""
     return _log(event, table, TableToolLog.Kind.COIN, secrets.choice(("heads", "tails")), by, player)
 
 
-def roll_die(event: Event, table: int, *, by: Any = None, player: Player | None = None) -> TableToolLog:
+def roll_die(event: Event, table: int, *, by: Actor, player: Player | None = None) -> TableToolLog:
     return _log(event, table, TableToolLog.Kind.DIE, str(secrets.randbelow(6) + 1), by, player)
 
 
@@ -70,14 +71,14 @@ def loop_state(event: Event, table: int) -> LoopState:
     return LoopState(count, count >= LOOP_LIMIT)
 
 
-def loop_repeat(event: Event, table: int, *, by: Any) -> LoopState:
+def loop_repeat(event: Event, table: int, *, by: Actor) -> LoopState:
     """The same position arose again; counts from 1 (the first time the position arises)."""
     state = loop_state(event, table)
     _log(event, table, TableToolLog.Kind.LOOP, str(state.repetitions + 1), by, None)
     return loop_state(event, table)
 
 
-def loop_reset(event: Event, table: int, *, by: Any) -> LoopState:
+def loop_reset(event: Event, table: int, *, by: Actor) -> LoopState:
     _log(event, table, TableToolLog.Kind.LOOP_RESET, "0", by, None)
     return loop_state(event, table)
 

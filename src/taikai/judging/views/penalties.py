@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from taikai.core import match_json
 from taikai.core import penalties as core
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_head_judge
@@ -49,7 +50,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             services.issue_penalty(
                 event,
-                by=request.user,
+                by=Staff(request.user),
                 player=player,
                 infraction=infraction,
                 rung=request.POST.get("rung") or None,
@@ -73,7 +74,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
                 suggestion = services.suggestion(event, player, infraction)
             except ServiceError as exc:
                 flash_error(request, exc)
-    head = is_head_judge(request.user, event)
+    head = is_head_judge(Staff(request.user), event)
     match = current_match(player) if player else None
     context = {
         "event": event,
@@ -109,7 +110,7 @@ def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
 def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
     try:
-        services.apply_pending_duel_loss(penalty, by=request.user)
+        services.apply_pending_duel_loss(penalty, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("judge_queue", event.pk)
@@ -120,7 +121,9 @@ def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpRe
 def appeal_for_player(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
     try:
-        appeals.file_appeal(penalty.player, reason=request.POST.get("reason", ""), penalty=penalty, by=request.user)
+        appeals.file_appeal(
+            penalty.player, reason=request.POST.get("reason", ""), penalty=penalty, by=Staff(request.user)
+        )
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -134,7 +137,7 @@ def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpRes
     appeal = get_object_or_404(Appeal, event=event, pk=appeal_id)
     try:
         appeals.decide_appeal(
-            appeal, by=request.user, decision=request.POST.get("decision", ""), note=request.POST.get("note", "")
+            appeal, by=Staff(request.user), decision=request.POST.get("decision", ""), note=request.POST.get("note", "")
         )
     except ServiceError as exc:
         flash_error(request, exc)
@@ -145,7 +148,7 @@ def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpRes
 def database(request: HttpRequest, event: Event) -> HttpResponse:
     q = request.GET.get("q", "")
     try:
-        found = violators.search(event, by=request.user, query=q)
+        found = violators.search(event, by=Staff(request.user), query=q)
     except ServiceError as exc:
         flash_error(request, exc)
         found = []
@@ -162,7 +165,7 @@ def _source(request: HttpRequest) -> str:
 @staff_view
 def database_export(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        data = violators.export_database(event, by=request.user, source=_source(request))
+        data = violators.export_database(event, by=Staff(request.user), source=_source(request))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("violator_database", event.pk)
@@ -177,7 +180,7 @@ def database_import(request: HttpRequest, event: Event) -> HttpResponse:
     upload = request.FILES.get("file")
     try:
         data = json.loads(upload.read().decode("utf-8")) if upload else None
-        added = violators.import_database(event, by=request.user, data=data, own_source=_source(request))
+        added = violators.import_database(event, by=Staff(request.user), data=data, own_source=_source(request))
     except (ValueError, UnicodeDecodeError):
         flash_error(request, ServiceError("bad-import", detail="JSON"))
     except ServiceError as exc:

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.views.common import flash_error, staff_view
@@ -35,9 +36,9 @@ def prize_page(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST":
         try:
             if "pair" in request.POST:
-                services.pair_playoffs(event, by=request.user)
+                services.pair_playoffs(event, by=Staff(request.user))
             else:
-                services.set_prize_ranks(event, by=request.user, ranks=_ranks_from_post(request.POST))
+                services.set_prize_ranks(event, by=Staff(request.user), ranks=_ranks_from_post(request.POST))
         except ServiceError as exc:
             flash_error(request, exc)
         except ValueError as exc:

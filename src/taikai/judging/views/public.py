@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from taikai.core.ruleset import DEFAULT, Ruleset, builtin
+from taikai.events.actors import PlayerSelf
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.services.players import player_for_token
@@ -69,7 +70,9 @@ def player_call(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(token)
     if request.method == "POST":
         try:
-            calls.raise_call(player.event, player=player, description=request.POST.get("description", ""))
+            calls.raise_call(
+                player.event, player=player, by=PlayerSelf(player), description=request.POST.get("description", "")
+            )
         except ServiceError as exc:
             flash_error(request, exc)
         else:
@@ -84,7 +87,7 @@ def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         penalty = next((p for p in penalties if str(p.pk) == request.POST.get("penalty")), None)
         try:
-            appeals.file_appeal(player, reason=request.POST.get("reason", ""), penalty=penalty)
+            appeals.file_appeal(player, reason=request.POST.get("reason", ""), penalty=penalty, by=PlayerSelf(player))
         except ServiceError as exc:
             flash_error(request, exc)
         else:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from taikai.core import match_json
 from taikai.core import time_procedure as tp
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.permissions import is_head_judge
@@ -36,7 +37,7 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
         "calls": queue,
         "pending": pending_duel_losses(event),
         "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty"),
-        "is_head_judge": is_head_judge(request.user, event),
+        "is_head_judge": is_head_judge(Staff(request.user), event),
         "round": rnd,
         "matches": matches,
     }
@@ -48,7 +49,10 @@ def call_new(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST":
         try:
             call = calls.raise_call(
-                event, table=request.POST.get("table"), by=request.user, description=request.POST.get("description", "")
+                event,
+                table=request.POST.get("table"),
+                by=Staff(request.user),
+                description=request.POST.get("description", ""),
             )
         except ServiceError as exc:
             flash_error(request, exc)
@@ -65,12 +69,12 @@ def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpRespons
     if request.method == "POST":
         try:
             if "take" in request.POST:
-                calls.take_call(call, by=request.user)
+                calls.take_call(call, by=Staff(request.user))
             else:
                 seconds = int(request.POST.get("extension_seconds") or 0) if request.POST.get("extend") else 0
                 calls.rule_call(
                     call,
-                    by=request.user,
+                    by=Staff(request.user),
                     ruling=request.POST.get("ruling", ""),
                     extension_seconds=seconds,
                     reason=request.POST.get("extension_reason", ""),
@@ -115,13 +119,13 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
             if "start" in request.POST:
                 tps.start(
                     match,
-                    by=request.user,
+                    by=Staff(request.user),
                     between=request.POST.get("when") == "between",
                     turn_player=request.POST.get("turn_player", "A"),
                     duels=_duels_from_post(request.POST),
                 )
             elif run is not None:
-                tps.give(run, by=request.user, step=_step_from_post(request.POST))
+                tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST))
         except (ServiceError, ValueError) as exc:
             if isinstance(exc, ServiceError):
                 flash_error(request, exc)
@@ -183,13 +187,13 @@ def table_tools(request: HttpRequest, event: Event, table: int) -> HttpResponse:
         action = request.POST.get("tool", "")
         try:
             if action == "coin":
-                tools.flip_coin(event, table, by=request.user)
+                tools.flip_coin(event, table, by=Staff(request.user))
             elif action == "die":
-                tools.roll_die(event, table, by=request.user)
+                tools.roll_die(event, table, by=Staff(request.user))
             elif action == "loop":
-                tools.loop_repeat(event, table, by=request.user)
+                tools.loop_repeat(event, table, by=Staff(request.user))
             elif action == "loop-reset":
-                tools.loop_reset(event, table, by=request.user)
+                tools.loop_reset(event, table, by=Staff(request.user))
         except ServiceError as exc:
             flash_error(request, exc)
         return redirect("table_tools", event.pk, table)

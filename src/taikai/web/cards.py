@@ -1,4 +1,6 @@
-"""The organizer's card-data page: upload a cards.cdb (and an lflist.conf) and see what the import did."""
+"""The organizer's card-data page: upload a cards.cdb (and an lflist.conf) and see what the import did.
+
+An edge over the cards services (which sit below the event apps), so it lives with the other pages here."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from taikai.cards import services
 from taikai.cards.lflist import LflistError
 from taikai.cards.models import Banlist, Card, ImportRecord
 from taikai.cards.sources import CardSourceError
+from taikai.events.actors import Staff
 
 CARD_SUFFIXES = (".cdb", ".json")
 MAX_UPLOAD = 64 * 1024 * 1024
@@ -72,6 +75,6 @@ def _import(
         lists = [_save(f, folder, 100 + i, (".conf", ".txt")) for i, f in enumerate(lflists)]
         # The record keeps the name the organizer uploaded, not the temporary path.
         labels = {str(p): f"upload:{f.name}" for p, f in zip([*cards, *lists], [*card_files, *lflists], strict=True)}
-        records = services.import_card_files(cards, actor=request.user, labels=labels) if cards else []
-        records += [services.import_lflist_file(p, actor=request.user, label=labels[str(p)]) for p in lists]
+        records = services.import_card_files(cards, actor=Staff(request.user), labels=labels) if cards else []
+        records += [services.import_lflist_file(p, actor=Staff(request.user), label=labels[str(p)]) for p in lists]
     return records
