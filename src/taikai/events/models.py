@@ -115,6 +115,7 @@ class Player(models.Model):
     ineligible_reason = models.CharField(max_length=300, blank=True)  # REG-2
     late_entry_round = models.PositiveSmallIntegerField(null=True, blank=True)  # first round played
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(default=False)  # PEN-1: a DQ is a drop that places the player last
     access_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     pin_hash = models.CharField(max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0)

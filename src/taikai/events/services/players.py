@@ -17,7 +17,12 @@ from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
-from taikai.events.permissions import require_player_or_staff, require_registration, require_staff
+from taikai.events.permissions import (
+    require_head_judge,
+    require_player_or_staff,
+    require_registration,
+    require_staff,
+)
 from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
@@ -234,6 +239,31 @@ def drop_player(player: Player, *, by: Actor) -> Player:
             after=as_dict(player, PLAYER_FIELDS),
         )
         send_on_commit(player_dropped, sender=Player, event_id=player.event_id, player_id=player.pk, actor=by)
+    return player
+
+
+def disqualify_player(player: Player, *, by: Actor) -> Player:
+    """PEN-1: a disqualified player is never paired again and is placed after everyone else; their results stay.
+    Only the event's head judge disqualifies (PEN-6); the judging app calls this when it applies a DQ."""
+    require_head_judge(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.disqualified:
+            raise ServiceError("already-disqualified")
+        before = as_dict(player, [*PLAYER_FIELDS, "disqualified"])
+        if player.dropped_after_round is None:
+            player.dropped_after_round = player.event.rounds.count()
+        player.disqualified = True
+        player.version += 1
+        player.save()
+        record(
+            actions.PLAYER_DISQUALIFIED,
+            actor=by,
+            event_id=player.event_id,
+            obj=player,
+            before=before,
+            after=as_dict(player, [*PLAYER_FIELDS, "disqualified"]),
+        )
     return player
 
 

@@ -199,9 +199,10 @@ def _apply(penalty: Penalty, by: Actor, fx: core.Effects, prior_duels: list[dict
         _duel_loss(penalty, by, prior_duels)
     if fx.match_loss:
         _match_loss(penalty, by)
-    if fx.drop and not Player.objects.get(pk=player.pk).dropped:
-        player_services.drop_player(player, by=by)
-        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk}]
+    if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
+        was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
+        player_services.disqualify_player(player, by=by)
+        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk, "dropped_before": was_dropped}]
     penalty.save()
 
 
@@ -345,8 +346,9 @@ def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
         record(actions.EFFECT_REVERSED, actor=by, event_id=penalty.event_id, obj=m, before=before, after=snapshot(m))
     elif kind == "drop":
         p = Player.objects.select_for_update().get(pk=effect["player"])
-        before = as_dict(p, ["dropped_after_round"])
-        p.dropped_after_round = None
+        before = as_dict(p, ["dropped_after_round", "disqualified"])
+        p.dropped_after_round = effect.get("dropped_before")  # a player who had dropped before the DQ stays dropped
+        p.disqualified = False
         p.version += 1
         p.save()
         record(
@@ -355,7 +357,7 @@ def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
             event_id=penalty.event_id,
             obj=p,
             before=before,
-            after=as_dict(p, ["dropped_after_round"]),
+            after=as_dict(p, ["dropped_after_round", "disqualified"]),
         )
     elif kind == "team-drop":
         t = Team.objects.select_for_update().get(pk=effect["team"])
