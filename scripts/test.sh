@@ -6,7 +6,7 @@ BIN=.venv/bin
 export TAIKAI_VAR_DIR="${TAIKAI_VAR_DIR:-$PWD/var/test}"
 mkdir -p "$TAIKAI_VAR_DIR" test-artifacts
 
-echo "== static checks (ruff, mypy --strict on taikai.core and taikai.cards, core purity) =="
+echo "== static checks (ruff, mypy --strict on core, cards and the services, import-layer contracts) =="
 make --no-print-directory check || exit 1
 
 run_pytest() {

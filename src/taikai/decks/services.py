@@ -122,7 +122,7 @@ def _freeze(event: Event, library: Banlist, *, by: Actor) -> Banlist:
     with transaction.atomic():
         setup, _created = EventDecks.objects.select_for_update().get_or_create(event=event)
         if setup.banlist_id and setup.banlist_name == library.name:
-            return setup.banlist  # someone froze it first
+            return setup.banlist  # type: ignore[return-value]  # banlist_id is set: someone froze it first
         copy = copy_banlist(library, actor=by, event_id=event.pk)
         before = setup.banlist_name
         setup.banlist, setup.banlist_name, setup.frozen_at = copy, library.name, timezone.now()

@@ -40,7 +40,7 @@ def _input(request: dict[str, Any]) -> PairingInput:
         ),
         round=request["round"],
         seed=request["seed"],
-        forbidden=tuple(tuple(f) for f in request.get("forbidden", ())),  # type: ignore[misc]
+        forbidden=tuple((a, b) for a, b in request.get("forbidden", ())),
     )
 
 

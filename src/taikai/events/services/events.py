@@ -110,7 +110,7 @@ def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
             event.ruleset_name = ruleset.name
             event.ruleset_document = ruleset.to_dict()
             event.ruleset_fingerprint = ruleset.fingerprint
-            event._ruleset = None  # type: ignore[attr-defined]
+            event.__dict__.pop("_ruleset", None)  # the cached Ruleset is read again from the new document
         changes.pop("ruleset_name", None)
         for key, value in changes.items():
             if key not in EVENT_FIELDS and key != "banlist_entries":
@@ -169,7 +169,8 @@ def assign_staff(event: Event, *, by: Actor, username: str, role: str) -> StaffR
 
 def create_staff_user(*, by: Actor, username: str, password: str) -> Any:
     """Organizers create judge accounts at the venue (no e-mail needed)."""
-    from django.contrib.auth.password_validation import ValidationError, validate_password
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
 
     require_site_organizer(by)
     User = get_user_model()

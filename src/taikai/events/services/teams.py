@@ -12,7 +12,7 @@ from django.db import transaction
 from taikai.audit.services import record
 from taikai.core import standings as core_standings
 from taikai.core.pairing import team as team_pairing
-from taikai.core.pairing.types import PairingError
+from taikai.core.pairing.types import PairingError, PlayerId
 from taikai.core.sheet import pairing_input
 from taikai.events import actions
 from taikai.events.actors import Actor
@@ -52,7 +52,9 @@ def pair_team_round(event: Event, by: Actor, number: int) -> Round:
     require_organizer(by, event)
     records = team_sheet(event)
     teams = list(event.teams.order_by("id").prefetch_related("members"))
-    members = {t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams}
+    members: dict[PlayerId, list[PlayerId]] = {
+        t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams
+    }
     seed = secrets.randbits(62)
     inp = pairing_input(records, number, seed)
     try:
@@ -86,11 +88,11 @@ def pair_team_round(event: Event, by: Actor, number: int) -> Round:
     for team_id in result.teams.byes:
         table += 1
         tm = TeamMatch.objects.create(round=rnd, table=table, team_a_id=team_id, result="bye")
-        for pid, seat in zip(members[team_id], event.ruleset.team.seats, strict=True):
+        for pid, seat_name in zip(members[team_id], event.ruleset.team.seats, strict=True):
             Match.objects.create(
                 round=rnd,
                 table=table,
-                seat=seat,
+                seat=seat_name,
                 team_match=tm,
                 player_a_id=pid,
                 is_bye=True,

@@ -158,9 +158,12 @@ def import_event(data: Any, *, by: Actor) -> Event:
 def _import(data: dict[str, Any], owner: Any) -> Event:
     e = data["event"]
     from_document(e["ruleset_document"])  # validates the stored ruleset
+    date = parse_date(e["date"])
+    if date is None:
+        raise ServiceError("bad-choice", field="date", value=e["date"])
     event = Event.objects.create(
         **{k: e[k] for k in EVENT_KEYS if k not in ("date", "deck_deadline")},
-        date=parse_date(e["date"]),
+        date=date,
         deck_deadline=_dt(e.get("deck_deadline")),
         created_by=owner,
     )

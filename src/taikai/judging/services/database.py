@@ -70,7 +70,7 @@ def export_database(event: Event, *, by: Actor, source: str) -> dict[str, Any]:
                 "infraction": r.infraction,
                 "rung": r.rung,
                 "event_name": r.event_name,
-                "event_date": r.event_date.isoformat() if r.event_date else None,
+                "event_date": r.event_date.isoformat() if r.event_date else "",
             }
         )
     return {"format": FORMAT, "version": 1, "source": source, "records": records}

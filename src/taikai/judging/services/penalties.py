@@ -281,6 +281,7 @@ def _match_loss(penalty: Penalty, by: Actor) -> None:
 
 def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
     """PEN-4 (CS 1.1): the whole team receives the same penalty."""
+    assert source.player.team_id is not None  # PEN-4 propagates only from a team member
     team = Team.objects.select_for_update().get(pk=source.player.team_id)
     for member in team.members.exclude(pk=source.player_id):
         copy = _create(
