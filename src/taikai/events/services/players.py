@@ -10,6 +10,7 @@ import unicodedata
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from taikai.audit.services import record
@@ -179,7 +180,7 @@ def issue_access(player: Player, *, by: Actor) -> str:
 def revoke_access(player: Player, *, by: Actor) -> None:
     require_staff(by, player.event)
     with transaction.atomic():
-        Player.objects.filter(pk=player.pk).update(access_token_hash="")
+        Player.objects.filter(pk=player.pk).update(access_token_hash="", version=F("version") + 1)
         record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
 
 

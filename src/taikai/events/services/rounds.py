@@ -102,7 +102,8 @@ def pair_next_round(event: Event, *, by: Actor) -> Round:
             raise ServiceError("all-rounds-played")
         if event.status == Event.Status.REGISTRATION:
             event.status = Event.Status.RUNNING
-            event.save(update_fields=["status"])
+            event.version += 1
+            event.save(update_fields=["status", "version"])
             record(
                 actions.EVENT_STARTED,
                 actor=by,
