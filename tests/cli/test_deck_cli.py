@@ -28,7 +28,12 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_sample_deck_is_legal_under_the_july_2026_list(capsys: pytest.CaptureFixture[str]) -> None:  # DECK-4
     code, out, err = run(capsys, str(SAMPLE_YDK), *FILES, "--ruleset", "modern", "--json")
     assert (code, err) == (0, "")
-    assert json.loads(out) == {"legal": True, "counts": {"main": 40, "extra": 10, "side": 3}, "problems": []}
+    assert json.loads(out) == {
+        "legal": True,
+        "counts": {"main": 40, "extra": 10, "side": 3},
+        "problems": [],
+        "notes": [],
+    }
 
 
 def test_under_dkt_2011_the_two_link_monsters_are_refused(capsys: pytest.CaptureFixture[str]) -> None:  # DECK-2
@@ -61,6 +66,7 @@ def test_the_issue_example_a_third_ash_blossom_in_the_side(
                 "limit": 2,
             }
         ],
+        "notes": [],
     }
 
 
@@ -131,9 +137,9 @@ def test_unreadable_input_exits_2_with_one_line(
 
 def test_a_bad_lflist_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.conf"
-    bad.write_text("!A\nforty 1\n")
+    bad.write_text("forty 1\n")
     code, _, err = run(capsys, str(SAMPLE_YDK), "--cards", str(CDB_EN), "--banlist", str(bad))
-    assert code == 2 and "line 2" in err
+    assert code == 2 and "bad.conf" in err
 
 
 def test_cards_and_banlist_files_need_no_database(tmp_path: Path) -> None:
