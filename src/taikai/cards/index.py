@@ -127,11 +127,18 @@ class DbCardIndex:
         from taikai.cards.models import Card
 
         self._model = Card
+        self._names: _NameTable | None = None
 
     def __len__(self) -> int:
         return int(self._model.objects.count())
 
     def _table(self) -> _NameTable:
+        """The process's name table, checked against the card table once per index (one list read)."""
+        if self._names is None:
+            self._names = self._current_table()
+        return self._names
+
+    def _current_table(self) -> _NameTable:
         global _TABLE
         from django.db.models import Count, Max, Sum
 

@@ -33,6 +33,14 @@ class DeckFormatError(ValueError):
         self.line = line
 
 
+class DeckTooLong(DeckFormatError):
+    """More card lines than any deck has: refused before any name is looked up further."""
+
+    def __init__(self, limit: int, line: int):
+        super().__init__(f"more than {limit} card lines: this is not one deck list", line)
+        self.limit = limit
+
+
 class NameResolver(Protocol):
     def resolve(self, name: str) -> CardFacts | None: ...
 
@@ -166,7 +174,7 @@ def _unknown_reading(line: str) -> tuple[str, int]:
 def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
-        raise DeckFormatError(f"{len(lines)} lines (a deck list has at most {MAX_LINES})")
+        raise DeckTooLong(MAX_CARD_LINES, MAX_LINES + 1)
     sections: dict[str, list[int]] = {s: [] for s in SECTIONS}
     current = "main"
     unknown: list[UnknownName] = []
@@ -199,7 +207,7 @@ def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
                 continue
         card_lines += 1
         if card_lines > MAX_CARD_LINES:
-            raise DeckFormatError(f"more than {MAX_CARD_LINES} card lines: this is not one deck list", number)
+            raise DeckTooLong(MAX_CARD_LINES, number)
         if card is not None:
             sections[current].extend([card.passcode] * count)
             written.setdefault(card.passcode, options[0][0])

@@ -31,6 +31,7 @@ from taikai.cards.services import (
     library_banlist,
     resolve_deck_text,
 )
+from taikai.cards.textsheet import DeckTooLong
 from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.deck import check_languages
 from taikai.decks import messages as _messages  # noqa: F401  (registers the problem texts)
@@ -170,6 +171,8 @@ def _resolve(text: str, filename: str = "") -> ResolvedDeck:
     names must never hold the database)."""
     try:
         return resolve_deck_text(text, filename=filename)
+    except DeckTooLong as exc:
+        raise ServiceError("deck-too-many-lines", limit=exc.limit, line=exc.line) from exc
     except DeckFormatError as exc:
         raise ServiceError("deck-unreadable", detail=exc.reason, line=exc.line or "-") from exc
 
