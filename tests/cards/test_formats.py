@@ -27,7 +27,7 @@ from tests.cards.conftest import SAMPLE_YDK, SAMPLE_YDKE
 # The sample deck as a player would type it on a Japanese deck sheet (full-width and half-width mixed).
 SHEET_JA = """\
 【メインデッキ】 40枚
-モンスター (30)
+モンスター (37)
 ブラック・マジシャン ×3
 青眼の白龍 x3
 ３ デーモンの召喚
@@ -45,7 +45,7 @@ SHEET_JA = """\
 カオス・ソルジャー
 オッドアイズ・ペンデュラム・ドラゴン
 アストログラフ・マジシャン
-魔法 (4)
+魔法 (3)
 サンダー・ボルト
 融合
 サイクロン

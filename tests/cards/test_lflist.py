@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taikai.cards.lflist import LflistError, ParsedList, find_list, parse_lflist, write_lflist
-from tests.cards.conftest import LFLIST_ALL, LFLIST_JA, LFLIST_OCG
+from taikai.cards.lflist import LflistError, ParsedList, find_list, parse_lflist, read_lflist, write_lflist
+from tests.cards.conftest import LFLIST_ALL, LFLIST_JA, LFLIST_OCG, LFLIST_SPEED
 
 
 def test_the_july_2026_ocg_list_as_published_for_edopro() -> None:
@@ -44,13 +44,41 @@ def test_whitelist_and_directives() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["46986414 0\n", "!A\n46986414 9\n", "!A\nforty 1\n", "!\n1 0\n", "!A\n46986414\n"],
+    ("text", "line"),
+    [("46986414 0\n!A\n1 0\n", 1), ("!A\n46986414 9\n", 2), ("!A\nforty 1\n", 2), ("!A\n1 -1\n", 2)],
 )
-def test_malformed_lines_name_their_line(text: str) -> None:
-    with pytest.raises(LflistError) as caught:
-        parse_lflist(text)
-    assert caught.value.line >= 1
+def test_a_line_that_cannot_be_read_is_skipped_with_a_warning_naming_it(text: str, line: int) -> None:
+    # As EDOPro: the rest of the file is read (ProjectIgnis' Rush pre-release list has "1 -1").
+    parsed = read_lflist(text)
+    assert [p.name for p in parsed.lists] == ["A"]
+    assert [(w.code, w.params["line"]) for w in parsed.warnings] == [("lflist-line-skipped", line)]
+
+
+def test_entries_under_a_nameless_header_belong_to_no_list() -> None:
+    parsed = read_lflist("!\n1 0\n!B\n2 1\n")
+    assert [(p.name, p.entries) for p in parsed.lists] == [("B", {2: 1})]
+    assert [w.params["line"] for w in parsed.warnings] == [1, 2]
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "46986414 0\n", "hello world\n"])
+def test_a_file_with_no_list_is_refused(text: str) -> None:
+    with pytest.raises(LflistError):
+        read_lflist(text)
+
+
+def test_the_real_speed_duel_list_reads_as_edopro_reads_it() -> None:
+    parsed = read_lflist(LFLIST_SPEED.read_text("utf-8"))
+    [speed] = parsed.lists
+    assert speed.name == "2025.07 Speed Duel" and speed.whitelist
+    assert len(speed.entries) > 1000
+    assert parsed.warnings == []  # "--SS05 Bakura" is a comment line, as the format says
+
+
+def test_a_genesys_points_list_is_left_out_in_one_warning() -> None:
+    text = "!Genesys\n$genesys\n14558127 10 --Ash\n!2026.7\n14558127 2\n"
+    parsed = read_lflist(text)
+    assert [p.name for p in parsed.lists] == ["2026.7"]
+    assert [(w.code, w.params["name"]) for w in parsed.warnings] == [("lflist-points-list", "Genesys")]
 
 
 def test_write_then_read_is_the_same() -> None:

@@ -113,11 +113,14 @@ def test_db_index_answers_like_the_memory_index(cdb_pair: list[Path]) -> None:
 def test_resolve_deck_text_re_sorts_a_ygopro_ydk_and_reports_unknown_names(cdb_pair: list[Path]) -> None:
     services.import_card_files(cdb_pair)
     ygopro = "#main\n" + "\n".join(map(str, SAMPLE.main + SAMPLE.extra)) + "\n!side\n"
-    deck, problems = services.resolve_deck_text(ygopro + "\n".join(map(str, SAMPLE.side)))
-    assert deck == SAMPLE and problems == []
-    deck, problems = services.resolve_deck_text("3 ブラック・マジシャン\n1 ブラック・マジシャソ\n")
-    assert deck.main == (46986414,) * 3
-    assert [(p.code, p.params["line"], p.params["matches"][0]) for p in problems] == [
+    resolved = services.resolve_deck_text(ygopro + "\n".join(map(str, SAMPLE.side)))
+    assert resolved.deck == SAMPLE and resolved.problems == ()
+    # DECK-2: the report says which cards were moved, so a 40-card main deck of 50 lines explains itself.
+    assert sum(n.params["count"] for n in resolved.notes) == len(SAMPLE.extra)
+    assert {n.code for n in resolved.notes} == {"ydk-moved-to-extra"}
+    resolved = services.resolve_deck_text("3 ブラック・マジシャン\n1 ブラック・マジシャソ\n")
+    assert resolved.deck.main == (46986414,) * 3
+    assert [(p.code, p.params["line"], p.params["matches"][0]) for p in resolved.problems] == [
         ("unknown-card", 2, "ブラック・マジシャン")
     ]
 

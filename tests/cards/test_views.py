@@ -68,3 +68,12 @@ def test_only_logged_in_staff_may_import() -> None:
     client = Client()
     client.force_login(player)
     assert client.get("/cards/import/").status_code == 403
+
+
+def test_an_lflist_line_that_cannot_be_read_is_skipped_and_shown(staff: Client) -> None:
+    text = b"!2026.7\n14558127 2 --Ash\n1 -1\n!Genesys\n$genesys\n14558127 10\n"
+    response = staff.post("/cards/import/", {"lflist": [SimpleUploadedFile("rush.lflist.conf", text)]})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "rush.lflist.conf: 3 行目を読み飛ばしました" in page
+    assert "「Genesys」はポイント制のリスト" in page

@@ -13,7 +13,7 @@ import pytest
 
 from taikai.cards.models import Card
 from taikai.cli import main
-from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
+from tests.cards.conftest import CDB_EN, CDB_JA, DATA, LFLIST_JA, slice_cdb
 from tests.cards.test_sources import CARDINFO
 
 PASSCODES = [14558127, 14558128, 46986414, 36996508, 84013237, 23434538, 10045474]
@@ -96,7 +96,8 @@ def test_find_in_cdb_files_without_a_database(capsys: pytest.CaptureFixture[str]
 def test_sync_downloads_from_the_configured_urls(
     capsys: pytest.CaptureFixture[str], server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("TAIKAI_CARDS_CDB_URLS", f"{server}/en.cdb {server}/ja.cdb")
+    monkeypatch.setenv("TAIKAI_CARDS_CDB_URLS", f"{server}/en.cdb")
+    monkeypatch.setenv("TAIKAI_CARDS_JA_CDB_URL", f"{server}/ja.cdb")
     monkeypatch.setenv("TAIKAI_CARDS_JSON_URL", f"{server}/cardinfo.json")
     code, out, err = run(capsys, "cards", "sync", "--lflist-url", f"{server}/OCG.lflist.conf", "--lang", "en")
     assert (code, err) == (0, "")
@@ -113,6 +114,70 @@ def test_sync_says_clearly_when_offline(capsys: pytest.CaptureFixture[str]) -> N
     )
     assert (code, out) == (2, "")
     assert "cannot reach http://127.0.0.1:9/cards.cdb" in err and "taikai cards import" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def shared_data_server() -> Iterator[str]:
+    """A local HTTP server serving ../shared/data as it is, standing in for the card databases."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(DATA)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+@pytest.mark.django_db
+def test_sync_brings_japanese_names_so_a_japanese_sheet_reads_out_of_the_box(
+    capsys: pytest.CaptureFixture[str], shared_data_server: str, tmp_path: Path
+) -> None:
+    url = shared_data_server
+    code, out, err = run(
+        capsys,
+        "cards",
+        "sync",
+        "--cdb-url",
+        f"{url}/cards/cards-en-2026-08.cdb",
+        "--ja-cdb-url",
+        f"{url}/cards/cards-ja-2026-08.cdb",
+        "--json-url",
+        "",
+        "--lflist-url",
+        f"{url}/banlists/ocg-2026.07.lflist.conf",
+    )
+    assert code == 0, err
+    ash = Card.objects.get(passcode=14558127)
+    assert (ash.name_en, ash.name_ja) == ("Ash Blossom & Joyous Spring", "灰流うらら")
+    assert Card.objects.exclude(name_ja="").count() == 14484 - 22  # 22 cards have no Japanese name
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("メインデッキ\n《灰流うらら》×3\n", "utf-8")
+    code, out, _ = run(capsys, "deck", "check", str(sheet), "--list", "2026.07 ocg", "--json")
+    assert json.loads(out)["counts"]["main"] == 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("order", [("en", "ja"), ("ja", "en")])
+def test_importing_one_language_never_erases_the_other(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, order: tuple[str, str]
+) -> None:
+    files = {
+        "en": slice_cdb(CDB_EN, tmp_path / "en.cdb", PASSCODES),
+        "ja": slice_cdb(CDB_JA, tmp_path / "ja.cdb", PASSCODES),
+    }
+    for lang in order:  # separate commands, as an organizer would run them
+        code, _, err = run(capsys, "cards", "import", str(files[lang]))
+        assert code == 0, err
+    ash = Card.objects.get(passcode=14558127)
+    assert (ash.name_en, ash.name_ja) == ("Ash Blossom & Joyous Spring", "灰流うらら")
+    code, out, _ = run(capsys, "cards", "import", str(files[order[0]]), "--lang", "en")
+    assert "0 added, 0 updated, 7 unchanged" in out
 
 
 @pytest.mark.django_db
@@ -131,8 +196,17 @@ def test_banlist_import_list_and_show(capsys: pytest.CaptureFixture[str], small_
 
 
 @pytest.mark.django_db
-def test_banlist_import_of_a_bad_file_names_the_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_banlist_import_skips_a_bad_line_and_names_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.conf"
-    bad.write_text("!A\n1234 7\n")
+    bad.write_text("!A\n1234 7\n5678 1\n")
+    code, _, err = run(capsys, "banlist", "import", "--lang", "en", str(bad))
+    assert code == 0 and "line 2 skipped" in err
+    code, out, _ = run(capsys, "banlist", "show", "a", "--json")  # names match without regard to case
+    assert code == 0 and [e["card"] for e in json.loads(out)["entries"]] == [5678]
+
+
+def test_banlist_import_of_a_file_with_no_list_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.conf"
+    bad.write_text("1234 7\n")
     code, _, err = run(capsys, "banlist", "import", str(bad))
-    assert code == 2 and "line 2" in err
+    assert code == 2 and "bad.conf" in err

@@ -28,7 +28,12 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_sample_deck_is_legal_under_the_july_2026_list(capsys: pytest.CaptureFixture[str]) -> None:  # DECK-4
     code, out, err = run(capsys, str(SAMPLE_YDK), *FILES, "--ruleset", "modern", "--json")
     assert (code, err) == (0, "")
-    assert json.loads(out) == {"legal": True, "counts": {"main": 40, "extra": 10, "side": 3}, "problems": []}
+    assert json.loads(out) == {
+        "legal": True,
+        "counts": {"main": 40, "extra": 10, "side": 3},
+        "problems": [],
+        "notes": [],
+    }
 
 
 def test_under_dkt_2011_the_two_link_monsters_are_refused(capsys: pytest.CaptureFixture[str]) -> None:  # DECK-2
@@ -61,6 +66,7 @@ def test_the_issue_example_a_third_ash_blossom_in_the_side(
                 "limit": 2,
             }
         ],
+        "notes": [],
     }
 
 
@@ -131,9 +137,9 @@ def test_unreadable_input_exits_2_with_one_line(
 
 def test_a_bad_lflist_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.conf"
-    bad.write_text("!A\nforty 1\n")
+    bad.write_text("forty 1\n")
     code, _, err = run(capsys, str(SAMPLE_YDK), "--cards", str(CDB_EN), "--banlist", str(bad))
-    assert code == 2 and "line 2" in err
+    assert code == 2 and "bad.conf" in err
 
 
 def test_cards_and_banlist_files_need_no_database(tmp_path: Path) -> None:
@@ -160,3 +166,51 @@ def test_without_files_the_imported_database_and_a_stored_list_are_used(capsys: 
     assert code == 0, out
     code, _, err = run(capsys, str(SAMPLE_YDK), "--list", "no such list")
     assert code == 2 and "no such list" in err
+
+
+def test_a_folder_of_decks_is_checked_in_one_process_as_a_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "a.ydk").write_text(SAMPLE_YDK.read_text("utf-8"))
+    (folder / "b.ydke.txt").write_text(SAMPLE_YDKE.read_text("utf-8"))
+    (folder / "c.txt").write_text(SHEET_JA, "utf-8")
+    (folder / "d.ydk").write_text(SAMPLE_YDK.read_text("utf-8") + "14558127\n")  # a third Ash Blossom
+    (folder / "e.ydk").write_text("#main\nnot a passcode\n")
+    (folder / "notes.md").write_text("not a deck")  # other files are left alone
+    code, out, _ = run(capsys, str(folder), *FILES, "--lang", "en")
+    lines = out.splitlines()
+    assert code == 2  # one file could not be read
+    assert [line.split()[0] for line in lines[:5]] == ["a.ydk", "b.ydke.txt", "c.txt", "d.ydk", "e.ydk"]
+    assert "40/10/3" in lines[0] and "legal deck" in lines[0]
+    assert "illegal deck (1 problems)" in lines[3] and "Semi-Limited" in lines[3]
+    assert "unreadable" in lines[4] and "line 2" in lines[4]
+    assert lines[5].startswith("5 files: 3 legal, 1 illegal, 1 unreadable")
+    code, out, _ = run(capsys, str(folder), *FILES, "--json")
+    got = json.loads(out)
+    assert (got["n"], got["legal"], got["illegal"], got["unreadable"]) == (5, 3, 1, 1)
+
+
+def test_a_ydk_with_extra_deck_monsters_in_main_says_they_were_moved(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:  # DECK-2
+    lines = SAMPLE_YDK.read_text("utf-8").replace("#extra\n", "").splitlines()
+    path = tmp_path / "ygopro.ydk"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, _ = run(capsys, str(path), *FILES, "--lang", "en")
+    assert code == 0
+    assert out.count("an extra-deck monster, moved from the main deck to the extra deck") == 10
+
+
+def test_a_fresh_data_directory_is_migrated_by_the_first_command(tmp_path: Path) -> None:
+    env = {**os.environ, "TAIKAI_VAR_DIR": str(tmp_path / "var"), "LANG": "C"}
+    env.pop("TAIKAI_DATABASE_URL", None)
+    env["TAIKAI_DATABASE_URL"] = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    for args in (["banlist", "import", str(LFLIST_OCG)], ["deck", "check", str(SAMPLE_YDK)]):
+        result = subprocess.run([str(TAIKAI), *args], capture_output=True, text=True, env=env, timeout=120, check=False)
+        assert "Traceback" not in result.stderr and "no such table" not in result.stderr
+        if args[0] == "banlist":
+            assert result.returncode == 0 and "preparing the database" in result.stderr
+        else:  # migrated already: one line says what to run
+            assert result.returncode == 2 and result.stderr.count("\n") == 1 and "taikai cards" in result.stderr

@@ -1,5 +1,6 @@
-"""Card benchmark: importing the 14,484-card .cdb pair (target < 10 s) and checking a deck once the
-cards are loaded (target < 10 ms, median of many).
+"""Card benchmark: importing the 14,484-card .cdb pair (target < 10 s), checking a deck once the
+cards are loaded (target < 10 ms, median of many), a 20 KB list of unknown names (target < 100 ms)
+and a folder of 100 decks through `taikai deck check DIR`.
 
 ``python -m taikai.bench cards [--data ../shared/data] [--runs 1000] [--database-url URL]`` prints a
 markdown table. The database import runs in a child process against a fresh throw-away SQLite file
@@ -22,6 +23,8 @@ from typing import Any
 
 IMPORT_TARGET_S = 10.0
 CHECK_TARGET_MS = 10.0
+HOSTILE_TARGET_MS = 100.0  # issue 15: a 20 KB list of unknown names took 113 s
+FOLDER_DECKS = 100
 SHEET = """メインデッキ
 3 ブラック・マジシャン
 3 青眼の白龍
@@ -58,6 +61,22 @@ SHEET = """メインデッキ
 2 灰流うらら
 無限泡影
 """
+
+
+def unknown_names_list(size: int = 20 * 1024) -> str:
+    """``size`` bytes of card names nobody knows, as many lines as a list may have (200), each
+    as long as it must be to reach the size: the worst list the reader accepts."""
+    from taikai.cards.textsheet import MAX_CARD_LINES
+
+    per_line = size // MAX_CARD_LINES
+    lines = []
+    for i in range(MAX_CARD_LINES):
+        line = f"存在しない幻のカード第{i}号・"
+        filler = "ドラゴンの竜騎士"
+        while len(line.encode("utf-8")) + 3 < per_line:  # + the newline
+            line += filler[len(line) % len(filler)]
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _files(data: Path) -> dict[str, Path]:
@@ -105,8 +124,17 @@ def memory_rows(files: dict[str, Path], runs: int) -> list[tuple[str, str, str, 
         sheet = read_text_sheet(SHEET, index)
         return check_deck(sheet.deck, index.facts(sheet.deck.all_cards()), banlist, modern)
 
+    hostile = unknown_names_list()
+
+    def check_hostile() -> object:
+        sheet = read_text_sheet(hostile, index)
+        return check_deck(sheet.deck, index.facts(sheet.deck.all_cards()), banlist, modern)
+
     assert check_ydk() == [] and check_sheet() == []
     ydk_ms, sheet_ms = _median_ms(check_ydk, runs), _median_ms(check_sheet, runs)
+    _, first_hostile_s = _timed(check_hostile)  # includes building the suggestion index once
+    hostile_ms = _median_ms(check_hostile, max(runs // 50, 5))
+    folder_s = folder_seconds(files)
     target = f"< {CHECK_TARGET_MS:.0f} ms"
     return [
         (f"read the .cdb pair ({len(cards):,} cards)", f"{read_s:.2f} s", "—", ""),
@@ -118,7 +146,51 @@ def memory_rows(files: dict[str, Path], runs: int) -> list[tuple[str, str, str, 
             target,
             _ok(sheet_ms, CHECK_TARGET_MS),
         ),
+        (
+            f"deck check, {round(len(hostile.encode()) / 1024)} KB list of unknown names, in memory (median)",
+            f"{hostile_ms:.1f} ms",
+            f"< {HOSTILE_TARGET_MS:.0f} ms",
+            _ok(hostile_ms, HOSTILE_TARGET_MS),
+        ),
+        ("the same, first time (builds the suggestion index)", f"{first_hostile_s * 1000:.0f} ms", "—", ""),
+        (
+            f"`taikai deck check DIR`, {FOLDER_DECKS} decks, .cdb pair and lflist read once",
+            f"{folder_s:.2f} s",
+            "—",
+            "",
+        ),
     ]
+
+
+def folder_seconds(files: dict[str, Path]) -> float:
+    """One ``taikai deck check DIR`` run (in this process) over a folder of 100 decks in the three formats."""
+    import contextlib
+    import io
+
+    from taikai.cards.formats import read_ydk, write_ydke
+    from taikai.cli import main
+
+    ydk = files["ydk"].read_text("utf-8")
+    with tempfile.TemporaryDirectory(prefix="taikai-bench-decks-") as tmp:
+        folder = Path(tmp)
+        for i in range(FOLDER_DECKS):
+            kind = i % 3
+            if kind == 0:
+                (folder / f"{i:03}.ydk").write_text(ydk, "utf-8")
+            elif kind == 1:
+                (folder / f"{i:03}.ydke.txt").write_text(write_ydke(read_ydk(ydk)), "utf-8")
+            else:
+                (folder / f"{i:03}.txt").write_text(SHEET, "utf-8")
+        args = ["deck", "check", str(folder), "--cards", str(files["en"]), "--cards", str(files["ja"])]
+        args += ["--banlist", str(files["lflist"]), "--json"]
+        out = io.StringIO()
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(out):
+            code = main(args)
+        seconds = time.perf_counter() - start
+    got = json.loads(out.getvalue())
+    assert code == 0 and got["legal"] == FOLDER_DECKS, got
+    return seconds
 
 
 def _ok(value: float, target: float) -> str:
@@ -146,7 +218,17 @@ def db_child(files: dict[str, Path], runs: int) -> dict[str, float]:
     deck = read_ydk(files["ydk"].read_text("utf-8"))
     index, modern = DbCardIndex(), rs.builtin("modern")
     check = _median_ms(lambda: check_deck(deck, index.facts(deck.all_cards()), banlist, modern), max(runs // 10, 10))
-    return {"first": first, "second": second, "check_ms": check}
+    from taikai.cards.check import check_resolved, resolve_deck_text
+
+    hostile = unknown_names_list()
+
+    def check_hostile() -> object:
+        resolved = resolve_deck_text(hostile, index)
+        return check_resolved(resolved, ruleset=modern, banlist=banlist, event_date=None)
+
+    check_hostile()  # loads the name table once per process, as a server does after an import
+    hostile_ms = _median_ms(check_hostile, 10)
+    return {"first": first, "second": second, "check_ms": check, "hostile_ms": hostile_ms}
 
 
 def db_rows(files: dict[str, Path], runs: int, database_url: str | None) -> list[tuple[str, str, str, str]]:
@@ -177,6 +259,12 @@ def db_rows(files: dict[str, Path], runs: int, database_url: str | None) -> list
             f"{got['check_ms']:.3f} ms",
             f"< {CHECK_TARGET_MS:.0f} ms",
             _ok(got["check_ms"], CHECK_TARGET_MS),
+        ),
+        (
+            f"deck check, 20 KB list of unknown names, names from {engine} (median)",
+            f"{got['hostile_ms']:.1f} ms",
+            f"< {HOSTILE_TARGET_MS:.0f} ms",
+            _ok(got["hostile_ms"], HOSTILE_TARGET_MS),
         ),
     ]
 

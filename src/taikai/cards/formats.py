@@ -11,31 +11,56 @@ import base64
 import binascii
 import re
 import struct
-import unicodedata
+import urllib.parse
+from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Protocol
 
+from taikai.cards.textsheet import (
+    DeckFormatError,
+    NameResolver,
+    TextSheet,
+    UnknownName,
+    read_text_sheet,
+    write_text_sheet,
+)
 from taikai.core.deck import SECTIONS, CardFacts, Deck
 from taikai.core.problems import Problem
 
-
-class DeckFormatError(ValueError):
-    def __init__(self, reason: str, line: int | None = None):
-        super().__init__(f"line {line}: {reason}" if line else reason)
-        self.reason = reason
-        self.line = line
+__all__ = ["DeckFormatError", "NameResolver", "TextSheet", "UnknownName", "read_text_sheet", "write_text_sheet"]
 
 
-class NameResolver(Protocol):
-    def resolve(self, name: str) -> CardFacts | None: ...
+# --- reading bytes ---------------------------------------------------------------------------------
 
-    def suggest(self, name: str, limit: int = 3) -> list[str]: ...
+
+def decode_bytes(data: bytes) -> str:
+    """A deck file or list as text, as the simulators and Japanese editors save it: UTF-8 with or without
+    a BOM, UTF-16 with a BOM (Windows Notepad's "Unicode"), or Shift_JIS. Raises ``DeckFormatError``."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise DeckFormatError("not readable UTF-16") from exc
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise DeckFormatError("not a text file (neither UTF-8, UTF-16 nor Shift_JIS)")
 
 
 # --- .ydk ----------------------------------------------------------------------------------------
 
-_YDK_HEADERS = {"#main": "main", "#extra": "extra", "!side": "side"}
+_YDK_HEADERS = {"#main": "main", "#extra": "extra"}
+# A passcode and whatever a tool wrote after it ("81497285 # Ash", "81497285\tcomment"); zero-padded too.
+_YDK_CARD = re.compile(r"^0*(\d{1,10})(?:\s.*|#.*)?$")
+
+
+def _ydk_header(line: str) -> str | None:
+    if line.startswith("!"):
+        return "side"  # "!side", "!sidedeck", "!Side Deck": EDOPro takes any '!' line as the side deck
+    return _YDK_HEADERS.get(line.split()[0].lower())
 
 
 def read_ydk(text: str) -> Deck:
@@ -46,22 +71,23 @@ def read_ydk(text: str) -> Deck:
         line = raw.strip().lstrip("\ufeff")
         if not line:
             continue
-        header = _YDK_HEADERS.get(line.split()[0].lower())
+        header = _ydk_header(line)
         if header:
             current = header
-        elif line.startswith(("#", "!")):
+            continue
+        if line.startswith("#"):
             continue  # "#created by ..." and other comments
-        elif line.isascii() and line.isdigit() and len(line) <= 10:
-            sections[current].append(int(line))
-        else:
+        match = _YDK_CARD.match(line) if line[:1].isascii() else None
+        if match is None or int(match.group(1)) > 0xFFFFFFFF:
             raise DeckFormatError(f"not a passcode: {line[:40]!r}", number)
+        sections[current].append(int(match.group(1)))
     return Deck(tuple(sections["main"]), tuple(sections["extra"]), tuple(sections["side"]))
 
 
 def looks_like_ydk(text: str) -> bool:
     lines = [ln.strip().lstrip("\ufeff") for ln in text.splitlines() if ln.strip()]
-    return any(ln.lower() in _YDK_HEADERS for ln in lines) and all(
-        ln.startswith(("#", "!")) or (ln.isascii() and ln.isdigit()) for ln in lines
+    return any(ln.split()[0].lower() in _YDK_HEADERS for ln in lines) and all(
+        ln.startswith(("#", "!")) or _YDK_CARD.match(ln) is not None for ln in lines
     )
 
 
@@ -84,6 +110,15 @@ def sort_ydk(deck: Deck, index: _Facts) -> Deck:
     return sort_extra(deck, lambda p: p in known and known[p].extra_kind is not None)
 
 
+def sorted_ydk_sheet(sheet: TextSheet, index: _Facts) -> TextSheet:
+    """A ``.ydk`` sheet with extra-deck monsters moved out of the main deck, and a note for each card
+    moved, so "the main deck has 39 cards" explains itself."""
+    deck = sort_ydk(sheet.deck, index)
+    moved = Counter(sheet.deck.main) - Counter(deck.main)
+    notes = tuple(Problem("ydk-moved-to-extra", card=p, name="", count=n) for p, n in moved.items())
+    return replace(sheet, deck=deck, notes=sheet.notes + notes)
+
+
 def write_ydk(deck: Deck, created_by: str = "taikai") -> str:
     lines = [f"#created by {created_by}", "#main", *map(str, deck.main), "#extra", *map(str, deck.extra)]
     lines += ["!side", *map(str, deck.side)]
@@ -92,24 +127,39 @@ def write_ydk(deck: Deck, created_by: str = "taikai") -> str:
 
 # --- ydke:// -------------------------------------------------------------------------------------
 
-_YDKE = re.compile(r"ydke://([A-Za-z0-9+/=]*)!([A-Za-z0-9+/=]*)!([A-Za-z0-9+/=]*)!?")
+# Tolerant as EDOPro is: either base64 alphabet, padding optional, percent-encoded, wrapped over
+# lines or quoted inside a chat message, the last '!' optional.
+_B64 = r"[A-Za-z0-9+/=_\-]"
+_YDKE_CLOSED = re.compile(rf"ydke://({_B64}*(?:\s+{_B64}+)*)!((?:{_B64}|\s)*)!((?:{_B64}|\s)*)!", re.IGNORECASE)
+_YDKE_OPEN = re.compile(rf"ydke://((?:{_B64}|\s)*)!((?:{_B64}|\s)*)!({_B64}*)", re.IGNORECASE)
+
+
+def _ydke_part(name: str, encoded: str) -> tuple[int, ...]:
+    text = "".join(encoded.split()).rstrip("=").replace("-", "+").replace("_", "/")
+    if re.fullmatch(r"[A-Za-z0-9+/]*", text) is None or len(text) % 4 == 1:
+        raise DeckFormatError(f"{name} part is not base64")
+    try:
+        raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise DeckFormatError(f"{name} part is not base64") from exc
+    if len(raw) % 4:
+        raise DeckFormatError(f"{name} part is not a whole number of passcodes")
+    return tuple(int(p) for (p,) in struct.iter_unpack("<I", raw))
 
 
 def read_ydke(text: str) -> Deck:
-    """``ydke://MAIN!EXTRA!SIDE!``: each part standard base64 of little-endian uint32 passcodes."""
-    match = _YDKE.search(text.strip())
+    """``ydke://MAIN!EXTRA!SIDE!``: each part base64 of little-endian uint32 passcodes."""
+    if "%" in text:
+        text = urllib.parse.unquote(text)  # a URL pasted from a browser's address bar or a link
+    match = _YDKE_CLOSED.search(text) or _YDKE_OPEN.search(text)
     if match is None:
         raise DeckFormatError("not a ydke:// URL (expected ydke://MAIN!EXTRA!SIDE!)")
-    parts = []
-    for name, encoded in zip(SECTIONS, match.groups(), strict=True):
-        try:
-            raw = base64.b64decode(encoded, validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise DeckFormatError(f"{name} part is not base64") from exc
-        if len(raw) % 4:
-            raise DeckFormatError(f"{name} part is not a whole number of passcodes")
-        parts.append(tuple(int(p) for (p,) in struct.iter_unpack("<I", raw)))
-    return Deck(*parts)
+    return Deck(*(_ydke_part(name, part) for name, part in zip(SECTIONS, match.groups(), strict=True)))
+
+
+def has_ydke(text: str) -> bool:
+    lowered = text.lower()
+    return "ydke://" in lowered or "ydke%3a%2f%2f" in lowered
 
 
 def write_ydke(deck: Deck) -> str:
@@ -119,133 +169,9 @@ def write_ydke(deck: Deck) -> str:
     return f"ydke://{part(deck.main)}!{part(deck.extra)}!{part(deck.side)}!"
 
 
-# --- text deck sheets ----------------------------------------------------------------------------
-
-_HEADER = re.compile(
-    r"^[#!【\[(<]*\s*"
-    r"(?P<section>メインデッキ|メイン|main\s*deck|main|デッキ|deck"
-    r"|エクストラデッキ|エクストラ|extra\s*deck|extra|サイドデッキ|サイド|side\s*deck|side)"
-    r"\s*[】\])>]*\s*[:：]?\s*(?:[(\[]?\s*\d+\s*(?:枚|cards?)?\s*[)\]]?)?\s*[:：]?$",
-    re.IGNORECASE,
-)
-_SECTION_WORDS = {"メ": "main", "m": "main", "デ": "main", "d": "main", "エ": "extra", "e": "extra"}
-_PREFIX = re.compile(r"^(\d{1,2})\s*(?:[x×*]\s*)?(?:枚\s*)?\s+(.+)$", re.IGNORECASE)
-_SUFFIX = re.compile(r"^(.+?)\s*[x×*]\s*(\d{1,2})\s*枚?$", re.IGNORECASE)
-_SUFFIX_MAI = re.compile(r"^(.+?)\s+(\d{1,2})\s*枚$")
-_BULLET = re.compile(r"^(?:[-・•*]\s+)")
-# Sub-headings many sheets carry inside a section (モンスター (20), Spells: 12): no section change.
-_SUBHEADER = re.compile(
-    r"^[#!【\[(<]*\s*(?:モンスター|魔法|罠|monsters?|spells?|traps?)(?:カード|\s*cards?)?"
-    r"\s*[】\])>]*\s*[:：]?\s*(?:[(\[]?\s*\d+\s*(?:枚|cards?)?\s*[)\]]?)?$",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class UnknownName:
-    line: int
-    name: str
-    count: int
-    section: str
-    matches: tuple[str, ...] = ()
-
-    def problem(self) -> Problem:
-        """As a deck problem: ``unknown-card`` with no passcode, the line and the closest names."""
-        return Problem(
-            "unknown-card",
-            card=None,
-            name=self.name,
-            section=self.section,
-            count=self.count,
-            line=self.line,
-            matches=list(self.matches),
-        )
-
-
-@dataclass(frozen=True)
-class TextSheet:
-    deck: Deck
-    unknown: tuple[UnknownName, ...] = ()
-    names: dict[int, str] = field(default_factory=dict)  # passcode -> the name as written
-    format: str = "text"  # "ydk", "ydke" or "text"
-
-
-def _header_section(line: str) -> str | None:
-    match = _HEADER.match(line)
-    if match is None:
-        return None
-    word = match.group("section").lower()
-    return _SECTION_WORDS.get(word[0], "side")
-
-
-def _readings(line: str) -> list[tuple[str, int]]:
-    """The ways a card line can be read, most specific first: ``3 Name``, ``Name x3``, ``Name``."""
-    out = []
-    for pattern, name_group, count_group in ((_PREFIX, 2, 1), (_SUFFIX, 1, 2), (_SUFFIX_MAI, 1, 2)):
-        match = pattern.match(line)
-        if match:
-            out.append((match.group(name_group).strip(), int(match.group(count_group))))
-    out.append((line, 1))
-    return out
-
-
-def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
-    sections: dict[str, list[int]] = {s: [] for s in SECTIONS}
-    current = "main"
-    unknown: list[UnknownName] = []
-    written: dict[int, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = unicodedata.normalize("NFKC", raw).strip().lstrip("\ufeff")
-        line = _BULLET.sub("", line)
-        if not line or line.startswith(("//", "--")) or (line.startswith("#") and _header_section(line) is None):
-            continue
-        section = _header_section(line)
-        if section is None and _SUBHEADER.match(line):
-            continue
-        if section is not None:
-            current = section
-            continue
-        readings = _readings(line)
-        for name, count in readings:
-            card = resolver.resolve(name)
-            if card is not None:
-                sections[current].extend([card.passcode] * count)
-                written.setdefault(card.passcode, name)
-                break
-        else:
-            name, count = readings[0]
-            if count > 60:
-                raise DeckFormatError(f"{count} copies of one card", number)
-            unknown.append(UnknownName(number, name, count, current, tuple(resolver.suggest(name))))
-    deck = Deck(tuple(sections["main"]), tuple(sections["extra"]), tuple(sections["side"]))
-    return TextSheet(deck, tuple(unknown), written)
-
-
-_SHEET_HEADERS = {
-    "ja": {"main": "メインデッキ", "extra": "エクストラデッキ", "side": "サイドデッキ"},
-    "en": {"main": "Main Deck", "extra": "Extra Deck", "side": "Side Deck"},
-}
-
-
-def write_text_sheet(deck: Deck, cards: dict[int, CardFacts], lang: str = "ja") -> str:
-    """A sheet ``read_text_sheet`` reads back: one ``N Name`` line per card name, in first-seen order."""
-    lines: list[str] = []
-    for section in SECTIONS:
-        passcodes = deck.section(section)
-        lines.append(f"{_SHEET_HEADERS[lang][section]} ({len(passcodes)})")
-        counts: dict[int, int] = {}
-        for p in passcodes:
-            counts[p] = counts.get(p, 0) + 1
-        for p, n in counts.items():
-            card = cards.get(p)
-            lines.append(f"{n} {card.name(lang) if card else p}")
-        lines.append("")
-    return "\n".join(lines)
-
-
 def read_deck(text: str, resolver: NameResolver, filename: str = "") -> TextSheet:
     """Any deck format, recognised by its content (or a ``.ydk`` file name): ``ydke://``, ``.ydk``, a text sheet."""
-    if "ydke://" in text:
+    if has_ydke(text):
         return TextSheet(read_ydke(text), format="ydke")
     if filename.lower().endswith(".ydk") or looks_like_ydk(text):
         return TextSheet(read_ydk(text), format="ydk")

@@ -7,13 +7,13 @@ so deck checking and text-sheet reading take either.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Protocol
 
 from taikai.cards.names import is_japanese, name_key
 from taikai.cards.sources import read_cdbs
+from taikai.cards.suggest import NameSuggester
 from taikai.core.deck import CardFacts
 
 
@@ -48,15 +48,9 @@ def rank_matches(query_key: str, cards: Iterable[CardFacts], limit: int) -> list
 
 
 def close_names(name: str, candidates: Mapping[str, str], limit: int) -> list[str]:
-    """Closest display names to ``name``; ``candidates`` maps a key to its display name."""
-    key = name_key(name)
-    contained = sorted((k for k in candidates if key and key in k), key=len)[:limit]
-    close = difflib.get_close_matches(key, list(candidates), n=limit, cutoff=0.5)
-    seen: list[str] = []
-    for k in [*contained, *close]:
-        if candidates[k] not in seen:
-            seen.append(candidates[k])
-    return seen[:limit]
+    """Closest display names to ``name``; ``candidates`` maps a key to its display name. Builds an
+    index each call: for a one-off list; indexes keep a ``NameSuggester``."""
+    return NameSuggester(candidates).suggest(name, limit)
 
 
 class MemoryCardIndex:
@@ -65,6 +59,7 @@ class MemoryCardIndex:
         self._by_key: dict[str, CardFacts] = {}
         self._names: dict[str, dict[str, str]] = {"ja": {}, "en": {}}
         self._all_keys: list[tuple[str, CardFacts]] = []
+        self._suggesters: dict[str, NameSuggester] = {}
         for card in sorted(self._cards.values(), key=preference, reverse=True):
             for lang, name in (("ja", card.name_ja), ("en", card.name_en)):
                 if name:
@@ -99,7 +94,30 @@ class MemoryCardIndex:
         return rank_matches(key, hits.values(), limit)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        return close_names(name, self._names["ja" if is_japanese(name) else "en"], limit)
+        lang = "ja" if is_japanese(name) else "en"
+        if lang not in self._suggesters:
+            self._suggesters[lang] = NameSuggester(self._names[lang])
+        return self._suggesters[lang].suggest(name, limit)
+
+
+class _NameTable:
+    """Every imported name's key -> the preferred passcode, and a suggester per language: loaded once
+    per process and per state of the card table, so reading a sheet asks the database nothing per line."""
+
+    def __init__(self, rows: Iterable[tuple[int, int, int, str, str]]):
+        cards = [CardFacts(passcode=p, alias=a, type=t, name_en=en, name_ja=ja) for p, a, t, en, ja in rows]
+        memory = MemoryCardIndex(cards)
+        self.by_key = {key: card.passcode for key, card in memory._by_key.items()}
+        self.memory = memory
+
+
+_TABLE: tuple[tuple[object, ...], _NameTable] | None = None
+
+
+def forget_names() -> None:
+    """Drop the cached name table (a card was saved in this process)."""
+    global _TABLE
+    _TABLE = None
 
 
 class DbCardIndex:
@@ -109,9 +127,29 @@ class DbCardIndex:
         from taikai.cards.models import Card
 
         self._model = Card
+        self._names: _NameTable | None = None
 
     def __len__(self) -> int:
         return int(self._model.objects.count())
+
+    def _table(self) -> _NameTable:
+        """The process's name table, checked against the card table once per index (one list read)."""
+        if self._names is None:
+            self._names = self._current_table()
+        return self._names
+
+    def _current_table(self) -> _NameTable:
+        global _TABLE
+        from django.db.models import Count, Max, Sum
+
+        from taikai.cards.models import ImportRecord
+
+        stats = self._model.objects.aggregate(n=Count("passcode"), s=Sum("passcode"), m=Max("passcode"))
+        stamp = (stats["n"], stats["s"], stats["m"], ImportRecord.objects.aggregate(m=Max("id"))["m"])
+        if _TABLE is None or _TABLE[0] != stamp:
+            rows = self._model.objects.values_list("passcode", "alias", "type", "name_en", "name_ja")
+            _TABLE = (stamp, _NameTable(rows))
+        return _TABLE[1]
 
     def get(self, passcode: int) -> CardFacts | None:
         card = self._model.objects.filter(passcode=passcode).first()
@@ -121,13 +159,8 @@ class DbCardIndex:
         return {c.passcode: c.facts() for c in self._model.objects.filter(passcode__in=set(passcodes))}
 
     def resolve(self, name: str) -> CardFacts | None:
-        from django.db.models import Q
-
-        key = name_key(name)
-        if not key:
-            return None
-        found = [c.facts() for c in self._model.objects.filter(Q(key_ja=key) | Q(key_en=key))]
-        return min(found, key=preference) if found else None
+        passcode = self._table().by_key.get(name_key(name))
+        return self.get(passcode) if passcode is not None else None
 
     def find(self, query: str, limit: int = 20) -> list[CardFacts]:
         from django.db.models import Q
@@ -143,6 +176,4 @@ class DbCardIndex:
         return rank_matches(key, [c.facts() for c in rows], limit)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        lang = "ja" if is_japanese(name) else "en"
-        rows = self._model.objects.exclude(**{f"name_{lang}": ""}).values_list(f"key_{lang}", f"name_{lang}")
-        return close_names(name, dict(rows), limit)
+        return self._table().memory.suggest(name, limit)

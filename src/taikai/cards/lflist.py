@@ -3,6 +3,11 @@
 ``!NAME`` starts a list; ``PASSCODE COUNT --comment`` lines follow (COUNT 0, 1, 2, or 3 for an
 explicit "unlimited"); ``#`` lines are comments; ``$whitelist`` makes the current list a whitelist
 (every card it does not name is forbidden). Passcodes may have leading zeros.
+
+Read as EDOPro reads it: a line that cannot be read is skipped with a warning naming it (ProjectIgnis'
+Speed list has ``--SS05 Bakura``, its Rush pre-release list ``1 -1``); only a file with no list at all
+is refused. A ``$genesys`` list gives cards points, not limits: taikai's events have no points
+format, so such a list is left out with one warning instead of being read as limits.
 """
 
 from __future__ import annotations
@@ -11,15 +16,17 @@ import re
 from dataclasses import dataclass, field
 
 from taikai.core.deck import Banlist
+from taikai.core.problems import Problem
 
 _ENTRY = re.compile(r"^0*(\d{1,10})\s+(-?\d+)(?:\s*(?:--|#)\s*(.*))?\s*$")
+MAX_LINES = 200_000  # the 102-list ygopro file has 21,000 lines
 
 
 class LflistError(ValueError):
-    """A line that is not part of the format; ``line`` is 1-based."""
+    """A file that holds no list; ``line`` is 1-based (0: the whole file)."""
 
     def __init__(self, line: int, reason: str):
-        super().__init__(f"line {line}: {reason}")
+        super().__init__(f"line {line}: {reason}" if line else reason)
         self.line = line
         self.reason = reason
 
@@ -30,42 +37,78 @@ class ParsedList:
     entries: dict[int, int] = field(default_factory=dict)
     comments: dict[int, str] = field(default_factory=dict)
     whitelist: bool = False
+    points: bool = False  # a $genesys points list
 
     def banlist(self) -> Banlist:
         return Banlist(self.name, dict(self.entries), self.whitelist)
 
 
-def parse_lflist(text: str) -> list[ParsedList]:
-    """Every list in the file, in file order. Raises ``LflistError`` naming the first bad line."""
+@dataclass
+class LflistFile:
+    lists: list[ParsedList]
+    # Problem("lflist-line-skipped", line=, text=) and Problem("lflist-points-list", name=)
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def _skip(warnings: list[Problem], number: int, line: str) -> None:
+    warnings.append(Problem("lflist-line-skipped", line=number, text=line[:60]))
+
+
+def read_lflist(text: str) -> LflistFile:
+    """Every list in the file, in file order, and a warning for each line skipped.
+
+    Pure (no database): call it before opening a write transaction. Raises ``LflistError`` only when
+    the file holds no list at all, or is beyond ``MAX_LINES``."""
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        raise LflistError(0, f"{len(lines)} lines (at most {MAX_LINES})")
     lists: list[ParsedList] = []
+    warnings: list[Problem] = []
     current: ParsedList | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip().lstrip("\ufeff")
-        if not line or line.startswith("#"):
-            continue
+        if not line or line.startswith(("#", "--")):
+            continue  # "--SS05 Bakura": a comment with no entry before it
         if line.startswith("!"):
             name = line[1:].strip()
             if not name:
-                raise LflistError(number, "a list needs a name after '!'")
+                _skip(warnings, number, line)
+                current = None  # the entries under a nameless header belong to no list
+                continue
             current = ParsedList(name)
             lists.append(current)
             continue
         if current is None:
-            raise LflistError(number, "an entry before the first '!name' line")
+            _skip(warnings, number, line)
+            continue
         if line.startswith("$"):
-            if line.split()[0].lower() == "$whitelist":
-                current.whitelist = True
+            directive = line.split()[0].lower()
+            current.whitelist = current.whitelist or directive == "$whitelist"
+            current.points = current.points or directive == "$genesys"
             continue  # other EDOPro directives do not change limits
         match = _ENTRY.match(line)
-        if match is None:
-            raise LflistError(number, f"expected 'PASSCODE COUNT --comment', got {line[:40]!r}")
-        passcode, count = int(match.group(1)), int(match.group(2))
-        if not 0 <= count <= 3:
-            raise LflistError(number, f"count {count} is not 0, 1, 2 or 3")
+        count = int(match.group(2)) if match else -1
+        if match is None or count < 0 or (count > 3 and not current.points):
+            _skip(warnings, number, line)
+            continue
+        passcode = int(match.group(1))
         current.entries[passcode] = count
         if match.group(3):
             current.comments[passcode] = match.group(3).strip()
-    return lists
+    if not lists:
+        raise LflistError(0, "no '!name' list in the file")
+    warnings += [Problem("lflist-points-list", name=p.name) for p in lists if p.points]
+    return LflistFile([p for p in lists if not p.points], warnings)
+
+
+def parse_lflist(text: str) -> list[ParsedList]:
+    """The readable lists of ``read_lflist`` (warnings dropped)."""
+    return read_lflist(text).lists
+
+
+def squash(name: str) -> str:
+    """A list name compared without regard to case and spaces (``2026.5 tcg`` is ``2026.5TCG``)."""
+    return "".join(name.split()).casefold()
 
 
 def find_list(lists: list[ParsedList], name: str) -> ParsedList | None:
@@ -73,9 +116,8 @@ def find_list(lists: list[ParsedList], name: str) -> ParsedList | None:
     for parsed in lists:
         if parsed.name == name:
             return parsed
-    squashed = name.replace(" ", "").casefold()
     for parsed in lists:
-        if parsed.name.replace(" ", "").casefold() == squashed:
+        if squash(parsed.name) == squash(name):
             return parsed
     return None
 

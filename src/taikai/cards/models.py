@@ -41,6 +41,9 @@ class Card(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.key_en, self.key_ja = name_key(self.name_en), name_key(self.name_ja)
         super().save(*args, **kwargs)
+        from taikai.cards.index import forget_names
+
+        forget_names()
 
     def facts(self) -> core.CardFacts:
         return core.CardFacts(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import astuple, dataclass, replace
+from dataclasses import astuple, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -20,15 +20,14 @@ from django.utils.translation import gettext_lazy as _
 from taikai.audit import services as audit
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import AuditActor
-from taikai.cards.formats import DeckFormatError, read_deck, sort_ydk
-from taikai.cards.index import CardIndex, DbCardIndex
-from taikai.cards.lflist import ParsedList, parse_lflist
+from taikai.cards.check import DeckCheck, ResolvedDeck, check_resolved, resolve_deck_text
+from taikai.cards.formats import DeckFormatError, decode_bytes
+from taikai.cards.index import CardIndex
+from taikai.cards.lflist import LflistError, LflistFile, ParsedList, read_lflist, squash
 from taikai.cards.models import Banlist, BanlistEntry, Card, ImportRecord
 from taikai.cards.names import name_key
 from taikai.cards.sources import CardData, CardSourceError, Progress, read_cdbs, read_ygoprodeck
 from taikai.core.deck import Banlist as CoreBanlist
-from taikai.core.deck import CardFacts, Deck, check_deck
-from taikai.core.problems import Problem
 from taikai.core.ruleset import DeckRules, Ruleset
 
 CARDS_IMPORTED = register_action("taikai.cards.imported", _("Card database imported"))
@@ -88,6 +87,8 @@ def import_cards(
                     name_en=old.name_en or card.name_en,
                     name_ja=old.name_ja or card.name_ja,
                 )
+            elif old is not None:
+                card = old.merged(card)  # names are kept per language: a file without one never erases it
             if old is None:
                 created += 1
             elif astuple(old) != astuple(card):
@@ -135,16 +136,19 @@ def import_card_files(
     actor: AuditActor | None = None,
     progress: Progress | None = None,
     labels: dict[str, str] | None = None,
+    languages: dict[str, str] | None = None,
 ) -> list[ImportRecord]:
     """``.cdb`` files (merged by passcode into one import) and YGOPRODeck ``.json`` files (each its own).
 
-    ``labels`` names a file in the record instead of its path (e.g. the name of an uploaded file)."""
+    ``labels`` names a file in the record instead of its path (e.g. the name of an uploaded file);
+    ``languages`` says a ``.cdb``'s name language ("ja"/"en") where it is known (otherwise guessed).
+    Every file is read before the write transaction opens."""
     files = [Path(p) for p in paths]
     labels = labels or {}
     cdbs = [p for p in files if p.suffix.lower() != ".json"]
     records = []
     if cdbs:
-        cards = read_cdbs(cdbs)
+        cards = read_cdbs(cdbs, languages=languages, progress=progress)
         source = " + ".join(labels.get(str(p), str(p)) for p in cdbs)
         records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
     for path in (p for p in files if p.suffix.lower() == ".json"):
@@ -161,6 +165,7 @@ def import_ygoprodeck_file(
         raise CardSourceError(f"{path}: not readable JSON ({exc})") from exc
     cards, lists = read_ygoprodeck(document)
     sha = _sha256([path])
+    held = {c.passcode for c in cards}
     with transaction.atomic():
         record = import_cards(
             {c.passcode: c for c in cards},
@@ -170,15 +175,30 @@ def import_ygoprodeck_file(
             progress=progress,
             only_fill=True,
         )
-        parsed = [ParsedList(name, entries) for name, entries in lists.items() if entries]
+        parsed = [p for name, entries in lists.items() if (p := _updated_list(name, entries, held)) is not None]
         records = [record]
         if parsed:
             records.append(import_banlists(parsed, source=label or str(path), sha256=sha, actor=actor))
     return records
 
 
+def _updated_list(name: str, entries: dict[int, int], held: set[int]) -> ParsedList | None:
+    """A YGOPRODeck list updated for the cards the document holds; every other entry is kept, so an
+    old or partial file never cuts a list down (a 14-card file must not replace a 136-entry list)."""
+    stored = library_banlist(name)
+    if stored is None:
+        return ParsedList(name, dict(entries)) if entries else None
+    kept = {p: n for p, n in stored.entries.values_list("passcode", "limit") if p not in held}
+    return ParsedList(name, {**kept, **entries})
+
+
 def import_banlists(
-    lists: list[ParsedList], *, source: str, sha256: str = "", actor: AuditActor | None = None
+    lists: list[ParsedList],
+    *,
+    source: str,
+    sha256: str = "",
+    actor: AuditActor | None = None,
+    warnings: list[dict[str, Any]] | None = None,
 ) -> ImportRecord:
     """Library lists by name: a new name is created, a known one has its entries replaced."""
     with transaction.atomic():
@@ -210,16 +230,32 @@ def import_banlists(
             created=created,
             updated=updated,
             unchanged=unchanged,
-            summary={"lists": [p.name for p in lists]},
+            summary={"lists": [p.name for p in lists], "warnings": warnings or []},
         )
         audit.record(BANLIST_IMPORTED, actor=actor, obj=record, after=_summary(record))
     return record
 
 
-def import_lflist_file(path: str | Path, *, actor: AuditActor | None = None, label: str | None = None) -> ImportRecord:
+def read_lflist_file(path: str | Path) -> LflistFile:
+    """An ``lflist.conf`` read and parsed (no database): do it before the write transaction."""
     path = Path(path)
-    text = path.read_bytes().decode("utf-8-sig")
-    return import_banlists(parse_lflist(text), source=label or str(path), sha256=_sha256([path]), actor=actor)
+    try:
+        text = decode_bytes(path.read_bytes())
+    except OSError as exc:
+        raise LflistError(0, f"{path}: {exc.strerror or exc}") from exc
+    except DeckFormatError as exc:
+        raise LflistError(0, f"{path}: {exc.reason}") from exc
+    return read_lflist(text)
+
+
+def import_lflist_file(path: str | Path, *, actor: AuditActor | None = None, label: str | None = None) -> ImportRecord:
+    """Every readable list in the file; the record's summary keeps the warnings (lines skipped)."""
+    path = Path(path)
+    parsed = read_lflist_file(path)
+    warnings = [p.as_dict() for p in parsed.warnings]
+    return import_banlists(
+        parsed.lists, source=label or str(path), sha256=_sha256([path]), actor=actor, warnings=warnings
+    )
 
 
 def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id: int | None = None) -> Banlist:
@@ -237,37 +273,15 @@ def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id:
 
 
 def library_banlist(name: str) -> Banlist | None:
-    return Banlist.objects.filter(name=name, frozen=False).first()
-
-
-def resolve_deck_text(text: str, index: CardIndex | None = None) -> tuple[Deck, list[Problem]]:
-    """Any deck format as a player pastes or uploads it -> the deck and the names that were not found.
-
-    Raises ``DeckFormatError`` for input that cannot be read at all.
-    """
-    index = index or DbCardIndex()
-    sheet = read_deck(text, index)
-    deck = sheet.deck
-    if sheet.format == "ydk":
-        deck = sort_ydk(deck, index)
-    return deck, [u.problem() for u in sheet.unknown]
-
-
-@dataclass(frozen=True)
-class DeckCheck:
-    """What a deck-registration page needs after a player submits a list."""
-
-    deck: Deck
-    problems: tuple[Problem, ...]
-    cards: dict[int, CardFacts]
-
-    @property
-    def legal(self) -> bool:
-        return not self.problems
-
-    def as_dict(self) -> dict[str, Any]:
-        """The ``taikai deck check --json`` shape."""
-        return {"legal": self.legal, "counts": self.deck.counts(), "problems": [p.as_dict() for p in self.problems]}
+    """The library list called ``name``: exact, then ignoring case and spaces (as in file mode)."""
+    exact = Banlist.objects.filter(name=name, frozen=False).first()
+    if exact is not None or not name.strip():
+        return exact
+    wanted = squash(name)
+    for banlist in Banlist.objects.filter(frozen=False):
+        if squash(banlist.name) == wanted:
+            return banlist
+    return None
 
 
 def check_deck_text(
@@ -282,18 +296,17 @@ def check_deck_text(
 
     ``banlist`` is the event's frozen copy (``copy_banlist``) or a core list. Raises ``DeckFormatError``
     for input that cannot be read."""
-    index = index or DbCardIndex()
-    deck, unknown = resolve_deck_text(text, index)
-    cards = index.facts(deck.all_cards())
     core_list = banlist.as_core() if isinstance(banlist, Banlist) else banlist
-    problems = unknown + check_deck(deck, cards, core_list, ruleset, event_date)
-    return DeckCheck(deck, tuple(problems), cards)
+    resolved = resolve_deck_text(text, index)
+    return check_resolved(resolved, ruleset=ruleset, banlist=core_list, event_date=event_date)
 
 
 __all__ = [
     "DeckCheck",
     "DeckFormatError",
+    "ResolvedDeck",
     "check_deck_text",
+    "check_resolved",
     "copy_banlist",
     "import_banlists",
     "import_card_files",
@@ -301,5 +314,6 @@ __all__ = [
     "import_lflist_file",
     "import_ygoprodeck_file",
     "library_banlist",
+    "read_lflist_file",
     "resolve_deck_text",
 ]

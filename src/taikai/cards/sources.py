@@ -122,8 +122,18 @@ def _guess_language(names: list[str]) -> str:
     return "ja" if sample and japanese * 2 > len(sample) else "en"
 
 
-def read_cdbs(paths: Iterable[str | Path]) -> dict[int, CardData]:
-    return merge(*(read_cdb(p) for p in paths))
+def read_cdbs(
+    paths: Iterable[str | Path], *, languages: dict[str, str] | None = None, progress: Progress | None = None
+) -> dict[int, CardData]:
+    """Several ``cards.cdb`` merged by passcode; ``languages`` maps a path to its name language where
+    known. ``progress`` is told after each file is read (files are read before anything is written)."""
+    files = list(paths)
+    sources = []
+    for number, path in enumerate(files, start=1):
+        sources.append(read_cdb(path, (languages or {}).get(str(path))))
+        if progress:
+            progress(number, len(files))
+    return merge(*sources)
 
 
 # --- YGOPRODeck cardinfo.php JSON ----------------------------------------------------------------

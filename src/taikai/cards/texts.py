@@ -73,6 +73,36 @@ _R(
     "{name} is released on {date} (not yet legal on the event date)",
 )
 _R(
+    "pre-release",
+    "「{name}」は発売前のカードです（発売前に公開されたカード情報は無効です）",
+    "{name} is a pre-release card (information published before release is not valid)",
+)
+_R(
+    "unofficial-card",
+    "「{name}」は公式に発売されていないカードです（アニメ・カスタムなど）",
+    "{name} is not an officially released card (anime, custom or similar)",
+)
+_R(
+    "heading-count",
+    "{line} 行目: 見出し「{heading}」は {stated} 枚ですが、その下のカードは {count} 枚です",
+    "line {line}: the heading {heading!r} says {stated} but {count} cards are listed under it",
+)
+_R(
+    "ydk-moved-to-extra",
+    "「{name}」{count} 枚はエクストラデッキのモンスターなので、メインデッキからエクストラデッキに移しました",
+    "{count} {name}: an extra-deck monster, moved from the main deck to the extra deck",
+)
+_R(
+    "lflist-line-skipped",
+    "{line} 行目を読み飛ばしました: {text!r}",
+    "line {line} skipped: {text!r}",
+)
+_R(
+    "lflist-points-list",
+    "「{name}」はポイント制のリスト（$genesys）です。taikai の大会では使わないため取り込みません",
+    "{name!r} is a points list ($genesys); taikai events have no points format, so it was not imported",
+)
+_R(
     "mixed-languages",
     "複数言語のカードが混在しています（{languages}）: 不透明なプロテクターが必要です",
     "the deck mixes card languages ({languages}): opaque sleeves required",

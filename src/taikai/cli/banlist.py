@@ -42,7 +42,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     setup()
     from taikai.cards import services
     from taikai.cards.lflist import LflistError
-    from taikai.cli.cards import summary_problem
+    from taikai.cli.cards import print_warnings, summary_problem
     from taikai.events.actors import System
 
     lang = messages.cli_language(args.lang)
@@ -53,6 +53,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             sys.stderr.write(f"taikai banlist import: {path}: {exc}\n")
             return 2
         print(messages.text(summary_problem(record), lang))
+        print_warnings(record, lang)
         print("  " + ", ".join(record.summary.get("lists", [])[:10]))
     return 0
 

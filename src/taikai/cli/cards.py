@@ -1,7 +1,10 @@
-"""taikai cards import FILE... | sync [--cdb-url URL]... [--json-url URL] [--lflist-url URL] | find NAME
+"""taikai cards import FILE... | sync [--cdb-url URL]... [--ja-cdb-url URL] [--json-url URL] [--lflist-url URL]
+taikai cards find NAME
 
 ``sync`` downloads from configured URLs (``TAIKAI_CARDS_CDB_URLS``, space-separated;
-``TAIKAI_CARDS_JSON_URL``; ``TAIKAI_BANLIST_URL``; the options win) and imports what it got.
+``TAIKAI_CARDS_JA_CDB_URL``; ``TAIKAI_CARDS_JSON_URL``; ``TAIKAI_BANLIST_URL``; the options win) and
+imports what it got. The Japanese-locale ``cards.cdb`` brings the Japanese names, so Japanese deck
+sheets read out of the box; names are kept per language, so no file erases another's.
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import tempfile
 import urllib.error
@@ -18,10 +20,12 @@ from pathlib import Path
 
 from taikai import messages
 from taikai.cards.lflist import LflistError
-from taikai.cards.sources import CardSourceError
+from taikai.cards.sources import CardSourceError, Progress
 from taikai.core.problems import Problem
 
 DEFAULT_CDB_URLS = ("https://raw.githubusercontent.com/ProjectIgnis/BabelCDB/master/cards.cdb",)
+# The Japanese-locale cards.cdb YGOPro distributions publish (names as printed on OCG cards).
+DEFAULT_JA_CDB_URL = "https://raw.githubusercontent.com/mycard/ygopro-database/master/locales/ja-JP/cards.cdb"
 DEFAULT_JSON_URL = "https://db.ygoprodeck.com/api/v7/cardinfo.php?misc=yes"
 DEFAULT_LFLIST_URL = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/OCG.lflist.conf"
 
@@ -56,6 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     imp.set_defaults(func=cmd_import)
     sync = _leaf(csub.add_parser("sync", help="download the card database and F/L list from the configured URLs"))
     sync.add_argument("--cdb-url", action="append", help="a cards.cdb URL (repeatable; env TAIKAI_CARDS_CDB_URLS)")
+    sync.add_argument("--ja-cdb-url", help="a Japanese-locale cards.cdb URL (env TAIKAI_CARDS_JA_CDB_URL; '' to skip)")
     sync.add_argument("--json-url", help="a YGOPRODeck cardinfo URL (env TAIKAI_CARDS_JSON_URL; '' to skip)")
     sync.add_argument("--lflist-url", help="an lflist.conf URL (env TAIKAI_BANLIST_URL; '' to skip)")
     sync.add_argument("--timeout", type=float, default=30.0)
@@ -70,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     find.set_defaults(func=cmd_find)
 
 
-def import_files(paths: list[Path], lang: str) -> int:
+def import_files(paths: list[Path], lang: str, languages: dict[str, str] | None = None) -> int:
     from taikai.cli.django_setup import setup
 
     setup()
@@ -88,7 +93,9 @@ def import_files(paths: list[Path], lang: str) -> int:
     card_files = [p for p in paths if p not in lflists]
     try:
         records = (
-            services.import_card_files(card_files, actor=by, progress=TerminalProgress("cards")) if card_files else []
+            services.import_card_files(card_files, actor=by, progress=TerminalProgress("cards"), languages=languages)
+            if card_files
+            else []
         )
         records += [services.import_lflist_file(p, actor=by) for p in lflists]
     except (CardSourceError, LflistError, UnicodeDecodeError) as exc:
@@ -96,7 +103,18 @@ def import_files(paths: list[Path], lang: str) -> int:
         return 2
     for record in records:
         print(messages.text(summary_problem(record), lang))
+        print_warnings(record, lang)
     return 0
+
+
+def print_warnings(record: object, lang: str) -> None:
+    """The lines an lflist import skipped, one stderr line each, named by file and line."""
+    from taikai.cards.texts import describe
+
+    summary = getattr(record, "summary", {}) or {}
+    for raw in summary.get("warnings", []):
+        params = {k: v for k, v in raw.items() if k != "code"}
+        sys.stderr.write(f"{getattr(record, 'source', '')}: {describe(Problem(raw['code'], **params), lang)}\n")
 
 
 def summary_problem(record: object) -> Problem:
@@ -113,29 +131,42 @@ def cmd_import(args: argparse.Namespace) -> int:
     return import_files([Path(f) for f in args.files], messages.cli_language(args.lang))
 
 
-def _urls(args: argparse.Namespace) -> tuple[list[str], str, str]:
+def _urls(args: argparse.Namespace) -> tuple[list[str], str, str, str]:
     cdbs = args.cdb_url
     if cdbs is None:
         env = os.environ.get("TAIKAI_CARDS_CDB_URLS")
         cdbs = env.split() if env is not None else list(DEFAULT_CDB_URLS)
     cdbs = [u for u in cdbs if u]
+    ja = args.ja_cdb_url
+    if ja is None:
+        ja = os.environ.get("TAIKAI_CARDS_JA_CDB_URL", DEFAULT_JA_CDB_URL)
     json_url = args.json_url if args.json_url is not None else os.environ.get("TAIKAI_CARDS_JSON_URL", DEFAULT_JSON_URL)
     lflist = (
         args.lflist_url if args.lflist_url is not None else os.environ.get("TAIKAI_BANLIST_URL", DEFAULT_LFLIST_URL)
     )
-    return cdbs, json_url, lflist
+    return cdbs, ja, json_url, lflist
 
 
-def download(url: str, target: Path, timeout: float) -> None:
+def download(url: str, target: Path, timeout: float, progress: Progress | None = None) -> None:
+    """``url`` to ``target``, telling ``progress`` (bytes done, bytes expected) as it goes."""
     request = urllib.request.Request(url, headers={"User-Agent": "taikai"})
     with urllib.request.urlopen(request, timeout=timeout) as response, target.open("wb") as out:
-        shutil.copyfileobj(response, out)
+        total = int(response.headers.get("Content-Length") or 0)
+        done = 0
+        while chunk := response.read(256 * 1024):
+            out.write(chunk)
+            done += len(chunk)
+            if progress and total:
+                progress(min(done, total), total)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
+    from taikai.cards.progress import TerminalProgress
+
     lang = messages.cli_language(args.lang)
-    cdbs, json_url, lflist = _urls(args)
+    cdbs, ja_url, json_url, lflist = _urls(args)
     wanted = [(u, f"cards-{i}.cdb") for i, u in enumerate(cdbs)]
+    wanted += [(ja_url, "cards-ja.cdb")] if ja_url else []
     wanted += [(json_url, "cardinfo.json")] if json_url else []
     wanted += [(lflist, "lflist.conf")] if lflist else []
     with tempfile.TemporaryDirectory(prefix="taikai-sync-") as tmp:
@@ -143,13 +174,13 @@ def cmd_sync(args: argparse.Namespace) -> int:
         for url, name in wanted:
             target = Path(tmp) / name
             try:
-                download(url, target, args.timeout)
+                download(url, target, args.timeout, TerminalProgress(name))
             except (urllib.error.URLError, OSError, ValueError) as exc:
                 reason = getattr(exc, "reason", None) or exc
                 sys.stderr.write(messages.text(Problem("offline", url=url, reason=reason), lang) + "\n")
                 return 2
             paths.append(target)
-        return import_files(paths, lang)
+        return import_files(paths, lang, {str(Path(tmp) / "cards-ja.cdb"): "ja"})
 
 
 def cmd_find(args: argparse.Namespace) -> int:

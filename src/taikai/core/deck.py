@@ -53,6 +53,10 @@ EXTRA_KINDS = ("fusion", "synchro", "xyz", "link")
 # ``datas.ot`` bits: which regions print the card.
 OT_OCG = 0x1
 OT_TCG = 0x2
+# EDOPro/BabelCDB scope bits a card never legal in an official event carries (DECK-7): announced but
+# not yet released (pre-release, e.g. ``prerelease-*.cdb``: ot 0x101), anime/custom/Rush cards.
+OT_PRERELEASE = 0x100
+OT_UNOFFICIAL = 0x4 | 0x20 | 0x200  # anime (ygopro: custom), custom, Rush Duel
 _REGION_BITS = {"ocg": OT_OCG, "tcg": OT_TCG, "korean": OT_OCG}  # Korean OCG prints the OCG card pool
 
 LIMIT_CODES = {0: "forbidden", 1: "limited", 2: "semi-limited"}
@@ -197,11 +201,15 @@ def _card_code(card: CardFacts, section: str, rules: DeckRules, event_date: date
         return "token"
     extra_kind = card.extra_kind
     if section == "main" and extra_kind is not None:
-        return "extra-deck-monster-in-main"
+        return "extra-deck-monster-in-main"  # DECK-2: the extra deck holds these, never the main deck
     if section == "extra" and extra_kind not in rules.extra_deck_kinds:
         return "not-extra-deck-card"  # DECK-2: e.g. Link monsters under dkt-2011
     if section == "side" and extra_kind is not None and extra_kind not in rules.extra_deck_kinds:
         return "not-extra-deck-card"  # a side card must fit the main or extra deck once swapped in
+    if card.ot & OT_PRERELEASE:
+        return "pre-release"  # DECK-7: magazine information before release is invalid
+    if card.ot & OT_UNOFFICIAL:
+        return "unofficial-card"  # DECK-7/DECK-6: never printed as a legal card
     if not any(card.ot & _REGION_BITS.get(region, 0) for region in rules.legal_regions):
         return "not-ocg"  # DECK-6
     if rules.enforce_release_date and event_date and card.ocg_date and card.ocg_date > event_date:

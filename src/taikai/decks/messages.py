@@ -19,6 +19,11 @@ _R(
     "Too large (at most {limit} KB). Send only the deck list.",
 )
 _R(
+    "deck-too-many-lines",
+    "{line} 行目: カードの行が {limit} を超えています。1 つのデッキリストだけを送ってください。",
+    "line {line}: more than {limit} card lines. Send one deck list only.",
+)
+_R(
     "deck-encoding",
     "ファイルの文字コードを読めません（UTF-8 か Shift_JIS で保存してください）。",
     "Cannot read the file's encoding (save it as UTF-8 or Shift_JIS).",

@@ -21,9 +21,17 @@ from django.utils.translation import gettext_lazy as _
 
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
-from taikai.cards.formats import DeckFormatError, looks_like_ydk, read_ydk, write_ydk
+from taikai.cards.formats import DeckFormatError, decode_bytes, has_ydke, looks_like_ydk, read_ydk, write_ydk
 from taikai.cards.models import Banlist
-from taikai.cards.services import DeckCheck, check_deck_text, copy_banlist, library_banlist
+from taikai.cards.services import (
+    DeckCheck,
+    ResolvedDeck,
+    check_resolved,
+    copy_banlist,
+    library_banlist,
+    resolve_deck_text,
+)
+from taikai.cards.textsheet import DeckTooLong
 from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.deck import check_languages
 from taikai.decks import messages as _messages  # noqa: F401  (registers the problem texts)
@@ -61,10 +69,10 @@ def read_upload(name: str, data: bytes) -> str:
     Shift_JIS, as Japanese Windows editors save it."""
     if len(data) > MAX_UPLOAD_BYTES:
         raise ServiceError("deck-input-too-large", limit=MAX_UPLOAD_BYTES // 1024)
-    for encoding in ("utf-8-sig", "cp932"):
+    for encoding in ("auto", "cp932"):
         try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
+            text = decode_bytes(data) if encoding == "auto" else data.decode(encoding)
+        except (DeckFormatError, UnicodeDecodeError):
             continue
         if _CONTROL.search(text):
             continue  # decodes, but is not text (an image, a .cdb, a zip)
@@ -142,11 +150,15 @@ def choose_banlist(event: Event, name: str, *, by: Actor) -> Banlist:
     library = library_banlist(name)
     if library is None:
         raise ServiceError("unknown-banlist", name=name)
+    # Names are resolved before the write transaction; only the rules run inside it.
+    resolved = {r.pk: (r.source_text, _resolve(r.source_text)) for r in DeckRegistration.objects.filter(event=event)}
     with transaction.atomic():
         copy = _freeze(event, library, by=by)
         for registration in DeckRegistration.objects.select_for_update().filter(event=event):
-            check = _check(event, registration.source_text, copy)
-            _apply(registration, check, registration.languages, copy)
+            text, ready = resolved.get(registration.pk, ("", None))
+            if ready is None or text != registration.source_text:
+                ready = _resolve(registration.source_text)  # changed meanwhile
+            _apply(registration, _check(event, ready, copy), registration.languages, copy)
             registration.save()
     return copy
 
@@ -154,17 +166,26 @@ def choose_banlist(event: Event, name: str, *, by: Actor) -> Banlist:
 # --- submitting and changing a list --------------------------------------------------------------
 
 
-def _check(event: Event, text: str, banlist: Banlist | CoreBanlist | None) -> DeckCheck:
+def _resolve(text: str, filename: str = "") -> ResolvedDeck:
+    """Read the list and resolve its names: run before any write transaction (a long list of unknown
+    names must never hold the database)."""
     try:
-        return check_deck_text(text, ruleset=event.ruleset, banlist=banlist, event_date=event.date)
+        return resolve_deck_text(text, filename=filename)
+    except DeckTooLong as exc:
+        raise ServiceError("deck-too-many-lines", limit=exc.limit, line=exc.line) from exc
     except DeckFormatError as exc:
         raise ServiceError("deck-unreadable", detail=exc.reason, line=exc.line or "-") from exc
 
 
-def _detect_format(text: str) -> str:
-    if "ydke://" in text:
+def _check(event: Event, resolved: ResolvedDeck, banlist: Banlist | CoreBanlist | None) -> DeckCheck:
+    core_list = banlist.as_core() if isinstance(banlist, Banlist) else banlist
+    return check_resolved(resolved, ruleset=event.ruleset, banlist=core_list, event_date=event.date)
+
+
+def _detect_format(text: str, filename: str = "") -> str:
+    if has_ydke(text):
         return DeckRegistration.Format.YDKE
-    if looks_like_ydk(text):
+    if filename.lower().endswith(".ydk") or looks_like_ydk(text):
         return DeckRegistration.Format.YDK
     return DeckRegistration.Format.TEXT
 
@@ -217,11 +238,14 @@ def submit_deck(player: Player, deck: DeckInput, *, by: Actor) -> DeckRegistrati
     require_player_or_staff(by, player)
     text, source_name = deck.read()
     languages = clean_languages(deck.languages)
+    if is_locked(event):
+        raise ServiceError("deck-locked")
+    resolved = _resolve(text, source_name)
     with transaction.atomic():
         if is_locked(event):
             raise ServiceError("deck-locked")
         banlist = event_banlist(event, by=by)
-        check = _check(event, text, banlist)
+        check = _check(event, resolved, banlist)
         return _save(player, text, source_name, check, languages, banlist, by=by, action=DECK_SUBMITTED)
 
 
@@ -240,10 +264,11 @@ def judge_change_deck(
         raise ServiceError("reason-required")
     text, source_name = deck.read()
     languages = clean_languages(deck.languages or registration.languages)
+    resolved = _resolve(text, source_name)
     with transaction.atomic():
         lock_due(event)  # the first write after the deadline stamps the lock time brought (no page does)
         banlist = event_banlist(event, by=by)
-        check = _check(event, text, banlist)
+        check = _check(event, resolved, banlist)
         return _save(
             registration.player,
             text,
@@ -278,7 +303,7 @@ def _save(
         reg = DeckRegistration(event_id=player.event_id, player=player)
     elif expected_version is not None and reg.version != expected_version:
         raise Conflict("conflict")
-    reg.source_text, reg.source_name, reg.format = text, source_name, _detect_format(text)
+    reg.source_text, reg.source_name, reg.format = text, source_name, _detect_format(text, source_name)
     _apply(reg, check, languages, banlist)
     reg.submitted_at, reg.submitted_by = now, audit_user(by)
     reg.version += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,7 +16,7 @@ from taikai.audit.actions import describe as describe_action
 from taikai.audit.models import AuditEntry
 from taikai.cards.formats import write_text_sheet
 from taikai.cards.models import Banlist
-from taikai.decks import services, sheets
+from taikai.decks import export, services, sheets
 from taikai.decks.forms import DeckForm, JudgeChangeForm
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import PlayerSelf, Staff
@@ -92,6 +93,21 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "decks/player_deck.html", context)
 
 
+def player_deck_export(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
+    """The player's registered deck as .ydk, ydke:// or a Japanese text sheet (a download; reads only)."""
+    player = player_services.player_for_token(token)
+    if player is None or fmt not in export.FORMATS:
+        raise Http404
+    registration = get_object_or_404(DeckRegistration.objects.select_related("player"), player=player)
+    return _download(*export.deck_file(registration, fmt, _lang()))
+
+
+def _download(name: str, content: str | bytes, content_type: str = "text/plain; charset=utf-8") -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f"attachment; filename*=UTF-8''{quote(name)}"
+    return response
+
+
 # --- staff ---------------------------------------------------------------------------------------
 
 
@@ -139,6 +155,13 @@ def deck_banlist(request: HttpRequest, event: Event) -> HttpResponse:
             request, _("%(name)s is now this event's list; every list was checked again.") % {"name": copy.name}
         )
     return redirect("decks", event_id=event.pk)
+
+
+@staff_view
+def deck_export_zip(request: HttpRequest, event: Event) -> HttpResponse:
+    """Every registered deck of the event, as .ydk, ydke:// and text sheet, in one zip."""
+    data, _count = export.event_zip(event, _lang())
+    return _download(f"event-{event.pk}-decks.zip", data, "application/zip")
 
 
 def _event_player(event: Event, player_id: int) -> Player:

@@ -12,12 +12,15 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import UploadedFile
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from taikai.cards import services
 from taikai.cards.lflist import LflistError
 from taikai.cards.models import Banlist, Card, ImportRecord
 from taikai.cards.sources import CardSourceError
+from taikai.cards.texts import describe
+from taikai.core.problems import Problem
 from taikai.events.actors import Staff
 
 CARD_SUFFIXES = (".cdb", ".json")
@@ -58,12 +61,24 @@ def import_page(request: HttpRequest) -> HttpResponse:
                 error = str(exc)
     context = {
         "records": records,
+        "warnings": _warnings(records),
         "error": error,
         "history": ImportRecord.objects.select_related("actor")[:10],
         "card_count": Card.objects.count(),
         "banlists": Banlist.objects.filter(frozen=False).order_by("-imported_at")[:10],
     }
     return render(request, "cards/import.html", context, status=400 if error else 200)
+
+
+def _warnings(records: list[ImportRecord]) -> list[str]:
+    """Lines an lflist import skipped, as sentences in the page's language, each naming its file."""
+    lang = (translation.get_language() or "ja")[:2]
+    out = []
+    for record in records:
+        for raw in (record.summary or {}).get("warnings", []):
+            params = {k: v for k, v in raw.items() if k != "code"}
+            out.append(f"{record.source.removeprefix('upload:')}: {describe(Problem(raw['code'], **params), lang)}")
+    return out
 
 
 def _import(
