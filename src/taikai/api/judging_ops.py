@@ -54,9 +54,7 @@ def _penalty_out(penalty: Penalty) -> dict[str, Any]:
     return serialize_ops.penalty_row(fresh, prize_standings(fresh.event))
 
 
-@router.post(
-    "/events/{event_id}/penalties", response={201: so.PenaltyOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS
-)
+@router.post("/events/{event_id}/penalties", response={201: so.PenaltyOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
 def issue_penalty(request: HttpRequest, event_id: s.Id, body: so.PenaltyIn) -> Status[dict[str, Any]]:
     """Issue a penalty (a judge); its effects apply at once and come back in `effects`: which match changed
     and how, whether the player is out, their prize now. PEN-6: `dq` and above by the head judge only (403)."""
@@ -82,9 +80,7 @@ def issue_penalty(request: HttpRequest, event_id: s.Id, body: so.PenaltyIn) -> S
     return Status(201, _penalty_out(penalty))
 
 
-@router.get(
-    "/events/{event_id}/penalties", response={200: so.PenaltyPage, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS
-)
+@router.get("/events/{event_id}/penalties", response={200: so.PenaltyPage, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
 def list_penalties(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
     """The event's penalties, newest first, with their effects (staff)."""
     event = _event(event_id)
@@ -143,9 +139,7 @@ def list_calls(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return {"items": [serialize_ops.call_row(c) for c in calls.open_calls(event)]}
 
 
-@router.post(
-    "/events/{event_id}/calls", response={201: so.CallOut, **WRITE_ERRORS}, auth=[PLAYER, TOKEN], tags=TAGS
-)
+@router.post("/events/{event_id}/calls", response={201: so.CallOut, **WRITE_ERRORS}, auth=[PLAYER, TOKEN], tags=TAGS)
 def raise_call(request: HttpRequest, event_id: s.Id, body: so.CallIn) -> Status[dict[str, Any]]:
     """Call a judge: a player (X-Player-Token) to their own table, or a judge (Bearer) to `table`."""
     event = _event(event_id)

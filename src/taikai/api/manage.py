@@ -85,9 +85,7 @@ def add_staff(request: HttpRequest, event_id: s.Id, body: so.StaffIn) -> Status[
     return Status(201, {"username": staff.user.get_username(), "role": staff.role})
 
 
-@router.delete(
-    "/events/{event_id}/staff/{username}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS
-)
+@router.delete("/events/{event_id}/staff/{username}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
 def remove_staff(request: HttpRequest, event_id: s.Id, username: str) -> Status[None]:
     """Take an account's role away (organizer); the last organizer stays."""
     event = _event(event_id)
@@ -153,9 +151,7 @@ def add_webhook(request: HttpRequest, event_id: s.Id, body: so.WebhookIn) -> Sta
     return Status(201, serialize_ops.webhook_row(hook, secret))
 
 
-@router.delete(
-    "/events/{event_id}/webhooks/{webhook_id}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS
-)
+@router.delete("/events/{event_id}/webhooks/{webhook_id}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
 def remove_webhook(request: HttpRequest, event_id: s.Id, webhook_id: s.Id) -> Status[None]:
     """Stop a webhook (organizer)."""
     event = _event(event_id)

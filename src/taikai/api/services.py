@@ -102,7 +102,12 @@ def create_token(
 
 
 def create_site_token(
-    *, by: Actor, username: str, role: str = str(StaffRole.Role.ORGANIZER), label: str = "", expires_days: int | None = None
+    *,
+    by: Actor,
+    username: str,
+    role: str = str(StaffRole.Role.ORGANIZER),
+    label: str = "",
+    expires_days: int | None = None,
 ) -> tuple[ApiToken, str]:
     """A token for no one event (``taikai token create USER`` without ``--event``): it creates events when its
     user is a site organizer and acts in each event with the user's own role there, never above ``role``.

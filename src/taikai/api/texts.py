@@ -47,7 +47,9 @@ register(
     "この大会にはすでにヘッドジャッジ（{username}）がいます。先に外してください (PEN-6)。",
     "This event already has a head judge ({username}); remove them first (PEN-6).",
 )
-register("not-event-staff", "{username} はこの大会のスタッフではありません。", "{username} is not on this event's staff.")
+register(
+    "not-event-staff", "{username} はこの大会のスタッフではありません。", "{username} is not on this event's staff."
+)
 register(
     "last-organizer",
     "大会の最後の主催者は外せません。",
@@ -64,9 +66,15 @@ register(
     "Only the last round (round {last}) can be undone.",
 )
 register("prizes-not-published", "賞の一覧はまだ公開されていません。", "The prize list is not published yet.")
-register("bad-webhook-url", "Webhook の URL は http:// か https:// で始めてください。", "A webhook URL starts with http:// or https://.")
+register(
+    "bad-webhook-url",
+    "Webhook の URL は http:// か https:// で始めてください。",
+    "A webhook URL starts with http:// or https://.",
+)
 register("unknown-penalty", "処罰 {penalty} はこの大会にありません。", "There is no penalty {penalty} in this event.")
-register("unknown-call", "ジャッジコール {call} はこの大会にありません。", "There is no judge call {call} in this event.")
+register(
+    "unknown-call", "ジャッジコール {call} はこの大会にありません。", "There is no judge call {call} in this event."
+)
 register(
     "not-current-match",
     "その試合はこのプレイヤーの現在の試合ではありません。",

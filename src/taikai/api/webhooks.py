@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from taikai.api.models import Webhook
-from taikai.api.stream import _message, _rows_after
+from taikai.api.stream import _message
 from taikai.audit.actions import register as register_action
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
@@ -48,6 +48,9 @@ TIMEOUT = 5.0
 MAX_ATTEMPTS = 6
 MAX_DELAY = 300
 BATCH = 50
+# An entry is sent once it is this old: on PostgreSQL a lower id can commit after a higher one, and the
+# cursor (``last_entry_id``) must not pass an entry that is still committing.
+SETTLE = dt.timedelta(seconds=2)
 SIGNATURE_HEADER = "X-Taikai-Signature"
 
 
@@ -70,7 +73,9 @@ def create_webhook(event: Event, *, by: Actor, url: str) -> tuple[Webhook, str]:
     secret = secrets.token_hex(32)
     with transaction.atomic():
         last = AuditEntry.objects.filter(event_id=event.pk).order_by("-id").values_list("id", flat=True).first()
-        hook = Webhook.objects.create(event=event, url=url, secret=secret, created_by=user_of(by), last_entry_id=last or 0)
+        hook = Webhook.objects.create(
+            event=event, url=url, secret=secret, created_by=user_of(by), last_entry_id=last or 0
+        )
         record(WEBHOOK_CREATED, actor=by, event_id=event.pk, obj=hook, after={"url": url})
     return hook, secret
 
@@ -110,6 +115,7 @@ def post(hook: Webhook, kind: str, entry_id: int, body: bytes) -> str:
             status = response.status
     except urllib.error.HTTPError as exc:
         status = exc.code
+        exc.close()
     except (OSError, ValueError) as exc:
         return f"{type(exc).__name__}: {exc}"[:300]
     return "" if 200 <= status < 300 else f"HTTP {status}"
@@ -122,7 +128,8 @@ def deliver(hook: Webhook, now: dt.datetime | None = None) -> int:
     if hook.next_attempt_at is not None and hook.next_attempt_at > now:
         return 0
     sent = 0
-    for row in _rows_after(hook.event_id, hook.last_entry_id, BATCH):
+    rows = AuditEntry.objects.filter(event_id=hook.event_id, id__gt=hook.last_entry_id, at__lte=now - SETTLE)
+    for row in rows.order_by("id").values_list("id", "at", "action", "object_type", "object_id")[:BATCH]:
         built = body_of(hook.event_id, row)
         if built is not None:
             error = post(hook, built[0], row[0], built[1])
@@ -156,13 +163,13 @@ def _save(hook: Webhook) -> None:
 
 
 def deliver_due(now: dt.datetime | None = None) -> int:
-    close_old_connections()
     return sum(deliver(hook, now) for hook in Webhook.objects.filter(active=True).order_by("id"))
 
 
 def run(stop: threading.Event, interval: float = 1.0) -> None:
     while not stop.is_set():
         try:
+            close_old_connections()
             deliver_due()
         except Exception:  # keep the worker alive: a database hiccup must not end deliveries for good
             log.exception("webhook delivery failed")

@@ -67,7 +67,11 @@ def cmd_create(args: argparse.Namespace) -> int:
     try:
         if args.event is None:
             row, token = services.create_site_token(
-                by=by, username=args.username, role=args.role or "organizer", label=args.label, expires_days=args.expires
+                by=by,
+                username=args.username,
+                role=args.role or "organizer",
+                label=args.label,
+                expires_days=args.expires,
             )
         else:
             event = Event.objects.filter(pk=args.event).first()

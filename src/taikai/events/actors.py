@@ -1,7 +1,8 @@
 """Who acts: a small value every service receives (STYLE 14), checked in one place (``permissions``).
 
 The edges build it once: a web view ``Staff(request.user)``, the API ``Staff(user, token.event_id, token.role)``
-for an event's bearer token and ``Staff(user, cap=token.role, site_token=True)`` for a site token and ``PlayerSelf(player)`` for an ``X-Player-Token``, the player's own pages
+for an event's bearer token, ``Staff(user, cap=token.role, site_token=True)`` for a site token and
+``PlayerSelf(player)`` for an ``X-Player-Token``, the player's own pages
 ``PlayerSelf(player)`` from the personal link, the self-registration page ``Visitor()``, and taikai's own
 work (the deck deadline, command-line imports) ``System("...")``.
 

@@ -135,9 +135,7 @@ def suggested_rounds(event: Event, players: int) -> tuple[int, int]:
     return r.suggested_swiss_rounds(players), r.suggested_top_cut(players)
 
 
-def assign_staff(
-    event: Event, *, by: Actor, username: str, role: str, replace_head_judge: bool = True
-) -> StaffRole:
+def assign_staff(event: Event, *, by: Actor, username: str, role: str, replace_head_judge: bool = True) -> StaffRole:
     """Give ``username`` a role in the event. PEN-6: exactly one head judge. The staff page names a new head
     judge and the previous one becomes a judge (``replace_head_judge``); the API refuses instead
     (``head-judge-exists``), so a script never demotes someone by accident."""

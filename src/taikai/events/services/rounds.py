@@ -392,7 +392,9 @@ def undo_round(rnd: Round, *, by: Actor) -> Event:
             "stage": rnd.stage,
             "seed": rnd.seed,
             "started_at": rnd.started_at.isoformat() if rnd.started_at else None,
-            "tables": [list(t) for t in rnd.matches.order_by("table", "seat").values_list("player_a_id", "player_b_id")],
+            "tables": [
+                list(t) for t in rnd.matches.order_by("table", "seat").values_list("player_a_id", "player_b_id")
+            ],
         }
         rnd.matches.all().delete()
         rnd.team_matches.all().delete()
