@@ -142,12 +142,14 @@ api = TaikaiAPI(
     title="taikai API",
     version="1",
     description=(
-        "Yu-Gi-Oh! OCG tournaments: events, rounds, pairings, results, standings, top cut, the round clock. "
-        "Reading needs no sign-in. Staff write with `Authorization: Bearer <API token>` (an organizer creates "
-        "tokens on the event's API tokens page); players report and confirm with `X-Player-Token`. Errors are "
+        "Yu-Gi-Oh! OCG tournaments: events, staff, rounds, pairings, results, standings, top cut, penalties, "
+        "appeals, prizes, judge calls, the round clock. Reading needs no sign-in. Staff write with "
+        "`Authorization: Bearer <API token>`: `taikai token create USER` makes a site token (it creates events "
+        "and acts with the user's own role in each event), `--event ID` a token for one event (also on the "
+        "event's API tokens page); players report, confirm and appeal with `X-Player-Token`. Errors are "
         '`{"error": {"code", "message"}}` in the language of `Accept-Language` (ja, en). Lists take `limit` and '
         "`offset`. GET responses carry an `ETag`; send it back in `If-None-Match` to get 304. Live updates: "
-        "`/api/v1/events/{event_id}/stream` (server-sent events)."
+        "`/api/v1/events/{event_id}/stream` (server-sent events) or a webhook. A worked example: docs/api.md."
     ),
     urls_namespace="api-v1",
     docs_url=None,
