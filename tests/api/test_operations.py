@@ -231,3 +231,28 @@ def test_a_dead_receiver_is_given_up_after_the_last_attempt(organizer: Any) -> N
     # The first message is given up; the cursor moves on and the next one starts its own attempts.
     assert hook.skipped == 1 and hook.last_entry_id > start and hook.failures <= 1 and hook.delivered == 0
     assert hook.last_error
+
+
+def test_only_the_last_round_is_undone_and_the_event_knows(organizer_api: Api, api_event: Event) -> None:
+    from tests.api.test_flow import _register_four
+
+    eid = api_event.pk
+    _register_four(organizer_api, eid)
+    assert organizer_api.post(f"/events/{eid}/rounds").status_code == 201
+    matches = organizer_api.get(f"/events/{eid}/rounds/1/matches").json()["items"]
+    for m in matches:
+        organizer_api.post(f"/events/{eid}/matches/{m['id']}/result", {"duels": [{"winner": "A"}, {"winner": "A"}]})
+    assert organizer_api.post(f"/events/{eid}/rounds").status_code == 201
+    version = Event.objects.get(pk=eid).version
+    r = organizer_api.client.delete(f"/api/v1/events/{eid}/rounds/1", headers=organizer_api.headers())
+    assert r.status_code == 400 and r.json()["error"]["code"] == "not-last-round"
+    assert (
+        organizer_api.client.delete(f"/api/v1/events/{eid}/rounds/2", headers=organizer_api.headers()).status_code
+        == 204
+    )
+    event = Event.objects.get(pk=eid)
+    assert event.version == version + 1 and event.status == "running" and event.rounds.count() == 1
+    from taikai.audit.models import AuditEntry
+
+    entry = AuditEntry.objects.filter(event_id=eid, action="taikai.round.undone").get()
+    assert entry.before["number"] == 2 and len(entry.before["tables"]) == 2
