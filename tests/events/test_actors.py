@@ -236,9 +236,10 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ),
     ("lock_decks", "staff", False, lambda w, a: deck_lock.lock_decks(w.event, by=a)),
     (
+        # `taikai token create --event` makes tokens as System (the token names its user, not its maker).
         "create_token",
         "organizer",
-        True,
+        False,
         lambda w, a: api_services.create_token(w.event, by=a, username="judge", role="judge"),
     ),
     ("revoke_token", "organizer", False, lambda w, a: api_services.revoke_token(_token(w), by=a)),

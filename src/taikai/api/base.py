@@ -32,12 +32,13 @@ class Principal:
 
 
 class TokenAuth(HttpBearer):
-    """`Authorization: Bearer tk_…`: a staff member's API token, scoped to one event and a role."""
+    """`Authorization: Bearer tk_…`: a staff member's API token, scoped to one event and a role, or a site
+    token (no event: it creates events and acts with its user's own role in each event)."""
 
     openapi_scheme = "bearer"
 
     def authenticate(self, request: HttpRequest, token: str) -> Principal | None:
-        found = token_user(token)
+        found = token_user(token, touch=request.method not in ("GET", "HEAD"))  # reads never write
         return Principal(*found) if found else None
 
 
@@ -59,8 +60,32 @@ def staff_actor(request: HttpRequest, event: Event) -> Staff:
     principal = request.auth  # type: ignore[attr-defined]
     if not isinstance(principal, Principal):
         raise PermissionDenied("not-staff")
-    if principal.token.event_id != event.pk:
+    if principal.token.event_id is not None and principal.token.event_id != event.pk:
         raise PermissionDenied("token-wrong-event")
+    return token_actor(principal.user, principal.token)
+
+
+def optional_staff(request: HttpRequest, event: Event) -> Staff | None:
+    """For a public read that shows more to staff: the bearer token's actor if one is sent and valid."""
+    header = request.headers.get("Authorization", "")
+    if not header.lower().startswith("bearer "):
+        return None
+    found = token_user(header[7:].strip(), touch=False)
+    if found is None:
+        return None
+    user, token = found
+    if token.event_id is not None and token.event_id != event.pk:
+        return None
+    return token_actor(user, token)
+
+
+def site_actor(request: HttpRequest) -> Staff:
+    """The token's user for what belongs to no event yet (creating one): only a site token will do."""
+    principal = request.auth  # type: ignore[attr-defined]
+    if not isinstance(principal, Principal):
+        raise PermissionDenied("not-staff")
+    if principal.token.event_id is not None:
+        raise PermissionDenied("site-token-required")
     return token_actor(principal.user, principal.token)
 
 
@@ -117,17 +142,33 @@ api = TaikaiAPI(
     title="taikai API",
     version="1",
     description=(
-        "Yu-Gi-Oh! OCG tournaments: events, rounds, pairings, results, standings, top cut, the round clock. "
-        "Reading needs no sign-in. Staff write with `Authorization: Bearer <API token>` (an organizer creates "
-        "tokens on the event's API tokens page); players report and confirm with `X-Player-Token`. Errors are "
+        "Yu-Gi-Oh! OCG tournaments: events, staff, rounds, pairings, results, standings, top cut, penalties, "
+        "appeals, prizes, judge calls, the round clock. Reading needs no sign-in. Staff write with "
+        "`Authorization: Bearer <API token>`: `taikai token create USER` makes a site token (it creates events "
+        "and acts with the user's own role in each event), `--event ID` a token for one event (also on the "
+        "event's API tokens page); players report, confirm and appeal with `X-Player-Token`. Errors are "
         '`{"error": {"code", "message"}}` in the language of `Accept-Language` (ja, en). Lists take `limit` and '
         "`offset`. GET responses carry an `ETag`; send it back in `If-None-Match` to get 304. Live updates: "
-        "`/api/v1/events/{event_id}/stream` (server-sent events)."
+        "`/api/v1/events/{event_id}/stream` (server-sent events) or a webhook. A worked example: docs/api.md."
     ),
     urls_namespace="api-v1",
     docs_url=None,
     openapi_url="/openapi.json",
 )
+
+
+class FormInvalid(ServiceError):
+    """A value the page's form refuses: answered with the form's own error code and message (400)."""
+
+    def __init__(self, field: str, code: str, message: str):
+        super().__init__(code or "invalid", field=field)
+        self.message = message
+
+
+@api.exception_handler(FormInvalid)
+def _form_invalid(request: HttpRequest, exc: FormInvalid) -> HttpResponse:
+    body = {"error": {"code": exc.problem.code, "message": exc.message, "params": _json_safe(exc.problem.params)}}
+    return api.create_response(request, body, status=400)
 
 
 @api.exception_handler(PermissionDenied)

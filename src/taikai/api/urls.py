@@ -1,9 +1,9 @@
 from django.urls import path
 
-from taikai.api import docs, public, stream, views, writes  # noqa: F401  (writes registers operations)
+from taikai.api import docs, judging_ops, manage, public, stream, views, writes  # noqa: F401  (they register operations)
 from taikai.api.base import api
 
-api.add_router("", public.router)  # writes adds its operations to the same router
+api.add_router("", public.router)  # writes, manage and judging_ops add their operations to the same router
 
 urlpatterns = [
     path("api/v1/events/<int:event_id>/stream", stream.event_stream, name="api_event_stream"),

@@ -91,6 +91,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"taikai: on the venue network: http://{addr}:{args.port}/")
     print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
     sys.stdout.flush()
+    from taikai.api.webhooks import start_worker
+
+    start_worker()  # webhooks are delivered beside the web processes, never inside a request
     uvicorn.run(
         "taikai.asgi:application",
         host=args.host,

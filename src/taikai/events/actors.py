@@ -1,7 +1,8 @@
 """Who acts: a small value every service receives (STYLE 14), checked in one place (``permissions``).
 
 The edges build it once: a web view ``Staff(request.user)``, the API ``Staff(user, token.event_id, token.role)``
-for a bearer token and ``PlayerSelf(player)`` for an ``X-Player-Token``, the player's own pages
+for an event's bearer token, ``Staff(user, cap=token.role, site_token=True)`` for a site token and
+``PlayerSelf(player)`` for an ``X-Player-Token``, the player's own pages
 ``PlayerSelf(player)`` from the personal link, the self-registration page ``Visitor()``, and taikai's own
 work (the deck deadline, command-line imports) ``System("...")``.
 
@@ -25,11 +26,20 @@ class Staff:
     """A signed-in account; with an API token, ``token_event_id`` and ``cap`` are the token's event and role.
 
     Its role in an event comes from ``StaffRole`` (``permissions.role_of``), never from the value itself.
+    ``site_token``: an API token for no one event (``taikai token create USER`` without ``--event``): it
+    creates events when its user is a site organizer and acts in each event with the user's own role there,
+    capped at ``cap``; unlike a web session it never carries a site administrator's powers.
     """
 
     user: Any  # the AUTH_USER_MODEL instance (an AnonymousUser is refused by every check)
     token_event_id: int | None = None
     cap: str | None = None
+    site_token: bool = False
+
+    @property
+    def by_token(self) -> bool:
+        """Acting through an API token (of an event or of the site), not signed in on the web."""
+        return self.site_token or self.token_event_id is not None
 
     def audit_user(self) -> Any:
         return self.user if getattr(self.user, "is_authenticated", False) else None

@@ -22,7 +22,7 @@ def _signed_in(actor: Actor) -> bool:
 
 def _site_admin(actor: Actor) -> bool:
     """A superuser signed in on the web (a token never carries more than its role)."""
-    return _signed_in(actor) and isinstance(actor, Staff) and actor.token_event_id is None and actor.user.is_superuser
+    return _signed_in(actor) and isinstance(actor, Staff) and not actor.by_token and actor.user.is_superuser
 
 
 def role_of(actor: Actor, event: Event) -> str | None:
@@ -31,7 +31,8 @@ def role_of(actor: Actor, event: Event) -> str | None:
         return None
     if actor.token_event_id is not None and actor.token_event_id != event.pk:
         return None
-    if actor.user.is_superuser:
+    if actor.user.is_superuser and not actor.site_token:
+        # A site token acts only where its user holds a role (a superuser's token is no master key).
         role: str | None = str(ORGANIZER)
     else:
         role = StaffRole.objects.filter(event=event, user=actor.user).values_list("role", flat=True).first()
@@ -101,7 +102,10 @@ def require_registration(actor: Actor, event: Event) -> None:
 
 
 def require_site_organizer(actor: Actor) -> None:
-    """Creating events and staff accounts: an account in the site's organizers, signed in on the web
-    (a token belongs to one event; ``System`` creates no events, which always have a person behind them)."""
+    """Creating events and staff accounts: an account in the site's organizers, signed in on the web or
+    through a site token of organizer rank (an event's token belongs to that event; ``System`` creates no
+    events, which always have a person behind them)."""
     if not isinstance(actor, Staff) or actor.token_event_id is not None or not in_organizers(actor.user):
+        raise ServiceError("not-organizer")
+    if actor.site_token and actor.cap is not None and actor.cap != ORGANIZER:
         raise ServiceError("not-organizer")

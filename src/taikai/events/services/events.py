@@ -13,7 +13,7 @@ from taikai.audit.services import record
 from taikai.core.ruleset import Ruleset, RulesetError, builtin, builtin_names
 from taikai.events import actions
 from taikai.events.actors import Actor, user_of
-from taikai.events.errors import ServiceError
+from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, StaffRole, as_dict
 from taikai.events.permissions import require_organizer, require_site_organizer
 
@@ -135,7 +135,10 @@ def suggested_rounds(event: Event, players: int) -> tuple[int, int]:
     return r.suggested_swiss_rounds(players), r.suggested_top_cut(players)
 
 
-def assign_staff(event: Event, *, by: Actor, username: str, role: str) -> StaffRole:
+def assign_staff(event: Event, *, by: Actor, username: str, role: str, replace_head_judge: bool = True) -> StaffRole:
+    """Give ``username`` a role in the event. PEN-6: exactly one head judge. The staff page names a new head
+    judge and the previous one becomes a judge (``replace_head_judge``); the API refuses instead
+    (``head-judge-exists``), so a script never demotes someone by accident."""
     require_organizer(by, event)
     if role not in StaffRole.Role.values:
         raise ServiceError("bad-choice", field="role", value=role)
@@ -147,6 +150,11 @@ def assign_staff(event: Event, *, by: Actor, username: str, role: str) -> StaffR
     with transaction.atomic():
         existing = StaffRole.objects.filter(event=event, user=user).first()
         before = {"username": username, "role": existing.role} if existing else None
+        if role == StaffRole.Role.HEAD_JUDGE and not replace_head_judge:
+            current = StaffRole.objects.filter(event=event, role=StaffRole.Role.HEAD_JUDGE).exclude(user=user)
+            holder = current.select_related("user").first()
+            if holder is not None:
+                raise Conflict("head-judge-exists", username=holder.user.get_username())
         if role == StaffRole.Role.HEAD_JUDGE:
             # PEN-6: exactly one head judge; naming a new one makes the previous one a judge.
             StaffRole.objects.filter(event=event, role=StaffRole.Role.HEAD_JUDGE).exclude(user=user).update(
@@ -165,6 +173,24 @@ def assign_staff(event: Event, *, by: Actor, username: str, role: str) -> StaffR
             after={"username": username, "role": role},
         )
     return staff
+
+
+def remove_staff(event: Event, *, by: Actor, username: str) -> None:
+    """Take ``username``'s role in the event away (the organizer). The last organizer stays: an event always
+    has someone who can run it."""
+    require_organizer(by, event)
+    with transaction.atomic():
+        staff = (
+            StaffRole.objects.select_for_update().filter(event=event, user__username=username).select_related("user")
+        ).first()
+        if staff is None:
+            raise ServiceError("not-event-staff", username=username)
+        organizers = StaffRole.objects.filter(event=event, role=StaffRole.Role.ORGANIZER)
+        if staff.role == StaffRole.Role.ORGANIZER and organizers.count() == 1:
+            raise ServiceError("last-organizer")
+        before = {"username": username, "role": staff.role}
+        staff.delete()
+        record(actions.STAFF_REMOVED, actor=by, event_id=event.pk, before=before, after=None)
 
 
 def create_staff_user(*, by: Actor, username: str, password: str) -> Any:

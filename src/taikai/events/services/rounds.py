@@ -8,7 +8,9 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
+from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
 from taikai.core import progress
 from taikai.core import sheet as core_sheet
@@ -368,3 +370,39 @@ def extend_time(match: Match, *, by: Actor, seconds: int, reason: str) -> Match:
             seconds=seconds,
         )
     return locked
+
+
+ROUND_UNDONE = register_action("taikai.round.undone", _("Round undone"))
+
+
+def undo_round(rnd: Round, *, by: Actor) -> Event:
+    """Take back the last round while no result is in (paired by mistake, a late entry forgotten): its tables
+    go, the event is as before the pairing, and the pairing stays in the log. Byes count as no result."""
+    require_organizer(by, rnd.event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=rnd.event_id)
+        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+        last = event.rounds.order_by("-number").first()
+        if last is None or last.pk != rnd.pk:
+            raise ServiceError("not-last-round", last=last.number if last else 0)
+        played = rnd.matches.filter(is_bye=False).exclude(status=Match.Status.PENDING, record__isnull=True)
+        if played.exists() or rnd.team_matches.exclude(result="").exclude(result="bye").exists():
+            raise ServiceError("round-has-results", number=rnd.number)
+        before = {
+            "number": rnd.number,
+            "stage": rnd.stage,
+            "seed": rnd.seed,
+            "started_at": rnd.started_at.isoformat() if rnd.started_at else None,
+            "tables": [
+                list(t) for t in rnd.matches.order_by("table", "seat").values_list("player_a_id", "player_b_id")
+            ],
+        }
+        rnd.matches.all().delete()
+        rnd.team_matches.all().delete()
+        rnd.delete()
+        if not event.rounds.exists() and event.status == Event.Status.RUNNING:
+            event.status = Event.Status.REGISTRATION
+        event.version += 1
+        event.save(update_fields=["status", "version"])
+        record(ROUND_UNDONE, actor=by, event_id=event.pk, obj=event, before=before, after={"status": event.status})
+    return event
