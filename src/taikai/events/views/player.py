@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -131,7 +132,7 @@ def time_note(ruleset: Ruleset, fmt: Format) -> str:
         )
     else:
         parts.append(_("Time between duels: the duels won so far decide (equal is a match draw)."))
-    return " ".join(parts)
+    return ("" if (get_language() or "ja").startswith("ja") else " ").join(parts)
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -178,8 +179,17 @@ def player_report(request: HttpRequest, token: str) -> HttpResponse:
         data = _posted_result(request, match, match.side_of(player))
         match = result_services.report_result(match, player=player, result=data, idempotency_key=key)
     except ServiceError as exc:  # an intentional draw refused in elimination reaches the judges by a signal
-        return _answer(request, token, False, error_text(exc), 422)
+        return _answer(request, token, False, _refusal_text(exc, match), 422)
     return _answer(request, token, True, _reported_text(match))
+
+
+def _refusal_text(exc: ServiceError, match: Match) -> str:
+    if exc.problem.code == "match-not-finished":  # say it from the player's side, with the ruleset's number
+        return _(
+            "The match is not decided yet: it goes to %(n)d duel wins. "
+            "Enter every duel you played, or how time ended it."
+        ) % {"n": match.round.event.ruleset.match.duels_to_win}
+    return error_text(exc)
 
 
 @player_view

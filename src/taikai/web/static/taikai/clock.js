@@ -51,7 +51,15 @@
     if (!url) return;
     fetch(url, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (data) {
       state = data; fetchedAt = Date.now(); render();
-    }).catch(function () { /* keep counting locally while offline */ });
+      try { localStorage.setItem("taikai-clock:" + url, JSON.stringify({ state: state, at: fetchedAt })); } catch (e) { /* full */ }
+    }).catch(function () {
+      // Offline: keep counting locally, from the last state this phone saw (also after a reload).
+      if (state) return;
+      try {
+        var kept = JSON.parse(localStorage.getItem("taikai-clock:" + url) || "null");
+        if (kept) { state = kept.state; fetchedAt = kept.at; render(); }
+      } catch (e) { /* nothing kept */ }
+    });
   }
   poll();
   document.addEventListener("taikai:refreshed", poll);

@@ -27,6 +27,7 @@
     if (text !== undefined) el.textContent = text;
     if (level !== undefined) el.className = "answer" + (level ? " " + level : "");
     el.hidden = false;
+    if (el.scrollIntoView && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: "start" });
   }
   function hide(id) { var el = document.getElementById(id); if (el) el.hidden = true; }
 
