@@ -115,4 +115,8 @@ def test_the_players_result_form_follows_the_ruleset_too(organizer: Any) -> None
     _, token = player_services.check_in(match.player_a, by=Staff(organizer))
     page = _page(Client(), f"/p/{token}/", "en")
     assert 'name="duel5"' in page and 'name="duel6"' not in page
-    assert "time: LP after the 5 extra turns" in page
+    assert "Life points after the 5 extra turns" in page
+    # MATCH-1 best of five: the one-tap outcomes are 3–0, 3–1, 3–2 and their losses; 2–2 at time (TIME-S-6)
+    for code in ("win-3-0", "win-3-1", "win-3-2", "loss-2-3", "loss-0-3", "draw-2-2", "intentional-draw"):
+        assert f'value="{code}"' in page
+    assert 'value="win-2-0"' not in page

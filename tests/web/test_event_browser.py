@@ -54,15 +54,17 @@ def _register_and_check_in(page: Any, event_id: int) -> dict[str, str]:
         page.fill("input[name=reg-card_game_id]", f"{2000000000 + i}")
         page.click("form.card button.primary")
         expect(page.locator("body")).to_contain_text(f"{name}さんを登録しました")
+        # registration hands out the personal link and its QR code at once (issue 14, item 15)
+        links[name] = page.locator("#player-link").get_attribute("href")
+        if i == 0:
+            screenshot(page, "slip")
     # the desk finds each player with the search box and checks them in (the ID card was shown)
     for i, (name, _) in enumerate(PLAYERS):
         page.goto(f"{page.base_url}/events/{event_id}/players/")
         page.fill("#checkin-search", f"{2000000000 + i}")
         assert page.locator("#player-table tbody tr:not([hidden])").count() == 1
-        page.press("#checkin-search", "Enter")  # one match: Enter checks them in
-        links[name] = page.locator("#player-link").get_attribute("href")
-        if i == 0:
-            screenshot(page, "slip")
+        page.press("#checkin-search", "Enter")  # one match: Enter checks them in; the link stays
+        expect(page.locator("body")).to_contain_text(f"{name}さんのチェックインを受け付けました")
     return links
 
 
@@ -76,14 +78,8 @@ def _report_on_phones(new_page: Any, links: dict[str, str], event: Event, round_
                 phones[who] = new_page(viewport=PHONE)
         pa, pb = phones[a], phones[b]
         pa.goto(links[a])
-        if not pa.locator("form.report").is_visible():
-            pa.locator("details.card summary", has_text="結果を報告").first.click()
-        pa.check("form.report input[name=duel1][value=A]")
-        pa.check("form.report input[name=duel2][value=B]")
-        pa.check("form.report input[name=duel3][value=A]")
-        with pa.expect_navigation():
-            pa.click("form.report button[name=report]")
-        expect(pa.locator("body")).to_contain_text("対戦相手の確認を待っています")
+        pa.click("form.report button[value=win-2-1]")  # one tap
+        expect(pa.locator("#match-status")).to_contain_text("対戦相手の確認を待っています")
         pb.goto(links[b])
         expect(pb.locator("body")).to_contain_text("対戦相手の報告")
         if round_number == 1 and m.table == 1:
@@ -139,7 +135,7 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     _login(jp, "judge1", "judge-password-1")
     m = Match.objects.get(round__event=event, round__number=1, table=1)
     jp.goto(f"{jp.base_url}/events/{event_id}/matches/{m.pk}/result/")
-    # the form opens with the confirmed record (A, B, A); the judge changes it to B, B
+    # the form opens with the confirmed record (B, A, A: a tapped 2–1); the judge changes it to B, B
     expect(jp.locator("input[name=duel3][value=A]")).to_be_checked()
     jp.check("input[name=duel1][value=B]")
     jp.check("input[name=duel2][value=B]")

@@ -142,3 +142,10 @@ def problem_text(problem: Problem) -> str:
     if isinstance(duel, int) and duel > 0:
         line = (f"{duel}デュエル目: " if lang == "ja" else f"Duel {duel}: ") + line
     return line
+
+
+_R(
+    "quick-not-allowed",
+    "この結果はこの大会の形式では選べません。デュエルごとに入力してください。",
+    "This result is not possible in this event's format. Enter the duels one by one.",
+)

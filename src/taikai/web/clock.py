@@ -17,6 +17,18 @@ from taikai.events.views.public import current_round
 from taikai.judging.services.time_procedure import table_states
 
 
+def _table_clock(request: HttpRequest, rnd: Round, now: float) -> dict[str, object]:
+    """?table=N: that table's own clock, with its judge's extension (TIME-4), for the player's page."""
+    raw = request.GET.get("table", "")
+    m = rnd.matches.filter(table=int(raw), is_bye=False).first() if raw.isdigit() and len(raw) < 6 else None
+    if m is None:
+        return {}
+    clock = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
+    status = "finished" if m.status == Match.Status.CONFIRMED else clock.status
+    remaining = round(clock.remaining, 1)
+    return {"table": {"table": m.table, "extension": m.extension_seconds, "status": status, "remaining": remaining}}
+
+
 @never_cache
 def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
     """The round clock for every screen: server time, end time, paused, and tables still playing."""
@@ -56,6 +68,7 @@ def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
             )
     return JsonResponse(
         {
+            **_table_clock(request, rnd, now),
             "round": rnd.number,
             "stage": rnd.stage,
             "status": state.status,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from taikai.web import cards, clock, views
+from taikai.web import cards, clock, player_app, views
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -9,5 +9,7 @@ urlpatterns = [
     path("language/", views.set_language, name="set_language"),
     path("cards/import/", cards.import_page, name="cards_import"),
     path("e/<int:event_id>/clock.json", clock.clock_json, name="clock_json"),
+    path("p/sw.js", player_app.service_worker, name="player_service_worker"),
+    path("p/<str:token>/manifest.webmanifest", player_app.manifest, name="player_manifest"),
     path("healthz", views.healthz, name="healthz"),
 ]

@@ -134,15 +134,27 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     return created
 
 
+def register_with_access(event: Event, *, by: Actor, **fields: str) -> tuple[Player, str]:
+    """Register and hand out the personal link at once (returned once), so a deck list can be sent before
+    the event; check-in later only confirms attendance."""
+    with transaction.atomic():
+        player = register_player(event, by=by, **fields)
+        token = _new_token(player)
+        player.save(update_fields=["access_token_hash"])
+        record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player)
+    return player, token
+
+
 def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[Player, str]:
-    """REG-1/REG-3: the desk saw the ID card; the player gets a fresh personal link (returned once)."""
+    """REG-1/REG-3: the desk saw the ID card. A player registered with a link keeps it (the token is "");
+    one without (imported from a CSV file) gets their personal link now (returned once)."""
     require_staff(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = as_dict(player, PLAYER_FIELDS)
         player.checked_in_at = player.checked_in_at or timezone.now()
         player.id_card_shown = id_card_shown
-        token = _new_token(player)
+        token = "" if player.access_token_hash else _new_token(player)
         player.version += 1
         player.save()
         record(

@@ -5,6 +5,8 @@ The outcome is always computed by taikai.core.match from the duel record (never 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -194,24 +196,42 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return False
 
 
+def _report_key(m: Match, key: str, record_dict: dict[str, Any]) -> str | None:
+    """The key to store a report under, or None when this exact report is already stored (a retry).
+
+    A key already used for a different record gets a suffix naming the record, so a retry of the
+    corrected report is recognised too.
+    """
+    if not key:
+        return ""
+    digest = hashlib.sha256(json.dumps(record_dict, sort_keys=True).encode()).hexdigest()[:16]
+    keys = [key[:64], f"{key[:47]}~{digest}"]
+    stored = list(m.reports.filter(idempotency_key__in=keys))
+    if any(_same(r.record, record_dict) for r in stored):
+        return None
+    return keys[1] if stored else keys[0]
+
+
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)  # END-2: the judges hear of it
 def report_result(match: Match, *, player: Player, result: ResultInput, idempotency_key: str = "") -> Match:
     """A player reports on their phone; the opponent's matching report confirms (END-4).
 
-    Retrying with the same idempotency key returns the stored state without counting twice.
+    Retrying with the same idempotency key and the same record returns the stored state without counting
+    twice; the same key with a different record (the player corrected it before resending) is a new report.
     """
     with transaction.atomic():
         m = _lock(match, None)
         side = m.side_of(player)
         if side is None:
             raise ServiceError("not-your-match")
-        if idempotency_key and m.reports.filter(idempotency_key=idempotency_key).exists():
+        record_dict = result.stored()
+        idempotency_key = _report_key(m, idempotency_key, record_dict)
+        if idempotency_key is None:
             return m
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
         outcome = outcome_of(m, result)
         before = _snapshot(m)
-        record_dict = result.stored()
         try:
             with transaction.atomic():
                 ResultReport.objects.create(
@@ -219,7 +239,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
                     by_player=player,
                     record=record_dict,
                     basis=result.basis,
-                    idempotency_key=idempotency_key[:64],
+                    idempotency_key=idempotency_key,
                 )
         except IntegrityError:
             return m

@@ -106,12 +106,12 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
     csv_form = CsvImportForm(prefix="csv")
     if request.method == "POST" and form.is_valid():
         try:
-            player = player_services.register_player(event, by=Staff(request.user), **form.cleaned_data)
+            player, token = player_services.register_with_access(event, by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
-            return redirect("players", event_id=event.pk)
+            return _slip(request, event, player, token)  # the personal link at once (issue 14, item 15)
     rows = event.players.select_related("team").order_by("name_kana", "name")
     return render(request, "events/players.html", {"event": event, "form": form, "csv_form": csv_form, "players": rows})
 
@@ -165,6 +165,9 @@ def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpR
         player, token = player_services.check_in(player, by=Staff(request.user), id_card_shown=True)
     except ServiceError as exc:
         flash_error(request, exc)
+        return redirect("players", event_id=event.pk)
+    if not token:  # the link from registration stays valid
+        messages.success(request, _("%(name)s checked in.") % {"name": player.name})
         return redirect("players", event_id=event.pk)
     return _slip(request, event, player, token)
 

@@ -2,26 +2,59 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.match import Format
+from taikai.core.match import Player as MatchPlayer
+from taikai.core.quick_results import quick_outcome, quick_outcomes
+from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
-from taikai.events.models import Event, Match, Player
+from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.views.common import error_text, flash_error
 
 
-def _player(token: str) -> Player:
+class LinkNotFound(Http404):
+    """A mistyped or replaced personal link: answered by ``link_not_found``, not Django's bare page."""
+
+
+def _player(request: HttpRequest, token: str) -> Player:
     player = player_services.player_for_token(token)
     if player is None:
-        raise Http404
+        raise LinkNotFound
     return player
+
+
+def link_not_found(request: HttpRequest) -> HttpResponse:
+    """Say what happened and how to get a new link: the desk, or PIN recovery in an event still running."""
+    events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-date", "-pk")[:10]
+    return render(request, "events/player_link_not_found.html", {"events": events}, status=404)
+
+
+def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page opened by the personal link: an unknown link gets the explaining page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, token, *args, **kwargs)
+        except LinkNotFound:
+            return link_not_found(request)
+
+    return wrapper
 
 
 def current_match(player: Player) -> Match | None:
@@ -34,11 +67,17 @@ def current_match(player: Player) -> Match | None:
     )
 
 
+def _format(match: Match) -> Format:
+    return Format.ELIMINATION if match.round.stage == Round.Stage.ELIMINATION else Format.SWISS
+
+
+@player_view
 def player_home(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     match = current_match(player)
     side = match.side_of(player) if match else None
     last_report = match.reports.filter(by_player__isnull=False).last() if match else None
+    ruleset = player.event.ruleset
     context = {
         "event": player.event,
         "player": player,
@@ -47,55 +86,130 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         "side": side,
         "opponent": (match.player_b if side == "a" else match.player_a) if match else None,
         "last_report": last_report,
+        "mine_last": bool(last_report and last_report.by_player_id == player.pk),
         "can_confirm": bool(
             match and match.status == Match.Status.REPORTED and last_report and last_report.by_player_id != player.pk
         ),
         # A duel a penalty already decided (PEN-1) shows in the form, from this player's side.
-        "prefill": result_services.form_values(match.record, flip=side == "b", ruleset=player.event.ruleset)
-        if match and match.record
+        "prefill": result_services.form_values(match.record, flip=side == "b", ruleset=ruleset)
+        if match and match.record and match.status == Match.Status.PENDING
         else {},
         "result_form": result_services.result_form(match) if match else None,
+        "quick": quick_outcomes(ruleset, _format(match)) if match and not match.is_bye else (),
+        "time_note": time_note(ruleset, _format(match)) if match else "",
+        "extension": extension_text(match.extension_seconds) if match else "",
+        "live_key": f"{match.round.number}:{match.pk}" if match else "none",
         "pin_form": PinForm(),
     }
     return render(request, "events/player_home.html", context)
 
 
+def extension_text(seconds: int) -> str:
+    """A judge's time extension for this table (TIME-4), as the player reads it."""
+    if not seconds:
+        return ""
+    return _("Time extension for your table: +%(t)s") % {"t": f"{seconds // 60}:{seconds % 60:02d}"}
+
+
+def time_note(ruleset: Ruleset, fmt: Format) -> str:
+    """What happens at time, in words, from the ruleset (TIME-S-1/2/6, TIME-E-1/2/3/5)."""
+    rules, time = ruleset.format_rules(fmt.value), ruleset.time
+    parts = [
+        _(
+            "Finish the current turn. If the duel is still undecided, %(n)d extra turns follow, counted from the "
+            "opponent of the player whose turn it was."
+        )
+        % {"n": time.extra_turns}
+    ]
+    if rules.sudden_death:
+        parts.append(_("Then the player with more LP wins; with equal LP, sudden death: the first LP change decides."))
+    else:
+        parts.append(_("Then the player with more LP wins the duel; equal LP is a drawn duel."))
+    if rules.extra_duel:
+        parts.append(
+            _("Time between duels at 1–1 (or before duel 1): an extra duel of %(turns)d turns at %(lp)d LP.")
+            % {"turns": time.extra_duel_turns, "lp": time.extra_duel_lp}
+        )
+    else:
+        parts.append(_("Time between duels: the duels won so far decide (equal is a match draw)."))
+    return ("" if (get_language() or "ja").startswith("ja") else " ").join(parts)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _answer(request: HttpRequest, token: str, ok: bool, text: str, status: int = 200) -> HttpResponse:
+    """The answer to a player's action: JSON for the page's script, else a message on the page it returns to."""
+    if _wants_json(request):
+        return JsonResponse({"ok": ok, "message": text}, status=status)
+    (messages.success if ok else messages.error)(request, text)
+    return redirect("player_home", token=token)
+
+
+def _reported_text(match: Match) -> str:
+    if match.status == Match.Status.CONFIRMED:
+        return _("Result confirmed: both reports agree.")
+    if match.status == Match.Status.DISPUTED:
+        return _("Your report differs from your opponent's. A judge is coming to your table.")
+    return _("Result sent. Waiting for your opponent to confirm it on their phone.")
+
+
+def _posted_result(request: HttpRequest, match: Match, side: str | None) -> result_services.ResultInput:
+    """A one-tap outcome (``quick``) or the duel-by-duel form, both from the player's own view."""
+    code = request.POST.get("quick", "")
+    if not code:
+        return result_services.ResultInput.from_post(request.POST, flip=side == "b")
+    outcome = quick_outcome(code, match.round.event.ruleset, _format(match))
+    if outcome is None:
+        raise ServiceError("quick-not-allowed")
+    return result_services.ResultInput.from_report(outcome.report(MatchPlayer.B if side == "b" else MatchPlayer.A))
+
+
+@player_view
 @require_POST
 def player_report(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
+    match = current_match(player)
+    key = request.POST.get("idempotency_key", "")
+    if match is None or (request.POST.get("match") and request.POST["match"] != str(match.pk)):
+        # A report queued offline for a round that is over by now: never counted against the new one.
+        return _answer(request, token, False, _("That report was for an earlier round; it was not sent."), 409)
+    try:
+        data = _posted_result(request, match, match.side_of(player))
+        match = result_services.report_result(match, player=player, result=data, idempotency_key=key)
+    except ServiceError as exc:  # an intentional draw refused in elimination reaches the judges by a signal
+        return _answer(request, token, False, _refusal_text(exc, match), 422)
+    return _answer(request, token, True, _reported_text(match))
+
+
+def _refusal_text(exc: ServiceError, match: Match) -> str:
+    if exc.problem.code == "match-not-finished":  # say it from the player's side, with the ruleset's number
+        return _(
+            "The match is not decided yet: it goes to %(n)d duel wins. "
+            "Enter every duel you played, or how time ended it."
+        ) % {"n": match.round.event.ruleset.match.duels_to_win}
+    return error_text(exc)
+
+
+@player_view
+@require_POST
+def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    player = _player(request, token)
     match = current_match(player)
     if match is None:
         return redirect("player_home", token=token)
     try:
-        # The form is filled from the player's own view ("me"/"opponent"); it is stored as A/B.
-        data = result_services.ResultInput.from_post(request.POST, flip=match.side_of(player) == "b")
-        result_services.report_result(
-            match, player=player, result=data, idempotency_key=request.POST.get("idempotency_key", "")
-        )
-    except ServiceError as exc:  # an intentional draw refused in elimination reaches the judges by a signal
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("Result sent. Your opponent confirms it on their phone."))
-    return redirect("player_home", token=token)
+        result_services.confirm_result(match, player=player)
+    except ServiceError as exc:
+        return _answer(request, token, False, error_text(exc), 422)
+    return _answer(request, token, True, _("Result confirmed."))
 
 
-@require_POST
-def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
-    match = current_match(player)
-    if match is not None:
-        try:
-            result_services.confirm_result(match, player=player)
-        except ServiceError as exc:
-            flash_error(request, exc)
-        else:
-            messages.success(request, _("Result confirmed."))
-    return redirect("player_home", token=token)
-
-
+@player_view
 @require_POST
 def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     try:
         player_services.drop_player(player, by=PlayerSelf(player))
     except ServiceError as exc:
@@ -105,9 +219,10 @@ def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("player_home", token=token)
 
 
+@player_view
 @require_POST
 def player_set_pin(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(token)
+    player = _player(request, token)
     try:
         player_services.set_pin(player, pin=request.POST.get("pin", ""))
     except ServiceError as exc:
@@ -133,10 +248,21 @@ def recover(request: HttpRequest, event_id: int) -> HttpResponse:
 def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = PlayerForm(request.POST or None)
-    done = None
+    context: dict[str, Any] = {"event": event, "form": form, "done": None}
     if request.method == "POST" and form.is_valid():
         try:
-            done = player_services.register_player(event, by=Visitor(), **form.cleaned_data)
+            done, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
-    return render(request, "events/self_register.html", {"event": event, "form": form, "done": done})
+        else:  # the personal link and its QR code at once, shown this one time
+            url = request.build_absolute_uri(reverse("player_home", kwargs={"token": token}))
+            context.update(done=done, url=url, qr_svg=_qr_svg(url))
+    return render(request, "events/self_register.html", context)
+
+
+def _qr_svg(url: str) -> str:
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10)
+    return str(image.to_string(encoding="unicode"))

@@ -1,23 +1,36 @@
 // The round clock on every screen: fetched from the server (one truth), counted down locally.
+// The element may be swapped by live.js, so it is looked up on every tick. On a player's page the clock URL
+// names the table (?table=N): its own time, with a judge's extension (TIME-4), is shown, and #time-note
+// says what happens at time.
 (function () {
-  var el = document.getElementById("clock");
-  if (!el) return;
-  var host = el.closest("[data-clock-url]") || el;
-  var url = host.dataset.clockUrl || el.dataset.clockUrl;
-  if (!url) return;
-  var state = null, offset = 0, fetchedAt = 0;
+  function clockEl() { return document.getElementById("clock"); }
+  function clockUrl() {
+    var el = clockEl();
+    if (!el) return null;
+    var host = el.closest("[data-clock-url]") || el;
+    return el.dataset.clockUrl || host.dataset.clockUrl;
+  }
+  if (!clockUrl()) return;
+  var state = null, fetchedAt = 0;
   function fmt(sec) {
     sec = Math.max(0, Math.floor(sec));
     var m = Math.floor(sec / 60), s = sec % 60;
     return m + ":" + (s < 10 ? "0" : "") + s;
   }
   function render() {
+    var el = clockEl();
+    if (!el) return;
     if (!state || state.round === null) { el.textContent = "--:--"; return; }
-    var remaining = state.remaining;
-    if (state.status === "running") remaining = state.remaining - (Date.now() - fetchedAt) / 1000;
-    el.dataset.status = remaining <= 0 && state.status === "running" ? "time" : state.status;
-    if (state.status === "finished") { el.textContent = "✔"; return; }
-    el.textContent = state.status === "not-started" ? fmt(state.limit) : (remaining <= 0 ? "TIME" : fmt(remaining));
+    var clock = state.table || state; // a table's own clock (with its extension) where the page names one
+    var remaining = clock.remaining;
+    if (clock.status === "running") remaining = clock.remaining - (Date.now() - fetchedAt) / 1000;
+    var atTime = clock.status === "time" || (remaining <= 0 && clock.status === "running");
+    el.dataset.status = atTime ? "time" : clock.status;
+    var note = document.getElementById("time-note");
+    if (note) note.hidden = !atTime || state.status === "finished" || clock.status === "finished";
+    if (state.status === "finished" || clock.status === "finished") { el.textContent = "✔"; return; }
+    el.textContent = clock.status === "not-started" ? fmt(clock.remaining)
+      : (atTime ? (el.dataset.timeText || "TIME") : fmt(remaining));
     var list = document.getElementById("tables-list") || document.getElementById("tables-playing");
     var banner = document.getElementById("time-called");
     if (banner) banner.hidden = state.status !== "time";
@@ -34,14 +47,25 @@
     }
   }
   function poll() {
+    var url = clockUrl();
+    if (!url) return;
     fetch(url, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (data) {
       state = data; fetchedAt = Date.now(); render();
-    }).catch(function () { /* keep counting locally while offline */ });
+      try { localStorage.setItem("taikai-clock:" + url, JSON.stringify({ state: state, at: fetchedAt })); } catch (e) { /* full */ }
+    }).catch(function () {
+      // Offline: keep counting locally, from the last state this phone saw (also after a reload).
+      if (state) return;
+      try {
+        var kept = JSON.parse(localStorage.getItem("taikai-clock:" + url) || "null");
+        if (kept) { state = kept.state; fetchedAt = kept.at; render(); }
+      } catch (e) { /* nothing kept */ }
+    });
   }
   poll();
+  document.addEventListener("taikai:refreshed", poll);
   document.addEventListener("taikai:live", function (e) {
     var kind = e.detail && e.detail.kind;
-    if (["round-started", "clock-paused", "clock-resumed", "time-called", "pairings", "result"].indexOf(kind) >= 0) poll();
+    if (["round-started", "clock-paused", "clock-resumed", "time-called", "pairings", "result", "time-extended"].indexOf(kind) >= 0) poll();
   });
   setInterval(render, 250);
   setInterval(poll, 5000);
