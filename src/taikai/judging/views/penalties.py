@@ -110,7 +110,7 @@ def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
 def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
     try:
-        services.apply_pending_duel_loss(penalty, by=Staff(request.user))
+        services.apply_pending_penalty(penalty, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("judge_queue", event.pk)
