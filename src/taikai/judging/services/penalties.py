@@ -326,7 +326,8 @@ def _duel_loss(
         so_far = parse_report({"duels": known.get("duels") or [], "opening": known.get("opening")})
     except RecordFormatError as exc:
         raise ServiceError(exc.problem.code, **exc.problem.params) from exc
-    played = core.with_duel_loss(so_far.record(_format(match)), loser, time_called=time_called)
+    before_penalty = MatchRecord(_format(match), so_far.duels, so_far.time_called_between_duels, so_far.opening)
+    played = core.with_duel_loss(before_penalty, loser, time_called=time_called)
     _save_result(penalty, by, match, played, "duel-loss")
 
 
