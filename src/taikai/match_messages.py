@@ -116,3 +116,18 @@ _R(
     "Choose the sudden death's winner again.",
 )
 _R("form-basis-choice", "マッチの決着の仕方を選び直してください。", "Choose how the match ended again.")
+_R(
+    "form-opening-choice",
+    "1デュエル目のじゃんけんの勝者と先攻のプレイヤーを両方選んでください（記録しない場合は両方空欄）。",
+    "Choose both who won duel 1's rock-paper-scissors and who went first (or leave both empty).",
+)
+# END-2, CS 4.3: the report is refused whole and the judges hear of it (possible INF-22).
+_R(
+    "id-contradicts-duels",
+    "インテンショナル・ドローとして報告されましたが、記録されたデュエルでは一方が勝ち越しています（{a}–{b}）。"
+    "実際の対戦内容どおりに報告してください。引き分けの合意の後に一方が勝った場合は、その勝敗を報告します"
+    "（ルール上問題ありません、CS 4.3）。この報告はジャッジに伝えました。",
+    "This was reported as an intentional draw, but in the duels listed one player leads ({a}-{b}). Report what "
+    "was played. If a player won after you agreed to draw, report that win: it is no rules problem (CS 4.3). "
+    "The judges have been told of this report.",
+)

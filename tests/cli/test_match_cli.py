@@ -139,7 +139,11 @@ REFUSED = [
     ("an unknown player's LP", {"format": "swiss", "duels": [{"time": {"A": 1, "C": 1}}]}, "duel 1: unknown player"),
     ("an unknown format", {"format": "league", "duels": []}, "unknown format 'league'"),
     ("no format", {"duels": []}, "no format given"),
-    ("a drawn duel in elimination", {"format": "elimination", "duels": [{"draw": True}]}, "duel 1:"),
+    (
+        "a drawn duel under time in elimination",  # TIME-E-2/3 (an untimed drawn duel goes on: MATCH-2)
+        {"format": "elimination", "duels": [{"draw": True, "time_called": True}]},
+        "duel 1:",
+    ),
     ("two kinds in one duel", {"format": "swiss", "duels": [{"winner": "A", "draw": True}]}, "duel 1:"),
     ("a misspelt field", {"format": "swiss", "duels": [{"winner": "A", "extraduel": True}]}, "duel 1: unknown field"),
     ("not JSON", "{format: swiss", "JSON syntax error"),

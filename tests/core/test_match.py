@@ -117,10 +117,27 @@ def test_match_2_three_drawn_duels_are_a_match_draw_in_swiss() -> None:
     assert state.score == Score(draws=3)
 
 
-def test_match_2_a_drawn_duel_is_refused_in_single_elimination() -> None:
-    error = refused(Format.ELIMINATION, won(A), DRAW)
-    assert error.problem.code == "draw-not-allowed"
-    assert error.problem.params == {"duel": 2, "format": "elimination"}
+def test_match_2_a_drawn_duel_in_single_elimination_lets_the_match_go_on() -> None:
+    # MATCH-2 forbids match draws outside Swiss, not drawn duels (this was refused as draw-not-allowed)
+    state = elimination(won(A), DRAW)
+    assert (state.finished, state.next, state.score) == (False, Next.DUEL, Score(a=1, draws=1))
+    assert elimination(won(A), DRAW, won(A)).winner is A
+    assert elimination(won(A), DRAW, DRAW).winner is A  # more duel wins after the most duels (MATCH-1)
+
+
+def test_match_2_single_elimination_tied_after_the_most_duels_plays_on_flagged_for_the_judge() -> None:
+    # No match draw outside Swiss: 1-1-1 plays another duel. The text is silent: taikai's reading, flagged.
+    state = elimination(won(A), DRAW, won(B))
+    assert (state.finished, state.next, state.judge_flag) == (False, Next.DUEL, True)
+    assert "MATCH-2" in state.rules
+    assert elimination(won(A), DRAW, won(B), won(B)).winner is B
+    assert swiss(won(A), DRAW, won(B)).draw  # Swiss: the same duels are a match draw
+
+
+def test_match_2_under_time_single_elimination_never_draws_a_duel() -> None:
+    # TIME-E-2/3: after the extra turns LP decide, equal LP go to sudden death
+    error = refused(Format.ELIMINATION, won(A), Drawn(time_called=True))
+    assert (error.problem.code, error.problem.params) == ("draw-not-allowed", {"duel": 2, "format": "elimination"})
 
 
 def test_match_2_an_unfinished_match_is_no_draw() -> None:
@@ -413,3 +430,31 @@ def test_intentional_draws_only_where_match_draws_exist() -> None:  # END-2, MAT
 
     r = builtin("harajuku-cs-1.2")
     assert intentional_draw_allowed(Format.SWISS, r) and not intentional_draw_allowed(Format.ELIMINATION, r)
+
+
+# --- END-2: an agreed draw must agree with the duels played (CS 4.3) ------------------------------
+
+
+def test_end_2_an_intentional_draw_with_one_player_ahead_is_refused() -> None:
+    # CS 4.3: a result different from the game is fraud (INF-22); this was accepted as a 0-0 draw
+    from taikai.core.match import intentional_draw
+
+    for duels in ((won(A), won(A)), (won(A),), (DRAW, won(B))):
+        with pytest.raises(MatchRecordError) as caught:
+            intentional_draw(MatchRecord(Format.SWISS, duels), DKT)
+        assert caught.value.problem.code == "id-contradicts-duels"
+
+
+def test_end_2_an_intentional_draw_keeps_the_duels_played_while_no_one_leads() -> None:
+    from taikai.core.match import intentional_draw
+
+    state = intentional_draw(MatchRecord(Format.SWISS, (won(A), won(B))), DKT)
+    assert (state.finished, state.draw, state.score, state.rules) == (True, True, Score(a=1, b=1), ("END-2",))
+    assert intentional_draw(MatchRecord(Format.SWISS, (DRAW,)), DKT).score == Score(draws=1)
+    assert intentional_draw(MatchRecord(Format.SWISS), DKT).draw
+
+
+def test_match_4_after_a_drawn_duel_rock_paper_scissors_is_taikais_choice_flagged() -> None:
+    # MATCH-4 (digest corrected): the text names no chooser after a drawn duel
+    for state in (swiss(won(A), DRAW), elimination(DRAW)):
+        assert (state.chooser, state.judge_flag) == (Chooser.RPS, True)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Player, TimedOut, Won
+from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
 from taikai.core.match_json import (
     BASES,
     FormRow,
@@ -36,7 +36,8 @@ duels: st.SearchStrategy[Duel] = st.one_of(
     st.builds(Drawn, st.booleans(), st.booleans()),
     st.builds(TimedOut, st.builds(LifePoints, life_points, life_points), st.none() | players, st.booleans()),
 )
-reports = st.builds(Report, st.lists(duels, max_size=6).map(tuple), st.booleans(), st.sampled_from(BASES))
+openings = st.none() | st.builds(Opening, players, players)
+reports = st.builds(Report, st.lists(duels, max_size=6).map(tuple), st.booleans(), st.sampled_from(BASES), openings)
 
 
 def refused(reader: Any, *args: Any, **kwargs: Any) -> RecordFormatError:
@@ -169,11 +170,39 @@ def test_a_swiss_form_has_the_rulesets_duels_with_draws_and_no_extra_duel() -> N
 
 
 def test_an_elimination_form_adds_the_extra_duel_row_and_sudden_death() -> None:
-    # TIME-E-3 (sudden death), TIME-E-5 (the extra duel), TIME-E-6 (no drawn match)
+    # TIME-E-3 (sudden death), TIME-E-5 (the extra duel, never drawn)
     rows = form_rows(DKT, Format.ELIMINATION)
     assert [r.number for r in rows] == [1, 2, 3, 4]
     assert rows[-1] == FormRow(4, True, False, True)
-    assert not any(r.draw for r in rows)
+
+
+def test_match_2_an_elimination_forms_regular_duels_may_be_drawn() -> None:
+    # MATCH-2 forbids match draws outside Swiss, not drawn duels (the form used to offer no draw there)
+    assert [r.draw for r in form_rows(DKT, Format.ELIMINATION) if not r.extra_duel] == [True, True, True]
+
+
+# --- MATCH-3: duel 1's rock-paper-scissors, recorded when known ---------------------------------------
+
+
+def test_match_3_the_rock_paper_scissors_winner_and_their_choice_are_kept_in_the_record() -> None:
+    stored = {"duels": [{"winner": "A"}], "basis": "played", "opening": {"rps_winner": "B", "first": "A"}}
+    report = parse_report(stored)
+    assert report.opening == Opening(B, A) and not report.opening.chose_first  # B won and chose to go second
+    assert report_json(report)["opening"] == {"rps_winner": "B", "first": "A"}
+    record = parse_record({"format": "swiss", "duels": [{"winner": "A"}], "opening": {"rps_winner": "A", "first": "A"}})
+    assert record.opening == Opening(A, A) and record.opening.chose_first
+    assert "opening" not in record_json(MatchRecord(Format.SWISS, (Won(A),)))  # optional: absent when unknown
+
+
+def test_match_3_the_form_reads_the_opening_from_the_players_side() -> None:
+    fields = {"duel1": "A", "rps_winner": "A", "first": "B"}  # "me" won RPS and chose to go second
+    assert report_from_form(fields).opening == Opening(A, B)
+    assert report_from_form(fields, flip=True).opening == Opening(B, A)  # filled in on B's phone
+    assert report_from_form({"duel1": "A"}).opening is None
+    assert refused(report_from_form, {"duel1": "A", "rps_winner": "A"}).problem.code == "form-opening-choice"
+    assert refused(parse_report, {"opening": {"rps_winner": "C", "first": "A"}}).problem.code == (
+        "match-unknown-player"
+    )
 
 
 def test_a_best_of_five_ruleset_gives_a_form_of_five_duels() -> None:

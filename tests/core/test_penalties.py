@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from taikai.core import penalties as pen
@@ -19,15 +21,16 @@ def test_ladder_has_eight_rungs_lightest_first() -> None:  # PEN-1
 def test_duel_loss_match_loss_and_dq_effects() -> None:  # PEN-1
     assert pen.effects(CS, pen.DUEL_LOSS) == pen.Effects(duel_loss=True)
     assert pen.effects(CS, pen.MATCH_LOSS) == pen.Effects(match_loss=True)
-    assert pen.effects(CS, pen.DQ) == pen.Effects(drop=True)
+    assert pen.effects(CS, pen.DQ) == pen.Effects(drop=True, forfeits_open_match=True)
     assert not pen.effects(CS, pen.WARNING).changes_result
     assert pen.effects(CS, pen.CAUTION) == pen.Effects()
 
 
 def test_downgrade_rungs_lower_the_prize_one_step_or_more() -> None:  # PEN-2
     assert pen.effects(CS, pen.MATCH_LOSS_DOWNGRADE) == pen.Effects(match_loss=True, downgrade_steps=1)
-    assert pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=3) == pen.Effects(drop=True, downgrade_steps=3)
-    assert pen.effects(CS, pen.DQ_NO_PRIZE) == pen.Effects(drop=True, prize_loss=True)
+    dq = pen.Effects(drop=True, forfeits_open_match=True)
+    assert pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=3) == replace(dq, downgrade_steps=3)
+    assert pen.effects(CS, pen.DQ_NO_PRIZE) == replace(dq, prize_loss=True)
     with pytest.raises(ValueError):
         pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=0)
 
@@ -151,3 +154,40 @@ def test_inf_20_slow_play_after_time_is_duel_loss() -> None:  # INF-20
 def test_infractions_without_a_cs_default_leave_it_to_the_judge() -> None:  # INF-1 INF-10 INF-11 INF-15 INF-16 INF-18
     for inf in ("INF-1", "INF-10", "INF-11", "INF-15", "INF-16", "INF-18"):
         assert pen.default_rung(CS, inf) is None
+
+
+# --- where a duel or match loss lands (PEN-1) --------------------------------------------------------
+
+
+def test_pen_1_a_dq_forfeits_the_match_being_played_and_only_that() -> None:
+    # PEN-1: a DQ resolves the match being played as a loss; a finished match stays as it is
+    fx = pen.effects(CS, pen.DQ_NO_PRIZE)
+    assert pen.landing(fx, open_match=True) is pen.Landing.CURRENT
+    assert pen.landing(fx, open_match=False) is None
+    assert pen.landings(fx, current_match=True, open_match=False) == ()
+
+
+def test_pen_1_a_duel_or_match_loss_lands_on_the_match_being_played_else_the_next() -> None:
+    for rung in (pen.DUEL_LOSS, pen.MATCH_LOSS, pen.MATCH_LOSS_DOWNGRADE):
+        fx = pen.effects(CS, rung)
+        assert pen.landing(fx, open_match=True) is pen.Landing.CURRENT
+        assert pen.landing(fx, open_match=False) is pen.Landing.NEXT
+    assert pen.landing(pen.effects(CS, pen.WARNING), open_match=True) is None
+
+
+def test_pen_1_only_a_match_loss_may_be_chosen_for_a_finished_match() -> None:
+    # The judge may put a match loss on a match already over (it replaces the result: their choice only),
+    # never a duel loss (there is no duel being played there).
+    both = (pen.Landing.CURRENT, pen.Landing.NEXT)
+    assert pen.landings(pen.effects(CS, pen.MATCH_LOSS), current_match=True, open_match=False) == both
+    assert pen.landings(pen.effects(CS, pen.DUEL_LOSS), current_match=True, open_match=False) == (pen.Landing.NEXT,)
+    assert pen.landings(pen.effects(CS, pen.MATCH_LOSS), current_match=False, open_match=False) == (pen.Landing.NEXT,)
+
+
+def test_pen_1_a_lost_match_is_won_by_the_opponent_with_the_duels_a_match_needs() -> None:
+    from taikai.core.match import Format, Player, evaluate
+
+    ruleset = builtin("harajuku-cs-1.2")
+    for fmt in Format:
+        state = evaluate(pen.lost_match(fmt, Player.A, ruleset), ruleset)
+        assert (state.finished, state.winner, state.score.b) == (True, Player.B, ruleset.match.duels_to_win)

@@ -203,8 +203,7 @@ def played_matches(draw: st.DrawFn, fmt: Format | None = None) -> tp.TimeProcedu
     """A match played by the rules: normal duels, possibly time called, driven to its end."""
     fmt = fmt or draw(st.sampled_from(list(Format)))
     rec = MatchRecord(fmt)
-    allow_draw = DKT.format_rules(fmt.value).match_draws
-    results: list[Duel] = [Won(A), Won(B)] + ([Drawn()] if allow_draw else [])
+    results: list[Duel] = [Won(A), Won(B), Drawn()]  # a drawn duel in either format (MATCH-2 forbids match draws)
     while not evaluate(rec, DKT).finished:
         action = draw(st.sampled_from(["duel", "duel", "time", "between"]))
         if action == "duel":
@@ -302,8 +301,10 @@ def impossible_variants(rec: MatchRecord) -> list[tuple[str, MatchRecord]]:
             )
             eq = TimedOut(LifePoints(1000, 1000), sudden_death=B)
             variants.append(("sudden death in Swiss", replace(rec, duels=(*rec.duels[:i], eq, *rec.duels[i + 1 :]))))
-        if rec.format is Format.ELIMINATION and not duel.extra_duel:
-            variants.append(("a drawn duel", replace(rec, duels=(*rec.duels[:i], Drawn(), *rec.duels[i + 1 :]))))
+        if rec.format is Format.ELIMINATION and not duel.extra_duel and _time_called(duel):
+            # TIME-E-2/3: under time, single elimination decides by LP and sudden death, never a draw
+            drawn = (*rec.duels[:i], Drawn(time_called=True), *rec.duels[i + 1 :])
+            variants.append(("a drawn duel under time", replace(rec, duels=drawn)))
     return variants
 
 
@@ -327,7 +328,7 @@ def replay(rec: MatchRecord) -> bool:
     try:
         for duel in rec.duels:
             if proc is None and not duel.extra_duel and not _time_called(duel):
-                if evaluate(prior, DKT).next is not Next.DUEL or (isinstance(duel, Drawn) and not _draws(rec)):
+                if evaluate(prior, DKT).next is not Next.DUEL:
                     return False
                 prior = replace(prior, duels=(*prior.duels, duel))
                 continue
@@ -355,10 +356,6 @@ def replay(rec: MatchRecord) -> bool:
 
 def _time_called(duel: Duel) -> bool:
     return isinstance(duel, TimedOut) or duel.time_called
-
-
-def _draws(rec: MatchRecord) -> bool:
-    return DKT.format_rules(rec.format.value).match_draws
 
 
 def _play_timed_duel(proc: tp.TimeProcedure, duel: Duel) -> tp.TimeProcedure | None:
@@ -423,3 +420,64 @@ def test_a_near_valid_record_is_refused_exactly_when_it_cannot_be_played(rec: Ma
     else:
         accepted = True
     assert accepted == replay(rec)
+
+
+# --- INF-20 after time (CS 2.1 B): a penalty's duel loss keeps the time state --------------------------
+
+
+def test_inf_20_time_s_5_a_penalty_in_the_duel_under_time_in_duel_1_gives_the_opponent_the_match() -> None:
+    # TIME-S-5: the old penalty duel was an ordinary win, and the match waited for duel 2
+    proc = tp.turn_ended(tp.call_time(record(Format.SWISS), DKT, turn_player=A))
+    done = tp.penalty_duel_loss(proc, A)
+    assert (done.phase, done.state.winner, done.record.duels) == (Phase.DONE, B, (Won(B, time_called=True),))
+    assert "TIME-S-5" in done.state.rules
+
+
+def test_inf_20_time_s_4_one_nil_up_and_penalised_in_duel_2_under_time_is_a_match_draw() -> None:
+    # TIME-S-4 (1-1 after time in duel 2): not an ordinary duel 3
+    proc = tp.call_time(record(Format.SWISS, Won(A)), DKT, turn_player=B)
+    done = tp.penalty_duel_loss(proc, A)
+    assert (done.phase, done.state.finished, done.state.draw) == (Phase.DONE, True, True)
+    assert "TIME-S-4" in done.state.rules
+
+
+def test_inf_20_time_e_5_one_nil_up_and_penalised_under_time_in_elimination_is_an_extra_duel() -> None:
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.ELIMINATION, Won(A)), DKT, turn_player=A)))
+    tied = tp.penalty_duel_loss(proc, A)  # penalised while the LP were being counted
+    assert (tied.phase, tied.state.next) == (Phase.EXTRA_DUEL_RPS, Next.EXTRA_DUEL)
+    # A penalty before or during the extra duel loses the extra duel (TIME-E-5)
+    done = tp.penalty_duel_loss(tp.first_player(tied, B), B)
+    assert (done.phase, done.state.winner, done.record.duels[-1]) == (Phase.DONE, A, Won(A, extra_duel=True))
+    with pytest.raises(TimeProcedureError) as caught:
+        tp.penalty_duel_loss(done, A)
+    assert caught.value.problem.code == "procedure-done"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(list(Format)), st.sampled_from([(), (Won(A),), (Won(A), Won(B))]), st.data())
+def test_inf_20_a_penalty_at_any_step_of_the_procedure_gives_a_record_core_accepts(
+    fmt: Format, before: tuple[Duel, ...], data: st.DataObject
+) -> None:
+    # PEN-1: the penalty duel goes to the opponent; the record stays one the rules can produce
+    proc = tp.call_time(record(fmt, *before), DKT, data.draw(st.sampled_from(list(Player))))
+    for _ in range(data.draw(st.integers(min_value=0, max_value=8))):
+        if proc.phase is Phase.DONE:
+            break
+        step = data.draw(st.sampled_from(sorted(proc.expects)))
+        if step is Input.WIN:
+            proc = tp.duel_won(proc, data.draw(st.sampled_from(list(Player))))
+        elif step is Input.DRAW:
+            proc = tp.duel_drawn(proc)
+        elif step is Input.TURN_END:
+            proc = tp.turn_ended(proc)
+        elif step is Input.LIFE_POINTS:
+            proc = tp.life_points(proc, 1000, 1000)
+        else:
+            proc = tp.first_player(proc, A)
+    if proc.phase is Phase.DONE:
+        return
+    loser = data.draw(st.sampled_from(list(Player)))
+    after = tp.penalty_duel_loss(proc, loser)
+    last = after.record.duels[-1]
+    assert isinstance(last, Won) and last.winner is loser.opponent
+    assert evaluate(after.record, DKT) == after.state

@@ -198,7 +198,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
             w.event, by=a, player=w.own, infraction="INF-1", rung="caution", reason="test"
         ),
     ),
-    ("apply_pending_duel_loss", "judge", False, lambda w, a: penalties.apply_pending_duel_loss(_penalty(w), by=a)),
+    ("apply_pending_penalty", "judge", False, lambda w, a: penalties.apply_pending_penalty(_penalty(w), by=a)),
     ("reverse_penalty", "head_judge", False, lambda w, a: penalties.reverse_penalty(_penalty(w), by=a)),
     ("file_appeal", "player_or_judge", False, lambda w, a: appeals.file_appeal(w.own, reason="PEN-6", by=a)),
     ("decide_appeal", "head_judge", True, lambda w, a: appeals.decide_appeal(_appeal(w), by=a, decision="uphold")),

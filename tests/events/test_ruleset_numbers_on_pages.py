@@ -105,7 +105,8 @@ def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organize
     match = _match(event, organizer)
     page = _page(staff_client, f"/events/{event.pk}/matches/{match.pk}/result/", "en")
     assert 'name="duel6_extra" value="1"' in page and "Extra duel (7 turns, 6000 LP)" in page  # TIME-E-5
-    assert 'value="draw"' not in page and 'value="intentional-draw"' not in page  # TIME-E-6, END-2
+    assert 'value="intentional-draw"' not in page  # TIME-E-6, END-2 (a drawn duel goes on: MATCH-2)
+    assert 'name="duel1"' in page and 'value="draw"' in page
     assert 'name="duel1_sd"' in page  # TIME-E-3
 
 

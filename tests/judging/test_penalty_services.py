@@ -95,15 +95,15 @@ def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge:
     play(event, organizer, matches)
     p = matches[0].player_a
     pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-14")
-    assert pen.pending_duel_loss and svc.pending_duel_losses(event) == []
+    assert pen.waiting_for_next_match and svc.pending_penalties(event) == []
     pair(event, organizer)
-    assert svc.pending_duel_losses(event) == [pen]
-    svc.apply_pending_duel_loss(pen, by=Staff(judge))
+    assert svc.pending_penalties(event) == [pen]
+    svc.apply_pending_penalty(pen, by=Staff(judge))
     from taikai.judging.services.common import current_match
 
     m = current_match(fresh(p))
     side = "B" if m.side_of(p) == "a" else "A"
-    assert m.record["duels"] == [{"winner": side}] and not fresh(pen).pending_duel_loss
+    assert m.record["duels"] == [{"winner": side}] and not fresh(pen).waiting_for_next_match
 
 
 def test_match_loss_makes_the_match_lost(event: Event, judge: Any, organizer: Any) -> None:

@@ -178,6 +178,11 @@ class ResultIn(Schema):
     )
     time_called_between_duels: bool = False
     basis: Literal["played", "concession-consent", "concession-own-turn", "intentional-draw"] = "played"
+    opening: dict[str, Literal["A", "B"]] | None = Field(
+        None,
+        description='MATCH-3, optional: duel 1\'s rock-paper-scissors, {"rps_winner": "A", "first": "B"} '
+        "(the winner chose to go second). Never disputes a report.",
+    )
     idempotency_key: str = Field("", max_length=64)
     version: int | None = None
 

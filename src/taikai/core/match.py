@@ -92,10 +92,23 @@ Duel = Won | Drawn | TimedOut
 
 
 @dataclass(frozen=True)
+class Opening:
+    """MATCH-3: duel 1's rock-paper-scissors (じゃんけん) — who won it, and who went first by their choice."""
+
+    rps_winner: Player
+    first: Player
+
+    @property
+    def chose_first(self) -> bool:
+        return self.first is self.rps_winner
+
+
+@dataclass(frozen=True)
 class MatchRecord:
     format: Format
     duels: tuple[Duel, ...] = ()
     time_called_between_duels: bool = False  # after the last regular duel listed
+    opening: Opening | None = None  # MATCH-3, recorded when known; it decides nothing
 
 
 @dataclass(frozen=True)
@@ -165,6 +178,7 @@ class _Progress:
     draw: bool = False
     next: Next | None = None
     rules: tuple[str, ...] = ()
+    beyond_most_duels: bool = False  # single elimination tied after the most duels (MATCH-2): play on
 
 
 def evaluate(record: MatchRecord, ruleset: Ruleset) -> MatchState:
@@ -206,7 +220,9 @@ def _duel_result(
     if isinstance(duel, Won):
         return duel.winner, True, (f"{prefix}-1",) if duel.time_called else ()
     if isinstance(duel, Drawn):
-        if not rules.match_draws:
+        # MATCH-2 forbids match draws outside Swiss, not drawn duels: the match goes on (_regular_duel). Under
+        # time, single elimination decides the duel by LP and sudden death (TIME-E-2/3), never by a draw.
+        if duel.time_called and not rules.match_draws:
             raise MatchRecordError(Problem("draw-not-allowed", duel=position, format=fmt.value))
         return None, True, ("TIME-S-1",) if duel.time_called else ()
     for player in Player:
@@ -234,7 +250,7 @@ def _regular_duel(
     _refuse_if_closed(progress, position)
     if progress.time_called:
         raise MatchRecordError(Problem("duel-after-time", duel=position))
-    if progress.regular_duels >= ruleset.match.max_duels:
+    if progress.regular_duels >= ruleset.match.max_duels and not progress.beyond_most_duels:
         raise MatchRecordError(Problem("too-many-duels", duel=position, max_duels=ruleset.match.max_duels))
     winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
     time_called = isinstance(duel, TimedOut) or duel.time_called
@@ -255,9 +271,15 @@ def _regular_duel(
     leader = progress.score.leader
     if leader is not None and progress.score.wins(leader) >= ruleset.match.duels_to_win:
         return _finish(progress, leader, "MATCH-1")
-    if progress.regular_duels == ruleset.match.max_duels:
+    if progress.regular_duels >= ruleset.match.max_duels:
         # Best of three is over without two wins (draws): more duel wins takes the match (MATCH-1, MATCH-2).
-        return _finish(progress, leader, "MATCH-1") if leader else _finish(progress, None, "MATCH-2")
+        if leader is not None:
+            return _finish(progress, leader, "MATCH-1")
+        if rules.match_draws:
+            return _finish(progress, None, "MATCH-2")
+        # MATCH-2: no match draw outside Swiss, so the match goes on, a duel at a time, until one player
+        # leads. The text is silent here: taikai's reading, flagged for the judge.
+        return replace(progress, next=None, beyond_most_duels=True, rules=progress.rules + ("MATCH-2",))
     return replace(progress, next=None)
 
 
@@ -335,6 +357,7 @@ def _finish(progress: _Progress, winner: Player | None, rule: str) -> _Progress:
 def _state(progress: _Progress) -> MatchState:
     next_ = progress.next if progress.finished or progress.next else Next.DUEL
     chooser, flag, rule = _chooser(progress, next_)
+    flag = flag or (progress.beyond_most_duels and not progress.finished)
     rules = progress.rules + ((rule,) if rule else ())
     return MatchState(
         finished=progress.finished,
@@ -365,3 +388,21 @@ def _chooser(progress: _Progress, next_: Next | None) -> tuple[Chooser | None, b
 def intentional_draw_allowed(fmt: Format, ruleset: Ruleset) -> bool:
     """END-2: players may agree a draw only where match draws exist (Swiss, MATCH-2)."""
     return ruleset.format_rules(fmt.value).match_draws
+
+
+def intentional_draw(record: MatchRecord, ruleset: Ruleset) -> MatchState:
+    """END-2 (CS 4.3): the match draw the players agreed, after the duels they list.
+
+    A reported result must be the game's: an agreed draw is consistent only while neither player leads in
+    duel wins (no duel yet, drawn duels, one win each). A record where one player leads (or has won
+    the match) is refused with ``id-contradicts-duels``: reporting a draw there would be a result different
+    from the one played (INF-22), and a player who broke the agreement and won simply won (no rules
+    problem, CS 4.3), which is reported as played.
+    """
+    state = evaluate(record, ruleset)
+    leader = state.score.leader  # a finished match with a winner has one too
+    if leader is not None:
+        raise MatchRecordError(Problem("id-contradicts-duels", a=state.score.a, b=state.score.b, leader=leader.value))
+    return replace(
+        state, finished=True, winner=None, draw=True, next=None, chooser=None, judge_flag=False, rules=("END-2",)
+    )

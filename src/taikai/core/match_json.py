@@ -2,11 +2,14 @@
 
 * JSON: the `taikai match result` input contract, also what ``Match.record`` and ``ResultReport.record``
   store and what the API takes: ``{"duels": [{"winner": "A"}, {"draw": true}, {"time": {"A": 800, "B": 900},
-  "sudden_death": "B"}, ...], "time_called_between_duels": false, "basis": "played"}``.
+  "sudden_death": "B"}, ...], "time_called_between_duels": false, "basis": "played"}``, optionally with
+  ``"opening": {"rps_winner": "A", "first": "B"}`` (MATCH-3: who won duel 1's rock-paper-scissors and who
+  went first by that player's choice).
 * Form fields: the duel-by-duel result form. Row ``n`` is ``duel<n>`` = ``A`` | ``B`` | ``draw`` | ``time``
   (empty: not played), with ``duel<n>_lp_a`` / ``duel<n>_lp_b`` (the LP after the extra turns),
   ``duel<n>_sd`` (the sudden-death winner), ``duel<n>_tc`` (time was called during the duel) and
-  ``duel<n>_extra`` (the extra duel, TIME-E-5); then ``between`` and ``basis``. ``flip`` reads or writes
+  ``duel<n>_extra`` (the extra duel, TIME-E-5); then ``between``, ``basis`` and, optional, ``rps_winner`` and
+``first`` (MATCH-3). ``flip`` reads or writes
   the form from player B's side (the player's own page says "me" for the one holding the phone).
 
 Every reader raises ``RecordFormatError`` carrying a ``Problem`` (a code with the field and the duel),
@@ -20,17 +23,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Player, TimedOut, Won
+from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
 from taikai.core.problems import Problem
 from taikai.core.ruleset import Ruleset
 
 # How the match ended: played out (or by time), a concession (END-1), an intentional draw (END-2).
 BASES = ("played", "concession-consent", "concession-own-turn", "intentional-draw")
 
-_TOP_KEYS = frozenset({"format", "duels", "time_called_between_duels"})
+_TOP_KEYS = frozenset({"format", "duels", "time_called_between_duels", "opening"})
 # A stored report also says how the match ended; a stored match, which rules decided it (output only).
 # Its format follows from the round: reports stored by earlier versions carry an empty one, ignored.
-_REPORT_KEYS = frozenset({"duels", "time_called_between_duels", "basis", "rules", "format"})
+_REPORT_KEYS = frozenset({"duels", "time_called_between_duels", "basis", "rules", "format", "opening"})
+_OPENING_KEYS = frozenset({"rps_winner", "first"})
 _DUEL_KEYS = {
     "winner": frozenset({"winner", "time_called", "extra_duel"}),
     "draw": frozenset({"draw", "time_called", "extra_duel"}),
@@ -54,13 +58,14 @@ class Report:
     duels: tuple[Duel, ...] = ()
     time_called_between_duels: bool = False
     basis: str = "played"
+    opening: Opening | None = None  # MATCH-3
 
     def record(self, fmt: Format) -> MatchRecord:
-        return MatchRecord(fmt, self.duels, self.time_called_between_duels)
+        return MatchRecord(fmt, self.duels, self.time_called_between_duels, self.opening)
 
     @classmethod
     def of(cls, record: MatchRecord, basis: str = "played") -> Report:
-        return cls(record.duels, record.time_called_between_duels, basis)
+        return cls(record.duels, record.time_called_between_duels, basis, record.opening)
 
 
 # --- JSON: read -------------------------------------------------------------------------------------
@@ -72,7 +77,7 @@ def parse_record(data: Any, format_flag: str | None = None) -> MatchRecord:
         raise RecordFormatError(Problem("match-not-object"))
     _refuse_unknown_keys(data, _TOP_KEYS, 0)
     duels, between = _duels_and_between(data)
-    return MatchRecord(_format(data.get("format"), format_flag), duels, between)
+    return MatchRecord(_format(data.get("format"), format_flag), duels, between, _opening(data.get("opening")))
 
 
 def parse_report(data: Any) -> Report:
@@ -81,7 +86,17 @@ def parse_report(data: Any) -> Report:
         raise RecordFormatError(Problem("match-not-object"))
     _refuse_unknown_keys(data, _REPORT_KEYS, 0)
     duels, between = _duels_and_between(data)
-    return Report(duels, between, _basis(data.get("basis", "played")))
+    return Report(duels, between, _basis(data.get("basis", "played")), _opening(data.get("opening")))
+
+
+def _opening(data: object) -> Opening | None:
+    """MATCH-3: ``{"rps_winner": "A", "first": "B"}``; absent or null when not recorded."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise RecordFormatError(Problem("match-bad-type", field="opening", expected="object", duel=1))
+    _refuse_unknown_keys(data, _OPENING_KEYS, 1)
+    return Opening(_player(data.get("rps_winner"), 1), _player(data.get("first"), 1))
 
 
 def _duels_and_between(data: dict[str, Any]) -> tuple[tuple[Duel, ...], bool]:
@@ -188,22 +203,32 @@ def duel_json(duel: Duel) -> dict[str, Any]:
     return out
 
 
+def opening_json(opening: Opening) -> dict[str, str]:
+    return {"rps_winner": opening.rps_winner.value, "first": opening.first.value}
+
+
 def record_json(record: MatchRecord) -> dict[str, Any]:
     """The `taikai match result` contract: what ``parse_record`` reads back."""
-    return {
+    out: dict[str, Any] = {
         "format": record.format.value,
         "duels": [duel_json(d) for d in record.duels],
         "time_called_between_duels": record.time_called_between_duels,
     }
+    if record.opening is not None:
+        out["opening"] = opening_json(record.opening)
+    return out
 
 
 def report_json(report: Report) -> dict[str, Any]:
     """What ``Match.record`` and ``ResultReport.record`` store: what ``parse_report`` reads back."""
-    return {
+    out: dict[str, Any] = {
         "duels": [duel_json(d) for d in report.duels],
         "time_called_between_duels": report.time_called_between_duels,
         "basis": report.basis,
     }
+    if report.opening is not None:
+        out["opening"] = opening_json(report.opening)
+    return out
 
 
 # --- form fields --------------------------------------------------------------------------------------
@@ -215,7 +240,7 @@ class FormRow:
 
     number: int  # the fields are duel<number>, duel<number>_lp_a, ...
     extra_duel: bool  # the extra duel after time (TIME-E-5)
-    draw: bool  # a duel may end in a draw (MATCH-2; never the extra duel)
+    draw: bool  # a duel may end in a draw (any regular duel, MATCH-2; never the extra duel)
     sudden_death: bool  # equal LP after time go to sudden death (TIME-E-3)
 
 
@@ -223,7 +248,8 @@ def form_rows(ruleset: Ruleset, fmt: Format) -> tuple[FormRow, ...]:
     """The rows a result form shows: the most duels a match has (MATCH-1), then the extra duel where the
     format has one (TIME-E-5)."""
     rules = ruleset.format_rules(fmt.value)
-    rows = [FormRow(n, False, rules.match_draws, rules.sudden_death) for n in range(1, ruleset.match.max_duels + 1)]
+    # Any regular duel may end in a draw, in either format (MATCH-2 forbids match draws, not drawn duels).
+    rows = [FormRow(n, False, True, rules.sudden_death) for n in range(1, ruleset.match.max_duels + 1)]
     if rules.extra_duel:
         rows.append(FormRow(ruleset.match.max_duels + 1, True, False, rules.sudden_death))
     return tuple(rows)
@@ -240,7 +266,18 @@ def report_from_form(fields: Mapping[str, Any], *, flip: bool = False) -> Report
     basis = _text(fields, "basis") or "played"
     if basis not in BASES:
         raise RecordFormatError(Problem("form-basis-choice"))
-    return Report(duels, bool(_text(fields, "between")), basis)
+    return Report(duels, bool(_text(fields, "between")), basis, _form_opening(fields, flip))
+
+
+def _form_opening(fields: Mapping[str, Any], flip: bool) -> Opening | None:
+    """MATCH-3, optional: both ``rps_winner`` and ``first`` (A | B), or neither."""
+    given = {key: _text(fields, key) for key in ("rps_winner", "first")}
+    if not any(given.values()):
+        return None
+    if any(value not in ("A", "B") for value in given.values()):
+        raise RecordFormatError(Problem("form-opening-choice"))
+    opening = Opening(Player(given["rps_winner"]), Player(given["first"]))
+    return Opening(_SWAP[opening.rps_winner], _SWAP[opening.first]) if flip else opening
 
 
 def duels_from_form(fields: Mapping[str, Any], *, prefix: str = "duel", flip: bool = False) -> tuple[Duel, ...]:
@@ -309,6 +346,11 @@ def form_fields(report: Report, *, regular_rows: int = 0, flip: bool = False) ->
     if report.time_called_between_duels:
         values["between"] = "1"
     values["basis"] = report.basis
+    if report.opening is not None:
+        rps, first = report.opening.rps_winner, report.opening.first
+        if flip:
+            rps, first = _SWAP[rps], _SWAP[first]
+        values["rps_winner"], values["first"] = rps.value, first.value
     return values
 
 

@@ -8,9 +8,11 @@ and sets the thresholds (who may issue, what is kept in the violator database, w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
-from taikai.core.ruleset import RUNGS, PenaltyRules
+from taikai.core.match import Format, MatchRecord, Player, Won
+from taikai.core.ruleset import RUNGS, PenaltyRules, Ruleset
 
 # The fixed names, bound once so no other code spells a rung.
 CAUTION, WARNING, DUEL_LOSS, MATCH_LOSS, MATCH_LOSS_DOWNGRADE, DQ, DQ_DOWNGRADE, DQ_NO_PRIZE = RUNGS
@@ -24,14 +26,56 @@ class Effects:
     """What a rung does to the player (PEN-1, PEN-2)."""
 
     duel_loss: bool = False  # the current duel (or the first duel of the next match) is lost
-    match_loss: bool = False  # the current match is lost
+    match_loss: bool = False  # the current (or the next) match is lost
     drop: bool = False  # disqualified: never paired again
     downgrade_steps: int = 0  # prize rank lowered by this many steps (PEN-2)
     prize_loss: bool = False  # no prize at all (受賞資格を失う)
+    forfeits_open_match: bool = False  # a DQ: the match being played is lost, a finished one stays (PEN-1)
 
     @property
     def changes_result(self) -> bool:
         return self.duel_loss or self.match_loss
+
+
+class Landing(StrEnum):
+    """Which of the player's matches a penalty's duel or match loss changes (PEN-1)."""
+
+    CURRENT = "current"  # the match of this round (being played, or already over when the judge says so)
+    NEXT = "next"  # the player's next match, once it is paired
+
+
+def landing(fx: Effects, *, open_match: bool) -> Landing | None:
+    """Where a result-changing penalty lands unless the judge chooses: the match being played, else the
+    next one (PEN-1). A DQ changes only a match being played; it never waits (the player is not paired
+    again). None: the penalty changes no result."""
+    if fx.forfeits_open_match:
+        return Landing.CURRENT if open_match else None
+    if not fx.changes_result:
+        return None
+    return Landing.CURRENT if open_match else Landing.NEXT
+
+
+def landings(fx: Effects, *, current_match: bool, open_match: bool) -> tuple[Landing, ...]:
+    """What the judge may choose from (PEN-1). A duel loss falls on a duel being played, so on the current
+    match only while it is open; a match loss may also replace a finished match's result, by that choice
+    only; a DQ's forfeit is of the match being played or nothing."""
+    if fx.forfeits_open_match:
+        return (Landing.CURRENT,) if open_match else ()
+    if not fx.changes_result:
+        return ()
+    on_current = open_match if fx.duel_loss else current_match
+    return (Landing.CURRENT, Landing.NEXT) if on_current else (Landing.NEXT,)
+
+
+def with_duel_loss(record: MatchRecord, loser: Player, *, time_called: bool = False) -> MatchRecord:
+    """PEN-1: the duel being played is lost by ``loser`` (``time_called``: time was called during it)."""
+    return replace(record, duels=(*record.duels, Won(loser.opponent, time_called=time_called)))
+
+
+def lost_match(fmt: Format, loser: Player, ruleset: Ruleset) -> MatchRecord:
+    """PEN-1: a match lost by penalty (or forfeited by a DQ): the opponent wins it with the duels a match
+    needs (MATCH-1). The duels played before are kept in the audit log and the penalty's effect."""
+    return MatchRecord(fmt, tuple(Won(loser.opponent) for _ in range(ruleset.match.duels_to_win)))
 
 
 def default_rung(rules: PenaltyRules, infraction_id: str) -> str | None:
@@ -67,6 +111,7 @@ def effects(rules: PenaltyRules, rung: str, downgrade_steps: int = 1) -> Effects
         drop=rung in _DQ_RUNGS,
         downgrade_steps=steps,
         prize_loss=rung == DQ_NO_PRIZE,
+        forfeits_open_match=rung in _DQ_RUNGS,
     )
 
 

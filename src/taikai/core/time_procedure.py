@@ -155,6 +155,19 @@ def first_player(proc: TimeProcedure, player: Player) -> TimeProcedure:
     return replace(proc, phase=Phase.EXTRA_DUEL_TURN, in_extra_duel=True, turn=1, turns=turns, turn_player=player)
 
 
+def penalty_duel_loss(proc: TimeProcedure, loser: Player) -> TimeProcedure:
+    """A duel-loss penalty (PEN-1) while the procedure runs, e.g. INF-20 (CS 2.1 B: not playing faster after
+    time): the duel being played goes to the opponent and keeps its time state, so the match is judged as
+    after time (TIME-S-4/5, TIME-E-4/5), not as an ordinary duel. Before or during the extra duel, it is the
+    extra duel that is lost (TIME-E-5)."""
+    if proc.phase is Phase.DONE:
+        raise TimeProcedureError(Problem("procedure-done"))
+    winner = loser.opponent
+    if proc.in_extra_duel or proc.phase is Phase.EXTRA_DUEL_RPS:
+        return _append(proc, Won(winner, extra_duel=True))
+    return _append(proc, Won(winner, time_called=True))
+
+
 def _open_match(record: MatchRecord, ruleset: Ruleset) -> MatchState:
     state = evaluate(record, ruleset)
     if state.next is not Next.DUEL:

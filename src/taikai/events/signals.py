@@ -17,6 +17,9 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
 - ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw
   was reported where none is allowed and refused (END-2). Sent at once, not on commit: see
   ``announces_refusal``.
+- ``misreport_suspected``: event_id, match_id, player_id, actor, params (the refusal's ``a``, ``b``,
+  ``leader``) — an intentional draw was reported with duels one player leads, and refused: possibly a
+  result different from the one played (CS 4.3, INF-22). Sent at once, like the one above.
 - ``round_paired``: event_id, round_id, number, actor.
 - ``round_started``: event_id, round_id, number, actor.
 - ``player_dropped``: event_id, player_id, actor.
@@ -43,6 +46,7 @@ result_confirmed = Signal()
 result_disputed = Signal()
 result_corrected = Signal()
 intentional_draw_attempted = Signal()
+misreport_suspected = Signal()
 round_paired = Signal()
 round_started = Signal()
 player_dropped = Signal()
@@ -96,6 +100,7 @@ def announces_refusal(code: str, signal: Signal) -> Callable[[Callable[P, R]], C
                         match_id=match.pk,
                         player_id=player.pk if player is not None else None,
                         actor=kwargs.get("by"),
+                        params=dict(exc.problem.params),
                     )
                 raise
 

@@ -49,3 +49,15 @@ _R(
     "There is no duel loss waiting for the next match.",
 )
 _R("nothing-to-pair", "プレーオフは必要ありません。", "No playoff is needed.")
+_R(
+    "penalty-lands-current-impossible",
+    "この罰則は今の対戦に適用できません（デュエルの敗北はプレイ中の対戦だけ、失格は終わった対戦を変えません）。"
+    "「次の対戦」を選んでください。",
+    "This penalty cannot apply to the current match (a duel loss needs a match being played; a DQ does not change "
+    "a finished match). Choose the next match.",
+)
+_R(
+    "penalty-lands-next-impossible",
+    "この罰則は次の対戦まで待てません（失格はプレイ中の対戦だけを敗北にします）。",
+    "This penalty cannot wait for the next match (a DQ only forfeits the match being played).",
+)

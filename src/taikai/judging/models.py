@@ -81,13 +81,16 @@ class Penalty(models.Model):
     downgrade_steps = models.PositiveSmallIntegerField(default=0)  # PEN-2
     prize_loss = models.BooleanField(default=False)
     in_database = models.BooleanField(default=False)  # PEN-5: kept across events
+    # PEN-1: the match a duel or match loss changed (while it waits: the match it must not land on)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # PEN-1: where the judge had a duel or match loss land (core.penalties.Landing): "current" or "next"
+    lands_on = models.CharField(max_length=10, blank=True)
     call = models.ForeignKey(JudgeCall, null=True, blank=True, on_delete=models.SET_NULL, related_name="penalties")
     team_source = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="team_copies"
     )  # PEN-4: the member's penalty this one was propagated from
     effects = models.JSONField(default=list)  # what was applied, with before-snapshots to undo it
-    pending_duel_loss = models.BooleanField(default=False)  # to apply to the first duel of the next match
+    waiting_for_next_match = models.BooleanField(default=False)  # a duel or match loss landing on the next match
     issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     issued_at = models.DateTimeField(auto_now_add=True)
     overturned = models.BooleanField(default=False)

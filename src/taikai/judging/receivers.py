@@ -2,7 +2,8 @@
 
 The queue page only reads: a disputed report, a result changed after confirmation and an intentional draw
 reported where none is allowed are flagged here, when they happen, whichever edge (player's phone, API,
-staff entry) sent them (END-2).
+staff entry) sent them (END-2); so is an intentional draw reported with duels one player leads, a possible
+result different from the game (CS 4.3, INF-22).
 """
 
 from __future__ import annotations
@@ -39,3 +40,11 @@ def flag_changed_after_confirmation(
 def flag_intentional_draw_attempt(sender: Any, *, match_id: int, player_id: int | None, **kwargs: Any) -> None:
     player = Player.objects.filter(pk=player_id).first() if player_id is not None else None
     calls.flag_intentional_draw_attempt(_match(match_id), player=player)  # END-2
+
+
+@receiver(signals.misreport_suspected, dispatch_uid="judging.flag_possible_misreport")
+def flag_possible_misreport(
+    sender: Any, *, match_id: int, player_id: int | None, params: dict[str, Any], **kwargs: Any
+) -> None:
+    player = Player.objects.filter(pk=player_id).first() if player_id is not None else None
+    calls.flag_possible_misreport(_match(match_id), player=player, a=params.get("a", 0), b=params.get("b", 0))

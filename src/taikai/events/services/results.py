@@ -8,21 +8,28 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from taikai.audit.services import record
 from taikai.core import match_json
-from taikai.core.match import Format, MatchRecord, MatchRecordError, evaluate, intentional_draw_allowed
+from taikai.core.match import (
+    Format,
+    MatchRecord,
+    MatchRecordError,
+    evaluate,
+    intentional_draw,
+    intentional_draw_allowed,
+)
 from taikai.core.match_json import RecordFormatError, Report
 from taikai.core.ruleset import Ruleset
 from taikai.events import actions, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
-from taikai.events.permissions import require_staff
+from taikai.events.permissions import require_judge, require_staff
 from taikai.events.services.teams import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
 
@@ -41,19 +48,22 @@ class ResultInput:
     time_called_between_duels: bool = False
     basis: str = "played"
     extra: dict[str, Any] = field(default_factory=dict)
+    opening: dict[str, str] | None = None  # MATCH-3: duel 1's rock-paper-scissors, when recorded
 
     def as_record(self, fmt: str) -> dict[str, Any]:
-        return {"format": fmt, "duels": list(self.duels), "time_called_between_duels": self.time_called_between_duels}
+        record = {"format": fmt, "duels": list(self.duels), "time_called_between_duels": self.time_called_between_duels}
+        return {**record, "opening": self.opening} if self.opening else record
 
     def stored(self) -> dict[str, Any]:
         """What Match.record and ResultReport.record keep (the record without its format, with its basis)."""
         between = self.time_called_between_duels
-        return {"duels": list(self.duels), "time_called_between_duels": between, "basis": self.basis}
+        stored = {"duels": list(self.duels), "time_called_between_duels": between, "basis": self.basis}
+        return {**stored, "opening": self.opening} if self.opening else stored
 
     @classmethod
     def from_report(cls, report: Report) -> ResultInput:
         data = match_json.report_json(report)
-        return cls(tuple(data["duels"]), data["time_called_between_duels"], data["basis"])
+        return cls(tuple(data["duels"]), data["time_called_between_duels"], data["basis"], opening=data.get("opening"))
 
     @classmethod
     def from_record(cls, record: MatchRecord, basis: str = "played") -> ResultInput:
@@ -90,12 +100,11 @@ def outcome_of(match: Match, data: ResultInput) -> Outcome:
     """Apply the match rules to a reported record; refuse one that is unfinished or impossible."""
     event = match.round.event
     fmt = "elimination" if match.round.stage == Round.Stage.ELIMINATION else "swiss"
-    if data.basis == "intentional-draw":
-        if not intentional_draw_allowed(Format(fmt), event.ruleset):
-            raise ServiceError("id-not-in-elimination")  # END-2
-        return Outcome("draw", 0, 0, 0, ("END-2",))
+    if data.basis == "intentional-draw" and not intentional_draw_allowed(Format(fmt), event.ruleset):
+        raise ServiceError("id-not-in-elimination")  # END-2
+    judge = intentional_draw if data.basis == "intentional-draw" else evaluate  # END-2: the duels must agree
     try:
-        state = evaluate(match_json.parse_record(data.as_record(fmt)), event.ruleset)
+        state = judge(match_json.parse_record(data.as_record(fmt)), event.ruleset)
     except (MatchRecordError, RecordFormatError) as exc:
         raise ServiceError(exc.problem.code, **exc.problem.params) from exc
     if not state.finished:
@@ -189,11 +198,13 @@ def _announced(m: Match, *, player: Player | None = None, by: Actor | None = Non
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """The two reports say the same (compared as read, so how a client spelled a record does not matter)."""
+    """The two reports say the same (compared as read, so how a client spelled a record does not matter).
+    Duel 1's rock-paper-scissors (MATCH-3) is extra information one player may leave out: it never disputes."""
     try:
-        return match_json.parse_report(a) == match_json.parse_report(b)
+        left, right = match_json.parse_report(a), match_json.parse_report(b)
     except RecordFormatError:
         return False
+    return replace(left, opening=None) == replace(right, opening=None)
 
 
 def _report_key(m: Match, key: str, record_dict: dict[str, Any]) -> str | None:
@@ -213,6 +224,7 @@ def _report_key(m: Match, key: str, record_dict: dict[str, Any]) -> str | None:
 
 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)  # END-2: the judges hear of it
+@announces_refusal("id-contradicts-duels", signals.misreport_suspected)  # END-2, INF-22
 def report_result(match: Match, *, player: Player, result: ResultInput, idempotency_key: str = "") -> Match:
     """A player reports on their phone; the opponent's matching report confirms (END-4).
 
@@ -291,6 +303,7 @@ def confirm_result(match: Match, *, player: Player, version: int | None = None) 
 
 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
+@announces_refusal("id-contradicts-duels", signals.misreport_suspected)
 def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int | None = None) -> Match:
     """Staff enter a result from the paper slip: confirmed at once."""
     require_staff(by, match.round.event)
@@ -311,9 +324,22 @@ def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int |
 
 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
+@announces_refusal("id-contradicts-duels", signals.misreport_suspected)
 def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None = None) -> Match:
     """END-3: a confirmed result changes only by staff, with a reason; the old one stays in the log."""
     require_staff(by, match.round.event)
+    return _decide(match, by=by, result=result, reason=reason, version=version)
+
+
+def rule_result(match: Match, *, by: Actor, result: ResultInput, reason: str) -> Match:
+    """A judge's ruling decides the match (PEN-1: a penalty's duel or match loss, a DQ's forfeit): confirmed
+    at once and logged as a correction with its reason, like END-3; the team match is settled and the round
+    finishes when this was its last table, so the next round pairs at once."""
+    require_judge(by, match.round.event)
+    return _decide(match, by=by, result=result, reason=reason, version=None)
+
+
+def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None) -> Match:
     if not reason.strip():
         raise ServiceError("reason-required")
     with transaction.atomic():
@@ -324,6 +350,7 @@ def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str,
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         m.save()
         settle_team_match(m)
+        _finish_round_if_complete(m)
         record(
             actions.RESULT_CORRECTED,
             actor=by,

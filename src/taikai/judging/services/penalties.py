@@ -1,12 +1,18 @@
 """Penalties with automatic effects (PEN-1), head-judge-only rungs (PEN-6), defaults and reasons (PEN-7),
 team propagation (PEN-4), and their reversal when an appeal overturns them.
 
-How a duel loss is represented (PEN-1): a ``{"winner": <opponent>, "penalty": <id>}`` duel appended to the
-record of the player's current match while it is still being played (status ``pending``): the judge gives
-the duels already finished at the table. If that finishes the match, the result is entered through
-``events.services.results.correct_result`` with a ``PEN-1`` reason; otherwise the partial record is kept on
-the match. If the current match is already over, the duel loss waits (``pending_duel_loss``) for the first
-duel of the player's next match, and the judges' queue shows it until a judge applies it.
+Where a duel or match loss lands (PEN-1): on the player's match being played, else on their next match;
+the judge may choose (``lands_on``), and the choice is kept on the penalty and in the log. A match already
+confirmed changes only by that explicit choice. A waiting one (``waiting_for_next_match``) is in the
+judges' queue until a judge applies it to the next match.
+
+A duel loss is a duel won by the opponent (``core.penalties.with_duel_loss``) appended to the duels already
+finished at the table (the judge gives them, or the match's record). While time is called at the table it
+is a step of the time procedure instead, so it keeps the time state (INF-20 after time). A match loss, and
+a DQ's forfeit of the match being played (a team DQ: every member's seat match), is
+``core.penalties.lost_match``. A record that finishes the match goes through
+``events.services.results.rule_result`` with a ``PEN-1`` reason (the team match settles, the last table
+finishes the round); otherwise the partial record is kept on the match.
 """
 
 from __future__ import annotations
@@ -18,16 +24,20 @@ from django.utils import timezone
 
 from taikai.audit.services import record
 from taikai.core import penalties as core
+from taikai.core.match import Format, MatchRecord
+from taikai.core.match import Player as MatchPlayer
+from taikai.core.match_json import RecordFormatError, parse_report
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team, as_dict
 from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
-from taikai.events.services.results import ResultInput, correct_result, outcome_of
+from taikai.events.services.results import ResultInput, outcome_of, rule_result
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
-from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty
-from taikai.judging.services.common import current_match, restore, snapshot
+from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty, TimeProcedureRun
+from taikai.judging.services import time_procedure
+from taikai.judging.services.common import current_match, fmt_of, restore, snapshot
 
 
 def _rules(event: Event) -> Any:
@@ -99,8 +109,14 @@ def issue_penalty(
     downgrade_steps: int = 1,
     prior_duels: list[dict[str, Any]] | None = None,
     call: JudgeCall | None = None,
+    lands_on: str | None = None,
+    time_called: bool = False,
 ) -> Penalty:
-    """A judge issues a penalty; its effects apply at once (PEN-1, PEN-2, PEN-4). DQ or worse: head judge only."""
+    """A judge issues a penalty; its effects apply at once (PEN-1, PEN-2, PEN-4). DQ or worse: head judge only.
+
+    A duel or match loss lands on ``lands_on`` ("current": this round's match; "next": the player's next
+    one); unset, on the match being played, else the next (``landing_for``). ``time_called``: time was
+    called during the duel a duel loss falls on, where no time procedure runs at the table (INF-20)."""
     require_judge(by, event)
     player = Player.objects.select_related("event").get(pk=player.pk)
     if player.event_id != event.pk:
@@ -123,7 +139,7 @@ def issue_penalty(
     fx = core.effects(rules, rung, max(1, downgrade_steps))
     with transaction.atomic():
         penalty = _create(event, by, player, infraction, rung, default, reason, description, fx, call)
-        _apply(penalty, by, fx, prior_duels)
+        _apply(penalty, by, fx, prior_duels, lands_on, time_called)
         record(
             actions.PENALTY_ISSUED,
             actor=by,
@@ -190,6 +206,9 @@ def _penalty_state(p: Penalty) -> dict[str, Any]:
         "prize_loss": p.prize_loss,
         "effects": p.effects,
         "overturned": p.overturned,
+        "lands_on": p.lands_on,  # PEN-1: the judge's choice, or the rule's default
+        "match": p.match_id,
+        "waiting_for_next_match": p.waiting_for_next_match,
     }
 
 
@@ -206,13 +225,69 @@ def _apply(penalty: Penalty, by: Actor, fx: core.Effects, prior_duels: list[dict
     penalty.save()
 
 
-def _opponent_side(match: Match, player: Player) -> str:
-    return "B" if match.side_of(player) == "a" else "A"
+def _loser(match: Match, player: Player) -> MatchPlayer:
+    return MatchPlayer.A if match.side_of(player) == "a" else MatchPlayer.B
 
 
-def _save_result(penalty: Penalty, by: Actor, match: Match, duels: list[dict[str, Any]], what: str) -> None:
+def _format(match: Match) -> Format:
+    return Format(fmt_of(match))
+
+
+def _is_open(match: Match | None, fx: core.Effects) -> bool:
+    """The match is being played: for a duel loss, no result reported yet; for a match loss or a DQ's
+    forfeit, no result confirmed yet."""
+    if match is None or match.is_bye:
+        return False
+    if fx.duel_loss:
+        return match.status == Match.Status.PENDING
+    return match.status != Match.Status.CONFIRMED
+
+
+def landing_for(fx: core.Effects, match: Match | None, chosen: str | None = None) -> core.Landing | None:
+    """Where the penalty's duel or match loss lands: the judge's choice among what the rules allow, else the
+    match being played, else the next one (PEN-1). A DQ's forfeit always falls on the match being played."""
+    current = match is not None and not match.is_bye
+    if not fx.changes_result or not chosen:
+        return core.landing(fx, open_match=_is_open(match, fx))
+    try:
+        landing = core.Landing(chosen)
+    except ValueError as exc:
+        raise ServiceError("bad-choice", field="lands_on", value=chosen) from exc
+    if landing not in core.landings(fx, current_match=current, open_match=_is_open(match, fx)):
+        raise ServiceError(f"penalty-lands-{landing.value}-impossible")
+    return landing
+
+
+def _apply(
+    penalty: Penalty,
+    by: Actor,
+    fx: core.Effects,
+    prior_duels: list[dict[str, Any]] | None,
+    lands_on: str | None,
+    time_called: bool,
+) -> None:
+    player = penalty.player
+    match = current_match(player)
+    landing = landing_for(fx, match, lands_on)
+    penalty.lands_on = landing.value if landing else ""
+    if landing is core.Landing.NEXT:
+        penalty.waiting_for_next_match = True  # the judges' queue shows it until the next match exists
+        penalty.match = match
+    elif landing is core.Landing.CURRENT:
+        assert match is not None
+        if fx.duel_loss:
+            _duel_loss(penalty, by, match, prior_duels, time_called)
+        else:
+            _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit")
+    if fx.drop and not Player.objects.get(pk=player.pk).dropped:
+        player_services.drop_player(player, by=by)
+        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk}]
+    penalty.save()
+
+
+def _save_result(penalty: Penalty, by: Actor, match: Match, record_: MatchRecord, what: str) -> None:
     before = snapshot(match)
-    data = ResultInput(tuple(duels))
+    data = ResultInput.from_record(record_)
     try:
         outcome_of(match, data)
     except ServiceError as exc:
@@ -223,60 +298,89 @@ def _save_result(penalty: Penalty, by: Actor, match: Match, duels: list[dict[str
         m.record = data.stored()
         m.version += 1
         m.save()
-        after = snapshot(m)
     else:
-        m = correct_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty.pk})")
-        after = snapshot(m)
-    penalty.match = match
-    penalty.effects = [*penalty.effects, {"kind": "result", "match": match.pk, "before": before, "after": after}]
+        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty.pk})")
+    _landed(penalty, by, m, {"kind": "result", "match": match.pk, "before": before, "after": snapshot(m)}, what)
+
+
+def _landed(penalty: Penalty, by: Actor, m: Match, effect: dict[str, Any], what: str) -> None:
+    penalty.match = m
+    penalty.effects = [*penalty.effects, effect]
+    before, after = effect["before"], effect["after"]
     record(actions.PENALTY_EFFECT, actor=by, event_id=penalty.event_id, obj=m, before=before, after=after, what=what)
 
 
-def _duel_loss(penalty: Penalty, by: Actor, prior_duels: list[dict[str, Any]] | None) -> None:
-    match = current_match(penalty.player)
-    if match is None or match.is_bye or match.status != Match.Status.PENDING:
-        penalty.pending_duel_loss = True  # the first duel of the next match (PEN-1)
-        penalty.match = match
+def _duel_loss(
+    penalty: Penalty, by: Actor, match: Match, prior_duels: list[dict[str, Any]] | None, time_called: bool
+) -> None:
+    loser = _loser(match, penalty.player)
+    run = time_procedure.running(match)
+    if run is not None:  # INF-20 after time (CS 2.1 B): the duel under time is lost with its time state
+        before = snapshot(match)
+        step = time_procedure.penalty_duel_loss(run, by=by, loser=loser.value)
+        m = Match.objects.get(pk=match.pk)
+        effect = {"kind": "time-procedure", "match": m.pk, "run": run.pk, "step": step, "before": before}
+        _landed(penalty, by, m, {**effect, "after": snapshot(m)}, "duel-loss")
         return
-    known = (match.record or {}).get("duels") or []
-    duels = list(prior_duels) if prior_duels is not None else list(known)
-    duels.append({"winner": _opponent_side(match, penalty.player)})
-    _save_result(penalty, by, match, duels, "duel-loss")
+    known = {"duels": prior_duels} if prior_duels is not None else (match.record or {})
+    try:
+        so_far = parse_report({"duels": known.get("duels") or [], "opening": known.get("opening")})
+    except RecordFormatError as exc:
+        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
+    before_penalty = MatchRecord(_format(match), so_far.duels, so_far.time_called_between_duels, so_far.opening)
+    played = core.with_duel_loss(before_penalty, loser, time_called=time_called)
+    _save_result(penalty, by, match, played, "duel-loss")
 
 
-def apply_pending_duel_loss(penalty: Penalty, *, by: Actor) -> Penalty:
-    """Apply a waiting duel loss to the first duel of the player's next match (PEN-1)."""
+def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
+    """Apply a waiting duel loss to the first duel of the player's next match, or a waiting match loss to
+    that match (PEN-1)."""
     require_judge(by, penalty.event)
     with transaction.atomic():
         penalty = Penalty.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=penalty.pk)
         match = current_match(penalty.player)
-        if not penalty.pending_duel_loss or penalty.overturned or match is None or match.pk == penalty.match_id:
+        if not penalty.waiting_for_next_match or penalty.overturned or match is None or match.pk == penalty.match_id:
             raise ServiceError("no-pending-duel-loss")
-        if match.is_bye or match.status != Match.Status.PENDING:
+        fx = core.effects(_rules(penalty.event), penalty.rung, max(1, penalty.downgrade_steps))
+        if not _is_open(match, fx):
             raise ServiceError("no-pending-duel-loss")
-        penalty.pending_duel_loss = False
-        _save_result(penalty, by, match, [{"winner": _opponent_side(match, penalty.player)}], "duel-loss")
+        penalty.waiting_for_next_match = False
+        if fx.duel_loss:
+            first = core.with_duel_loss(MatchRecord(_format(match)), _loser(match, penalty.player))
+            _save_result(penalty, by, match, first, "duel-loss")
+        else:
+            _match_loss(penalty, by, match, "match-loss")
         penalty.save()
+        record(actions.PENALTY_EFFECT, actor=by, event_id=penalty.event_id, obj=penalty, after=_penalty_state(penalty))
     return penalty
 
 
-def pending_duel_losses(event: Event) -> list[Penalty]:
-    """Duel losses waiting for the player's next match, once that match exists."""
+def pending_penalties(event: Event) -> list[Penalty]:
+    """Duel and match losses waiting for the player's next match, once that match exists."""
     out = []
-    for p in Penalty.objects.filter(event=event, pending_duel_loss=True, overturned=False).select_related("player"):
+    waiting = Penalty.objects.filter(event=event, waiting_for_next_match=True, overturned=False)
+    for p in waiting.select_related("player"):
         match = current_match(p.player)
-        if match is not None and match.pk != p.match_id and match.status == Match.Status.PENDING:
+        if match is not None and match.pk != p.match_id and not match.is_bye and match.status == Match.Status.PENDING:
             out.append(p)
     return out
 
 
-def _match_loss(penalty: Penalty, by: Actor) -> None:
-    match = current_match(penalty.player)
-    if match is None or match.is_bye:
-        raise ServiceError("no-current-match")
-    wins = penalty.event.ruleset.match.duels_to_win
-    duels = [{"winner": _opponent_side(match, penalty.player)} for _ in range(wins)]
-    _save_result(penalty, by, match, duels, "match-loss")
+def _match_loss(penalty: Penalty, by: Actor, match: Match, what: str) -> None:
+    """PEN-1: the match is lost (a match loss; a DQ's forfeit of the match being played). A confirmed match
+    gets here only by the judge's explicit choice, and its old result stays in the effect and the log."""
+    time_procedure.close(match, by=by)
+    lost = core.lost_match(_format(match), _loser(match, penalty.player), penalty.event.ruleset)
+    _save_result(penalty, by, match, lost, what)
+
+
+def _forfeit_open_match(copy: Penalty, by: Actor, fx: core.Effects) -> None:
+    """PEN-1, PEN-4: a team DQ forfeits each member's seat match being played, so the team match settles."""
+    match = current_match(copy.player)
+    if fx.forfeits_open_match and landing_for(fx, match) is core.Landing.CURRENT:
+        assert match is not None
+        copy.lands_on = core.Landing.CURRENT.value
+        _match_loss(copy, by, match, "dq-forfeit")
 
 
 def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
@@ -297,10 +401,11 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
             source.call,
             source=source,
         )
+        _forfeit_open_match(copy, by, fx)
         if fx.drop and not member.dropped:
             player_services.drop_player(member, by=by)
-            copy.effects = [{"kind": "drop", "player": member.pk}]
-            copy.save()
+            copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk}]
+        copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
         _announce(copy, fx, by)
     if fx.drop and team.dropped_after_round is None:
@@ -330,7 +435,7 @@ def reverse_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
         for effect in reversed(penalty.effects):
             _undo(penalty, by, effect)
         penalty.overturned, penalty.overturned_at = True, timezone.now()
-        penalty.pending_duel_loss = False
+        penalty.waiting_for_next_match = False
         penalty.save()
         for copy in penalty.team_copies.filter(overturned=False):
             reverse_penalty(copy, by=by)
@@ -339,7 +444,11 @@ def reverse_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
 
 def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
     kind = effect["kind"]
-    if kind == "result":
+    if kind == "time-procedure":  # the penalty's step goes, with the steps after it
+        run = TimeProcedureRun.objects.filter(pk=effect["run"]).first()
+        if run is not None:
+            time_procedure.take_back(run, by=by, step=effect["step"])
+    if kind in ("result", "time-procedure"):
         m = Match.objects.select_for_update().get(pk=effect["match"])
         before = snapshot(m)
         restore(m, effect["before"])

@@ -3,6 +3,8 @@
 The judge's inputs are stored (``TimeProcedureRun``) and replayed through ``taikai.core.time_procedure`` on
 every load, so a reload or a second judge's phone shows the same step. When the procedure is done, its
 record is entered through ``events.services.results.enter_result`` and becomes the table's result.
+A penalty's duel loss during the procedure is one more step (``penalty_duel_loss``), so it keeps the time
+state (INF-20 after time, CS 2.1 B); only the penalties service adds it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from taikai.judging import actions
 from taikai.judging.models import TimeProcedureRun
 from taikai.judging.services.common import fmt_of
 
-INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")
+INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")  # what a judge's screen may send
+PENALTY = "penalty"  # ["penalty", loser]: a duel loss by penalty, added by the penalties service only
 
 
 def _problem(exc: tp.TimeProcedureError | MatchRecordError | RecordFormatError) -> ServiceError:
@@ -38,7 +41,8 @@ def _problem(exc: tp.TimeProcedureError | MatchRecordError | RecordFormatError) 
 def replay(run: TimeProcedureRun, match: Match) -> tp.TimeProcedure:
     ruleset = match.round.event.ruleset
     try:
-        base = parse_record({"duels": run.start.get("duels", [])}, fmt_of(match))
+        start = {"duels": run.start.get("duels", []), "opening": run.start.get("opening")}  # MATCH-3
+        base = parse_record(start, fmt_of(match))
         if run.start.get("kind") == "between":
             proc = tp.call_time_between_duels(base, ruleset)
         else:
@@ -62,13 +66,22 @@ def _step(proc: tp.TimeProcedure, step: list[Any]) -> tp.TimeProcedure:
         return tp.life_points(proc, int(step[1]), int(step[2]))
     if kind == "first_player":
         return tp.first_player(proc, Player(step[1]))
+    if kind == PENALTY:
+        return tp.penalty_duel_loss(proc, Player(step[1]))
     raise ServiceError("bad-choice", field="input", value=kind)
 
 
 def start(
-    match: Match, *, by: Actor, between: bool, turn_player: str = "A", duels: list[dict[str, Any]]
+    match: Match,
+    *,
+    by: Actor,
+    between: bool,
+    turn_player: str = "A",
+    duels: list[dict[str, Any]],
+    opening: dict[str, str] | None = None,
 ) -> TimeProcedureRun:
-    """Time was called at this table: during a turn of ``turn_player``, or between duels."""
+    """Time was called at this table: during a turn of ``turn_player``, or between duels. ``opening``:
+    duel 1's rock-paper-scissors when the judge records it (MATCH-3)."""
     require_judge(by, match.round.event)
     if match.status == Match.Status.CONFIRMED or match.is_bye:
         raise ServiceError("time-not-callable", duels=len(duels))
@@ -78,7 +91,12 @@ def start(
         TimeProcedureRun.objects.filter(match=match).delete()
         run = TimeProcedureRun(
             match=match,
-            start={"kind": "between" if between else "during", "turn_player": turn_player, "duels": duels},
+            start={
+                "kind": "between" if between else "during",
+                "turn_player": turn_player,
+                "duels": duels,
+                **({"opening": opening} if opening else {}),
+            },
             started_by=user_of(by),
         )
         replay(run, match)  # refuse an impossible start before saving it
@@ -110,6 +128,58 @@ def give(run: TimeProcedureRun, *, by: Actor, step: list[Any]) -> tp.TimeProcedu
         record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, step=step)
         _finish_if_done(run, match, by)
     return proc
+
+
+def running(match: Match) -> TimeProcedureRun | None:
+    """The time procedure under way at this table (time was called and the result is not in yet)."""
+    return TimeProcedureRun.objects.filter(match=match, result_entered=False).first()
+
+
+def penalty_duel_loss(run: TimeProcedureRun, *, by: Actor, loser: str) -> int:
+    """A duel-loss penalty lands on the duel being played under time (PEN-1, INF-20): one more step of the
+    procedure, judged with the time state. Returns the step's index (to take it back if the penalty is
+    overturned). Called by the penalties service, inside its transaction."""
+    match = Match.objects.select_related("round__event").get(pk=run.match_id)
+    require_judge(by, match.round.event)
+    step = [PENALTY, loser]
+    with transaction.atomic():
+        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
+        if run.result_entered:
+            raise ServiceError("procedure-done")
+        try:
+            _step(replay(run, match), step)
+        except (tp.TimeProcedureError, MatchRecordError) as exc:
+            raise _problem(exc) from exc
+        index = len(run.inputs)
+        run.inputs = [*run.inputs, step]
+        run.save()
+        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, step=step)
+        _finish_if_done(run, match, by)
+    return index
+
+
+def take_back(run: TimeProcedureRun, *, by: Actor, step: int) -> None:
+    """An overturned penalty's step is taken back, with the steps given after it (the table goes on from
+    there); the match's result is restored by the caller."""
+    with transaction.atomic():
+        run = TimeProcedureRun.objects.select_for_update(of=("self",)).select_related("match__round").get(pk=run.pk)
+        before = {"inputs": run.inputs, "result_entered": run.result_entered}
+        run.inputs, run.result_entered = run.inputs[:step], False
+        run.save()
+        after = {"inputs": run.inputs, "result_entered": False}
+        event_id = run.match.round.event_id
+        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=event_id, obj=run.match, before=before, after=after)
+
+
+def close(match: Match, *, by: Actor) -> None:
+    """A match decided by a ruling while time was running at it (a match loss, a DQ): the procedure ends."""
+    with transaction.atomic():
+        run = running(match)
+        if run is not None:
+            run.result_entered = True
+            run.save()
+            event_id = match.round.event_id
+            record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=event_id, obj=match, after={"closed": True})
 
 
 def _finish_if_done(run: TimeProcedureRun, match: Match, by: Actor) -> None:

@@ -20,7 +20,7 @@ from taikai.events.permissions import is_head_judge
 from taikai.events.views.common import flash_error, staff_view
 from taikai.judging.labels import FIX_LABELS, infraction_label, rung_label
 from taikai.judging.models import Appeal, Penalty
-from taikai.judging.services import appeals
+from taikai.judging.services import appeals, time_procedure
 from taikai.judging.services import database as violators
 from taikai.judging.services import penalties as services
 from taikai.judging.services.common import current_match
@@ -58,6 +58,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
                 description=request.POST.get("description", ""),
                 downgrade_steps=int(request.POST.get("downgrade_steps") or 1),
                 prior_duels=_prior_duels(request.POST),
+                lands_on=request.POST.get("lands_on") or None,
+                time_called=bool(request.POST.get("time_called")),
             )
         except ServiceError as exc:
             flash_error(request, exc)
@@ -76,6 +78,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
                 flash_error(request, exc)
     head = is_head_judge(Staff(request.user), event)
     match = current_match(player) if player else None
+    if match is not None and match.is_bye:
+        match = None
     context = {
         "event": event,
         "players": Player.objects.filter(event=event).order_by("name"),
@@ -93,6 +97,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "posted": request.POST if request.method == "POST" else {},
         # A duel loss falls on the duel being played: at most the ruleset's last duel (MATCH-1).
         "prior_rows": range(1, event.ruleset.match.max_duels),
+        # PEN-1: where a duel or match loss lands; INF-20: time called at the table
+        "time_running": bool(match and time_procedure.running(match)),
     }
     return render(request, "judging/penalty_new.html", context)
 
@@ -110,7 +116,7 @@ def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
 def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
     try:
-        services.apply_pending_duel_loss(penalty, by=Staff(request.user))
+        services.apply_pending_penalty(penalty, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("judge_queue", event.pk)

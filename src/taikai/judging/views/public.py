@@ -115,5 +115,23 @@ def player_record(request: HttpRequest, token: str) -> HttpResponse:
     ]
     this_event = Penalty.objects.filter(event=player.event, player=player, in_database=False, overturned=False)
     light = [{"rung_label": rung_label(p.rung), "infraction_label": infraction_label(p.infraction)} for p in this_event]
-    context = {"event": player.event, "player": player, "token": token, "rows": rows, "light": light}
+    context = {
+        "event": player.event,
+        "player": player,
+        "token": token,
+        "rows": rows,
+        "light": light,
+        "at_event": _penalties_at_event(player),
+    }
     return render(request, "judging/player_record.html", context)
+
+
+def _penalties_at_event(player: Player) -> list[Penalty]:
+    """PEN-1: this event's penalties, each with the match it changed or waits for (judging/_player_penalties)."""
+    rows = list(
+        Penalty.objects.filter(event=player.event, player=player, overturned=False).select_related("match__round")
+    )
+    for p in rows:
+        p.rung_label = rung_label(p.rung)  # type: ignore[attr-defined]
+        p.infraction_label = infraction_label(p.infraction)  # type: ignore[attr-defined]
+    return rows

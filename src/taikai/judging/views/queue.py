@@ -21,7 +21,7 @@ from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
 from taikai.judging.services import calls, tools
 from taikai.judging.services import time_procedure as tps
 from taikai.judging.services.common import current_round, fmt_of
-from taikai.judging.services.penalties import pending_duel_losses
+from taikai.judging.services.penalties import pending_penalties
 
 
 @staff_view
@@ -35,7 +35,7 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
     context = {
         "event": event,
         "calls": queue,
-        "pending": pending_duel_losses(event),
+        "pending": pending_penalties(event),
         "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty"),
         "is_head_judge": is_head_judge(Staff(request.user), event),
         "round": rnd,
