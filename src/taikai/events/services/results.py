@@ -237,8 +237,8 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         if side is None:
             raise ServiceError("not-your-match")
         record_dict = result.stored()
-        idempotency_key = _report_key(m, idempotency_key, record_dict)
-        if idempotency_key is None:
+        key = _report_key(m, idempotency_key, record_dict)
+        if key is None:
             return m
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
@@ -251,7 +251,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
                     by_player=player,
                     record=record_dict,
                     basis=result.basis,
-                    idempotency_key=idempotency_key,
+                    idempotency_key=key,
                 )
         except IntegrityError:
             return m

@@ -212,19 +212,6 @@ def _penalty_state(p: Penalty) -> dict[str, Any]:
     }
 
 
-def _apply(penalty: Penalty, by: Actor, fx: core.Effects, prior_duels: list[dict[str, Any]] | None) -> None:
-    player = penalty.player
-    if fx.duel_loss:
-        _duel_loss(penalty, by, prior_duels)
-    if fx.match_loss:
-        _match_loss(penalty, by)
-    if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
-        was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
-        player_services.disqualify_player(player, by=by)
-        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk, "dropped_before": was_dropped}]
-    penalty.save()
-
-
 def _loser(match: Match, player: Player) -> MatchPlayer:
     return MatchPlayer.A if match.side_of(player) == "a" else MatchPlayer.B
 
@@ -279,9 +266,10 @@ def _apply(
             _duel_loss(penalty, by, match, prior_duels, time_called)
         else:
             _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit")
-    if fx.drop and not Player.objects.get(pk=player.pk).dropped:
-        player_services.drop_player(player, by=by)
-        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk}]
+    if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
+        was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
+        player_services.disqualify_player(player, by=by)
+        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk, "dropped_before": was_dropped}]
     penalty.save()
 
 
