@@ -17,7 +17,12 @@ from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
-from taikai.events.permissions import require_player_or_staff, require_registration, require_staff
+from taikai.events.permissions import (
+    require_judge,
+    require_organizer,
+    require_player_or_organizer,
+    require_registration,
+)
 from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
@@ -30,6 +35,7 @@ PLAYER_FIELDS = [
     "late_entry_round",
     "dropped_after_round",
     "ineligible_reason",
+    "disqualified",
 ]
 
 
@@ -65,7 +71,7 @@ def register_player(
     name_kana: str = "",
     contact: str = "",
 ) -> Player:
-    """Staff register anyone; a visitor registers themself on a phone while registration is open."""
+    """The organizer registers anyone; a visitor registers themself on a phone while registration is open."""
     require_registration(by, event)
     values = {
         "name": _clean_name(name, "name"),
@@ -94,7 +100,7 @@ def register_player(
 
 def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     """CSV with a header: name, card_game_id, and optionally name_kana, contact. All rows or none."""
-    require_staff(by, event)
+    require_organizer(by, event)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -130,7 +136,7 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
 
 def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[Player, str]:
     """REG-1/REG-3: the desk saw the ID card; the player gets a fresh personal link (returned once)."""
-    require_staff(by, player.event)
+    require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = as_dict(player, PLAYER_FIELDS)
@@ -162,7 +168,7 @@ def _new_token(player: Player) -> str:
 
 def issue_access(player: Player, *, by: Actor) -> str:
     """Re-issue a lost link at the desk: the old link stops working."""
-    require_staff(by, player.event)
+    require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         token = _new_token(player)
@@ -172,7 +178,7 @@ def issue_access(player: Player, *, by: Actor) -> str:
 
 
 def revoke_access(player: Player, *, by: Actor) -> None:
-    require_staff(by, player.event)
+    require_organizer(by, player.event)
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(access_token_hash="")
         record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
@@ -215,8 +221,9 @@ def player_for_token(token: str) -> Player | None:
 
 
 def drop_player(player: Player, *, by: Actor) -> Player:
-    """A dropped player is never paired again; their results stay in the standings."""
-    require_player_or_staff(by, player)
+    """A dropped player is never paired again; their results stay in the standings. The player drops
+    themself, or the organizer drops them."""
+    require_player_or_organizer(by, player)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.dropped:
@@ -237,9 +244,34 @@ def drop_player(player: Player, *, by: Actor) -> Player:
     return player
 
 
+def disqualify_player(player: Player, *, by: Actor) -> Player:
+    """PEN-1: a disqualified player is removed from the event (never paired again; results stay). Called by
+    the penalty service, which has already checked who may give the rung (PEN-6); undone when an appeal
+    overturns the penalty."""
+    require_judge(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        before = as_dict(player, PLAYER_FIELDS)
+        player.disqualified = True
+        if player.dropped_after_round is None:
+            player.dropped_after_round = player.event.rounds.count()
+        player.version += 1
+        player.save()
+        record(
+            actions.PLAYER_DISQUALIFIED,
+            actor=by,
+            event_id=player.event_id,
+            obj=player,
+            before=before,
+            after=as_dict(player, PLAYER_FIELDS),
+        )
+    return player
+
+
 def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
-    """REG-2: staff mark a player ineligible (e.g. a Card Game ID with wrong data), with a reason."""
-    require_staff(by, player.event)
+    """REG-2: the organizer marks a player without the right to take part (参加資格: e.g. a Card Game ID with
+    wrong data), with a reason. From then on the player is not paired; an empty reason restores it."""
+    require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = as_dict(player, PLAYER_FIELDS)

@@ -20,7 +20,7 @@ from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
-from taikai.events.permissions import require_organizer, require_staff
+from taikai.events.permissions import require_organizer
 from taikai.events.services import engine
 from taikai.events.services.history import event_sheet, round_facts
 from taikai.events.signals import round_paired, round_started, send_on_commit
@@ -292,7 +292,7 @@ def round_clock(rnd: Round, extension: int = 0, now: float | None = None) -> Clo
 
 
 def _clock_change(rnd: Round, by: Actor, version: int | None, action: str, change: Any) -> Round:
-    require_staff(by, rnd.event)
+    require_organizer(by, rnd.event)  # the round clock is the organizer's
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=rnd.pk)
         if version is not None and locked.version != version:

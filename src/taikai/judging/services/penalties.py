@@ -23,7 +23,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team, as_dict
 from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
-from taikai.events.services.results import ResultInput, correct_result, outcome_of
+from taikai.events.services.results import ResultInput, apply_ruled_result, outcome_of
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty
@@ -199,8 +199,8 @@ def _apply(penalty: Penalty, by: Actor, fx: core.Effects, prior_duels: list[dict
         _duel_loss(penalty, by, prior_duels)
     if fx.match_loss:
         _match_loss(penalty, by)
-    if fx.drop and not Player.objects.get(pk=player.pk).dropped:
-        player_services.drop_player(player, by=by)
+    if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
+        player_services.disqualify_player(player, by=by)
         penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk}]
     penalty.save()
 
@@ -224,7 +224,7 @@ def _save_result(penalty: Penalty, by: Actor, match: Match, duels: list[dict[str
         m.save()
         after = snapshot(m)
     else:
-        m = correct_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty.pk})")
+        m = apply_ruled_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty.pk})")
         after = snapshot(m)
     penalty.match = match
     penalty.effects = [*penalty.effects, {"kind": "result", "match": match.pk, "before": before, "after": after}]
@@ -295,8 +295,8 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
             source.call,
             source=source,
         )
-        if fx.drop and not member.dropped:
-            player_services.drop_player(member, by=by)
+        if fx.drop and not member.disqualified:
+            player_services.disqualify_player(member, by=by)
             copy.effects = [{"kind": "drop", "player": member.pk}]
             copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
@@ -345,8 +345,8 @@ def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
         record(actions.EFFECT_REVERSED, actor=by, event_id=penalty.event_id, obj=m, before=before, after=snapshot(m))
     elif kind == "drop":
         p = Player.objects.select_for_update().get(pk=effect["player"])
-        before = as_dict(p, ["dropped_after_round"])
-        p.dropped_after_round = None
+        before = as_dict(p, ["dropped_after_round", "disqualified"])
+        p.dropped_after_round, p.disqualified = None, False
         p.version += 1
         p.save()
         record(
@@ -355,7 +355,7 @@ def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
             event_id=penalty.event_id,
             obj=p,
             before=before,
-            after=as_dict(p, ["dropped_after_round"]),
+            after=as_dict(p, ["dropped_after_round", "disqualified"]),
         )
     elif kind == "team-drop":
         t = Team.objects.select_for_update().get(pk=effect["team"])
