@@ -115,7 +115,8 @@ def pair_next_round(event: Event, *, by: Actor) -> Round:
 
 
 def _active_players(event: Event) -> list[Player]:
-    return list(event.players.filter(dropped_after_round__isnull=True).order_by("id"))
+    # REG-2: a player without the right to take part is not paired.
+    return list(event.players.filter(dropped_after_round__isnull=True, ineligible_reason="").order_by("id"))
 
 
 def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
@@ -173,7 +174,8 @@ def _create_matches(rnd: Round, tables: list[tuple[Player, Player | None]], manu
 def _top_cut(event: Event, by: Actor, cut: int) -> Round:
     from taikai.events.services.standings import standings_for
 
-    eligible = [row.player_id for row in standings_for(event) if not row.dropped]
+    ineligible = set(event.players.exclude(ineligible_reason="").values_list("pk", flat=True))  # REG-2
+    eligible = [row.player_id for row in standings_for(event) if not row.dropped and row.player_id not in ineligible]
     try:
         bracket = elimination.top_cut(eligible, event.ruleset, size=cut)
     except PairingError as exc:
