@@ -1,4 +1,5 @@
-"""Names, not codes, on the judges' and players' pages: ``{{ p.rung|rung_name }}``, ``{{ p.infraction|infraction_name }}``."""
+"""Names, not codes, on the judges' and players' pages: ``{{ p.rung|rung_name }}``,
+``{{ p.infraction|infraction_name }}``."""
 
 from __future__ import annotations
 
