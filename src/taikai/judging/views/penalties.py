@@ -58,7 +58,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     intentional = bool(source.get("intentional"))  # 故意に (INF-5's default needs it)
     if request.method == "POST" and player is not None and "issue" in request.POST:
         rung = request.POST.get("rung") or ""
-        if rung in _DQ_RUNGS and not request.POST.get("confirmed"):
+        asks = rung in _DQ_RUNGS and is_head_judge(Staff(request.user), event)  # others are refused at once
+        if asks and not request.POST.get("confirmed"):
             return _confirm_dq(request, event, player, infraction, rung)
         try:
             services.issue_penalty(
