@@ -108,7 +108,16 @@ def test_manners_escalate_within_an_event_from_caution() -> None:  # INF-21, PEN
     ],
 )
 def test_cs_default_rungs(infraction: str, rung: str) -> None:  # INF-2..INF-22 with a CS default
-    assert pen.default_rung(CS, infraction) == rung
+    # found intentional where the text says 故意に (INF-5); intent changes no other default
+    assert pen.default_rung(CS, infraction, intentional=True) == rung
+    if infraction != "INF-5":
+        assert pen.default_rung(CS, infraction) == rung
+
+
+def test_inf_5_default_is_for_an_intentional_change_only() -> None:  # INF-5 (CS 2.2 D: 故意に)
+    assert pen.default_rung(CS, "INF-5", intentional=True) == pen.DQ_NO_PRIZE
+    assert pen.default_rung(CS, "INF-5") is None  # the judge decides
+    assert pen.suggest(CS, "INF-5", []).rung is None
 
 
 def test_inf_2_rushing_default_is_warning() -> None:  # INF-2
@@ -127,7 +136,7 @@ def test_inf_4_slow_siding_default_is_warning() -> None:  # INF-4
 def test_inf_5_6_7_8_9_13_19_22_cheating_is_dq_losing_prize(
     inf: str,
 ) -> None:  # INF-5 INF-6 INF-7 INF-8 INF-9 INF-13 INF-19 INF-22
-    assert pen.default_rung(CS, inf) == pen.DQ_NO_PRIZE
+    assert pen.default_rung(CS, inf, intentional=True) == pen.DQ_NO_PRIZE  # INF-5 only when intentional
     assert pen.effects(CS, pen.DQ_NO_PRIZE).prize_loss
     assert pen.needs_head_judge(CS, pen.DQ_NO_PRIZE)
 

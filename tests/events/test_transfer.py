@@ -27,10 +27,10 @@ def test_round_trip_reproduces_the_event(organizer: Any) -> None:
         for m in rnd.matches.filter(is_bye=False):
             result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
     player_services.drop_player(event.players.last(), by=Staff(organizer))
-    exported = transfer.export_event(event)
+    exported = transfer.export_event(event, by=Staff(organizer))
     copy = transfer.import_event(exported, by=Staff(organizer))
     assert copy.pk != event.pk
-    again = transfer.export_event(copy)
+    again = transfer.export_event(copy, by=Staff(organizer))
     for key in ("event", "staff"):
         assert again[key] == exported[key]
     assert len(again["players"]) == len(exported["players"]) == 7
@@ -80,7 +80,7 @@ def test_bad_files_are_refused_and_nothing_is_written(organizer: Any, data: Any)
 
 def test_a_half_broken_file_leaves_nothing_behind(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    data = transfer.export_event(event)
+    data = transfer.export_event(event, by=Staff(organizer))
     data["players"][2]["card_game_id"] = data["players"][1]["card_game_id"]  # a duplicate: fails mid-import
     before = (Event.objects.count(), Player.objects.count())
     with pytest.raises(ServiceError):

@@ -66,6 +66,7 @@ def test_floor_judge_dq_is_refused_head_judge_dq_succeeds(new_page: Any) -> None
     assert head.locator("select[name=rung]").input_value() == "dq-no-prize"
     head.fill("textarea[name=description]", "効果を偽って説明した")
     head.click("button[name=issue]")
+    head.click(".confirm-step button[name=issue]")  # a DQ asks twice
     assert "罰則を与えました" in head.locator(".messages").inner_text()
     assert fresh(target).dropped and Penalty.objects.get().rung == "dq-no-prize"
     screenshot(head, "judging-penalties-phone")
@@ -100,6 +101,7 @@ def test_team_member_dq_disqualifies_the_team(new_page: Any) -> None:
     page = login(new_page, "head")
     penalize(page, event, players[1], "INF-13")
     page.click("button[name=issue]")
+    page.click(".confirm-step button[name=issue]")
     assert page.locator(".penalty").count() == 3
     assert page.locator(".penalty .badge", has_text="PEN-4").count() == 2
     assert all(fresh(p).dropped for p in players[:3]) and not fresh(players[3]).dropped
@@ -129,6 +131,7 @@ def test_dq_of_second_place_promotes_and_flags_the_playoff(new_page: Any) -> Non
     head = login(new_page, "head")
     penalize(head, event, second, "INF-19")
     head.click("button[name=issue]")
+    head.click(".confirm-step button[name=issue]")
     head.goto(f"{head.base_url}/events/{event.pk}/judging/prizes/")
     assert "プレーオフが必要です" in head.locator(".playoff-needed").inner_text()
     playoff_text = head.locator(".playoff").first.inner_text()

@@ -162,20 +162,25 @@ def test_team_match_loss_does_not_propagate(organizer: Any) -> None:
 def test_overturned_appeal_restores_result_and_undoes_drop(event: Event, judge: Any, head: Any, organizer: Any) -> None:
     # PEN-6
     m = pair(event, organizer)[0]
-    pen = svc.issue_penalty(event, by=Staff(head), player=m.player_a, infraction="INF-3", rung="match-loss", reason="r")
+    pen = svc.issue_penalty(
+        event, by=Staff(judge), player=m.player_a, infraction="INF-3", rung="match-loss", reason="r"
+    )
     dq = svc.issue_penalty(event, by=Staff(head), player=m.player_a, infraction="INF-19")
     assert fresh(m).result == "b" and fresh(m.player_a).dropped
-    a1 = appeals.file_appeal(m.player_a, reason="I did not lie", penalty=dq, by=PlayerSelf(m.player_a))
-    a2 = appeals.file_appeal(m.player_a, reason="not slow", penalty=pen, by=Staff(judge))
+    # CS 3: the head judge's own DQ is not appealable; the floor judge's match loss is.
+    with pytest.raises(ServiceError) as own:
+        appeals.file_appeal(m.player_a, reason="I did not lie", penalty=dq, by=PlayerSelf(m.player_a))
+    assert own.value.problem.code == "appeal-own-ruling"
+    a1 = appeals.file_appeal(m.player_a, reason="not slow", penalty=pen, by=Staff(judge))
     with pytest.raises(ServiceError) as exc:
         appeals.decide_appeal(a1, by=Staff(judge), decision="overturn")
     assert exc.value.problem.code == "not-head-judge"
     appeals.decide_appeal(a1, by=Staff(head), decision="overturn", note="witness")
-    appeals.decide_appeal(a2, by=Staff(head), decision="overturn")
-    assert not fresh(m.player_a).dropped
+    svc.reverse_penalty(dq, by=Staff(head))  # the head judge reconsiders their own ruling
+    assert not fresh(m.player_a).dropped and not fresh(m.player_a).disqualified
     m = fresh(m)
     assert (m.status, m.result, m.record) == (Match.Status.PENDING, "", None)
-    assert fresh(a1).status == Appeal.Status.OVERTURNED and fresh(dq).overturned
+    assert fresh(a1).status == Appeal.Status.OVERTURNED and fresh(dq).overturned and fresh(pen).overturned
     assert AuditEntry.objects.filter(action="taikai.judging.effect_reversed").count() == 2
 
 

@@ -67,7 +67,7 @@ def _finish_round_but_one(world: World) -> Match:
     return matches[0]
 
 
-def test_two_judges_correcting_one_match_at_once_one_wins_the_other_is_told(world: World) -> None:
+def test_two_organizers_correcting_one_match_at_once_one_wins_the_other_is_told(world: World) -> None:
     match = world.match()
     result_services.enter_result(match, by=Staff(world.organizer), result=A_WINS)
     match.refresh_from_db()
@@ -78,7 +78,7 @@ def test_two_judges_correcting_one_match_at_once_one_wins_the_other_is_told(worl
             Match.objects.get(pk=match.pk), by=Staff(judge), result=result, reason="slip misread", version=version
         )
 
-    outcomes = at_once(correct(world.judge, B_WINS), correct(world.head_judge, B_WINS))
+    outcomes = at_once(correct(world.organizer, B_WINS), correct(world.admin, B_WINS))  # two organizer accounts
     conflicts = [o for o in outcomes if isinstance(o, Conflict)]
     saved = [o for o in outcomes if isinstance(o, Match)]
     assert len(saved) == 1 and len(conflicts) == 1, outcomes
@@ -126,7 +126,7 @@ def test_pairing_while_the_last_result_arrives_either_waits_for_it_or_counts_it(
     last = _finish_round_but_one(world)
     pair = lambda: round_services.pair_next_round(world.event, by=Staff(world.organizer))  # noqa: E731
     enter = lambda: result_services.enter_result(  # noqa: E731
-        Match.objects.get(pk=last.pk), by=Staff(world.judge), result=A_WINS
+        Match.objects.get(pk=last.pk), by=Staff(world.admin), result=A_WINS
     )
     paired, entered = at_once(pair, enter)
     assert isinstance(entered, Match) and entered.status == Match.Status.CONFIRMED

@@ -78,9 +78,21 @@ def lost_match(fmt: Format, loser: Player, ruleset: Ruleset) -> MatchRecord:
     return MatchRecord(fmt, tuple(Won(loser.opponent) for _ in range(ruleset.match.duels_to_win)))
 
 
-def default_rung(rules: PenaltyRules, infraction_id: str) -> str | None:
-    """The ruleset's default for an infraction (CS 2.1/2.2); None where the judge decides (INF-1, ...)."""
-    return rules.infraction(infraction_id).default
+def default_rung(rules: PenaltyRules, infraction_id: str, intentional: bool = False) -> str | None:
+    """The ruleset's default for an infraction (CS 2.1/2.2); None where the judge decides (INF-1, ...).
+
+    Some defaults are for an intentional act only (INF-5, CS 2.2 D: 故意に、デッキ内容に変更を加える): when the
+    judge does not find intent, there is no default and the judge decides."""
+    infraction = rules.infraction(infraction_id)
+    if infraction.default_if_intentional and not intentional:
+        return None
+    return infraction.default
+
+
+def downgrade_steps_allowed(rules: PenaltyRules, steps: int) -> bool:
+    """PEN-2: a judge lowers a prize by 1 to ``max_downgrade_steps`` steps; taking a prize away entirely is a
+    disqualification losing prize eligibility, the head judge's."""
+    return 1 <= steps <= rules.max_downgrade_steps
 
 
 def needs_head_judge(rules: PenaltyRules, rung: str) -> bool:
@@ -130,14 +142,14 @@ def heavier(rules: PenaltyRules, rung: str, steps: int = 1) -> str:
     return rules.ladder[min(rules.rank(rung) + steps, len(rules.ladder) - 1)]
 
 
-def suggest(rules: PenaltyRules, infraction_id: str, earlier: Sequence[str]) -> Suggestion:
+def suggest(rules: PenaltyRules, infraction_id: str, earlier: Sequence[str], intentional: bool = False) -> Suggestion:
     """PEN-5: one rung heavier than the heaviest earlier penalty for the same infraction.
 
     ``earlier`` lists the rungs of the player's earlier penalties for this infraction that count: those in
     the violator database, plus (for an infraction marked ``escalates``, such as manners, INF-21) the
     lighter ones of the same event. The suggestion is never lighter than the default.
     """
-    default = default_rung(rules, infraction_id)
+    default = default_rung(rules, infraction_id, intentional)
     if not earlier:
         return Suggestion(default, default, False, 0)
     heaviest = max(earlier, key=rules.rank)

@@ -6,6 +6,8 @@ final order as groups of tied entrants (players or teams), best first, and each 
 - an eligibility loss (受賞資格を失う失格) removes the entrant; everyone below moves up (CS 1.2);
 - a downgrade of n steps gives the entrant the prize n ranks below the one their place earned, and the
   prize they vacate is filled by promoting the next entrants (CS 1.2, PEN-2);
+- a disqualification with downgrade starts from the place the entrant held when disqualified
+  (``Sanction.decided_place``, CS 1.2 A: その時点で決まっていた受賞資格), not from the final order, which it leaves;
 - when the entrants who would move into a rank are tied and outnumber its free places, the rank needs a
   playoff between them (CS 1.2: 追加のラウンド, PEN-3); the playoff's losers take the next rank.
 """
@@ -31,6 +33,7 @@ class PrizeRank:
 class Sanction:
     downgrade_steps: int = 0
     ineligible: bool = False
+    decided_place: int | None = None  # CS 1.2 A: the final place held at the time of a DQ
 
 
 @dataclass(frozen=True)
@@ -106,7 +109,11 @@ def award(
     reserved: dict[int, list[str]] = {}
     place = 1
     queue: list[list[str]] = []
-    for group in groups:
+    frozen = {e: s for e, s in sanctions.items() if s.decided_place is not None and not s.ineligible}
+    for entrant, s in sorted(frozen.items(), key=lambda item: item[1].decided_place or 0):
+        reserved.setdefault(_rank_at(ranks, s.decided_place or 0) + s.downgrade_steps, []).append(entrant)
+    groups = [[e for e in g if e not in frozen] for g in groups]
+    for group in [g for g in groups if g]:
         rest = []
         for entrant in group:
             steps = sanctions.get(entrant, Sanction()).downgrade_steps

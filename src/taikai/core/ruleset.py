@@ -125,6 +125,9 @@ class Infraction:
     default: str | None
     fix: str | None
     escalates: bool
+    # The default applies only when the judge finds the act intentional (故意に, e.g. INF-5 / CS 2.2 D);
+    # otherwise there is no default and the judge decides.
+    default_if_intentional: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,7 @@ class PenaltyRules:
     downgrade_rungs: tuple[str, ...]
     team_propagation_from: str | None
     infractions: tuple[Infraction, ...]
+    max_downgrade_steps: int = 3  # PEN-2: the most steps a judge may lower a prize by (CS 1.2: 任意で増やす)
 
     def rank(self, rung: str) -> int:
         """Position on the ladder, 0 = lightest (PEN-1)."""

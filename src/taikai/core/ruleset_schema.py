@@ -139,19 +139,21 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "downgrade_rungs": (_str_list(RUNGS), "list of rungs"),
         "team_propagation_from": (_one_of(RUNGS), "a rung of the ladder"),
         "infractions": (lambda v: isinstance(v, list), "list of [[penalties.infractions]] tables"),
+        "max_downgrade_steps": (_pos_int, "integer >= 1"),
     },
     "tournament": {
         "top_cut": (lambda v: isinstance(v, list), "list of [[tournament.top_cut]] tables"),
         "swiss_rounds": (lambda v: isinstance(v, list), "list of [[tournament.swiss_rounds]] tables"),
     },
 }
-OPTIONAL = {"ruleset.based_on", "penalties.team_propagation_from"}
+OPTIONAL = {"ruleset.based_on", "penalties.team_propagation_from", "penalties.max_downgrade_steps"}
 INFRACTION_KEYS: dict[str, tuple[Check, str]] = {
     "id": (_str, "string"),
     "off": (_str, "string"),
     "default": (_one_of(RUNGS), "a rung of the ladder"),
     "fix": (_one_of(FIXES), "one of " + "/".join(FIXES)),
     "escalates": (_bool, "true or false"),
+    "default_if_intentional": (_bool, "true or false"),
 }
 
 
@@ -311,9 +313,11 @@ def _construct(doc: dict[str, Any]) -> Ruleset:
                     default=i.get("default"),
                     fix=i.get("fix"),
                     escalates=i.get("escalates", False),
+                    default_if_intentional=i.get("default_if_intentional", False),
                 )
                 for i in pen["infractions"]
             ),
+            max_downgrade_steps=pen.get("max_downgrade_steps", 3),
         ),
         document=doc,
     )

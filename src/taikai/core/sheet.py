@@ -82,6 +82,7 @@ class Entrant:
     id: PlayerId
     first_round: int | None = None  # a late entry: the first round it could play
     dropped_after: int | None = None  # dropped (or disqualified, PEN-1) after this round
+    ineligible: bool = False  # REG-2: without the right to take part (参加資格): never paired
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ class Line:
     opponents: tuple[PlayerId, ...] = ()  # every Swiss opponent met, in round order (pairing avoids them)
     decided_opponents: tuple[PlayerId, ...] = ()  # opponents of decided Swiss tables (tiebreakers count them)
     dropped: bool = False
+    ineligible: bool = False  # REG-2
     bracket_rounds: int = 0  # elimination rounds played in (0 = Swiss only)
     eliminated: bool = False
     reached: Reached = Reached.SWISS
@@ -133,7 +135,9 @@ class Sheet:
 
 def pairing_input(table: Sheet, number: int, seed: int | str) -> PairingInput:
     """What the pairing engine sees for round ``number``: each entrant's points, opponents met and byes."""
-    players = tuple(PlayerState(ln.id, ln.points, ln.opponents, ln.byes, ln.dropped) for ln in table.lines)
+    players = tuple(
+        PlayerState(ln.id, ln.points, ln.opponents, ln.byes, ln.dropped or ln.ineligible) for ln in table.lines
+    )
     return PairingInput(players=players, round=number, seed=seed)
 
 
@@ -279,6 +283,7 @@ def _line(e: Entrant, t: _Tally, champion: PlayerId | None) -> Line:
         opponents=tuple(t.opponents),
         decided_opponents=tuple(t.decided),
         dropped=e.dropped_after is not None,
+        ineligible=e.ineligible,
         bracket_rounds=t.bracket_rounds,
         eliminated=t.eliminated,
         reached=reached,

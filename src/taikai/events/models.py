@@ -73,6 +73,8 @@ class StaffRole(models.Model):
     class Role(models.TextChoices):
         ORGANIZER = "organizer", _("Organizer")
         HEAD_JUDGE = "head_judge", _("Head judge")
+        # CS 3: an organizer who judges the event themself is its one head judge, and still its organizer.
+        ORGANIZER_HEAD_JUDGE = "organizer_head_judge", _("Organizer and head judge")
         JUDGE = "judge", _("Judge")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
@@ -84,7 +86,9 @@ class StaffRole(models.Model):
             models.UniqueConstraint(fields=["event", "user"], name="one_role_per_user_per_event"),
             # PEN-6: exactly one head judge per event.
             models.UniqueConstraint(
-                fields=["event"], condition=models.Q(role="head_judge"), name="one_head_judge_per_event"
+                fields=["event"],
+                condition=models.Q(role__in=["head_judge", "organizer_head_judge"]),
+                name="one_head_judge_per_event",
             ),
         ]
 
@@ -115,7 +119,7 @@ class Player(models.Model):
     ineligible_reason = models.CharField(max_length=300, blank=True)  # REG-2
     late_entry_round = models.PositiveSmallIntegerField(null=True, blank=True)  # first round played
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    disqualified = models.BooleanField(default=False)  # PEN-1: a DQ is a drop that places the player last
+    disqualified = models.BooleanField(default=False)  # PEN-1: removed by a DQ (失格), not a drop
     access_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     pin_hash = models.CharField(max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0)

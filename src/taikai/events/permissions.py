@@ -3,6 +3,16 @@
 Every service calls one ``require_*`` at its top. A staff member's role comes from ``StaffRole`` (a site
 administrator counts as organizer); an API token caps it at the token's role and is worth nothing in
 another event. The player acts on their own things only; ``System`` is taikai's own work, built by code.
+
+Who does what (PRODUCT.md, CS 3):
+
+- the organizer (``require_organizer``): registration, check-in, players' links, drops, result entry and
+  correction, the round clock, exports with contact details, prize ranks;
+- any judge (``require_judge``): judge calls, penalties up to the head judge's rungs, time extensions, the
+  time procedure, deck checks, table tools, playoff pairings;
+- the event's one head judge (``require_head_judge``): disqualification and heavier, appeals, removing a
+  prize, importing the violator database. A site administrator is *not* the head judge (CS 3: 唯一のジャッジ);
+  an organizer who judges names themself head judge (``organizer_head_judge``) and stays organizer.
 """
 
 from __future__ import annotations
@@ -13,6 +23,8 @@ from taikai.events.models import Event, Player, StaffRole
 from taikai.events.site_roles import is_organizer as in_organizers
 
 ORGANIZER, HEAD_JUDGE, JUDGE = StaffRole.Role.ORGANIZER, StaffRole.Role.HEAD_JUDGE, StaffRole.Role.JUDGE
+ORGANIZER_HEAD_JUDGE = StaffRole.Role.ORGANIZER_HEAD_JUDGE
+HEAD_JUDGE_ROLES = (str(HEAD_JUDGE), str(ORGANIZER_HEAD_JUDGE))
 RANK = {str(JUDGE): 1, str(HEAD_JUDGE): 2, str(ORGANIZER): 3}
 
 
@@ -20,22 +32,22 @@ def _signed_in(actor: Actor) -> bool:
     return isinstance(actor, Staff) and bool(getattr(actor.user, "is_authenticated", False))
 
 
-def _site_admin(actor: Actor) -> bool:
-    """A superuser signed in on the web (a token never carries more than its role)."""
-    return _signed_in(actor) and isinstance(actor, Staff) and not actor.by_token and actor.user.is_superuser
+def _stored_role(actor: Staff, event: Event) -> str | None:
+    role: str | None = StaffRole.objects.filter(event=event, user=actor.user).values_list("role", flat=True).first()
+    return role
 
 
 def role_of(actor: Actor, event: Event) -> str | None:
-    """The staff role of ``actor`` in ``event``, capped at a token's role; None for anyone else."""
+    """The staff role of ``actor`` in ``event`` (organizer, head judge or judge), capped at a token's role;
+    None for anyone else. An organizer who is also the head judge answers organizer here."""
     if not isinstance(actor, Staff) or not _signed_in(actor):
         return None
     if actor.token_event_id is not None and actor.token_event_id != event.pk:
         return None
-    if actor.user.is_superuser and not actor.site_token:
+    role = _stored_role(actor, event)
+    if role == ORGANIZER_HEAD_JUDGE or (actor.user.is_superuser and not actor.site_token):
         # A site token acts only where its user holds a role (a superuser's token is no master key).
-        role: str | None = str(ORGANIZER)
-    else:
-        role = StaffRole.objects.filter(event=event, user=actor.user).values_list("role", flat=True).first()
+        role = str(ORGANIZER)
     if role is not None and actor.cap is not None and RANK[actor.cap] < RANK[role]:
         role = actor.cap
     return role
@@ -50,12 +62,25 @@ def is_judge(actor: Actor, event: Event) -> bool:
 
 
 def is_head_judge(actor: Actor, event: Event) -> bool:
-    """PEN-6: the one head judge of the event (or a site administrator, signed in on the web)."""
-    return isinstance(actor, System) or role_of(actor, event) == HEAD_JUDGE or _site_admin(actor)
+    """PEN-6, CS 3: the event's one head judge, named on the staff page. A site administrator is not the head
+    judge for being one; a token is the head judge's only when its role reaches head judge."""
+    if isinstance(actor, System):
+        return True
+    if not isinstance(actor, Staff) or not _signed_in(actor):
+        return False
+    if actor.token_event_id is not None and actor.token_event_id != event.pk:
+        return False
+    if actor.cap is not None and RANK[actor.cap] < RANK[str(HEAD_JUDGE)]:
+        return False
+    return _stored_role(actor, event) in HEAD_JUDGE_ROLES
+
+
+def is_organizer(actor: Actor, event: Event) -> bool:
+    return isinstance(actor, System) or role_of(actor, event) == ORGANIZER
 
 
 def require_organizer(actor: Actor, event: Event) -> None:
-    if not (isinstance(actor, System) or role_of(actor, event) == ORGANIZER):
+    if not is_organizer(actor, event):
         raise PermissionDenied("not-organizer")
 
 
@@ -84,6 +109,14 @@ def require_player_or_staff(actor: Actor, player: Player) -> None:
     require_staff(actor, player.event)
 
 
+def require_player_or_organizer(actor: Actor, player: Player) -> None:
+    """A drop: the player themself, or the organizer for them (a floor judge does not drop players)."""
+    if isinstance(actor, PlayerSelf):
+        require_player_or_staff(actor, player)
+        return
+    require_organizer(actor, player.event)
+
+
 def require_player_or_judge(actor: Actor, player: Player) -> None:
     """An appeal: the player themself, or a judge filing it for them."""
     if isinstance(actor, PlayerSelf):
@@ -93,12 +126,12 @@ def require_player_or_judge(actor: Actor, player: Player) -> None:
 
 
 def require_registration(actor: Actor, event: Event) -> None:
-    """Staff register anyone at any time; a visitor registers themself while registration is open."""
+    """The organizer registers anyone at any time; a visitor registers themself while registration is open."""
     if isinstance(actor, Visitor):
         if event.status == Event.Status.FINISHED or event.rounds.exists():
             raise ServiceError("registration-closed")
         return
-    require_staff(actor, event)
+    require_organizer(actor, event)
 
 
 def require_site_organizer(actor: Actor) -> None:

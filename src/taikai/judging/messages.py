@@ -61,3 +61,15 @@ _R(
     "この罰則は次の対戦まで待てません（失格はプレイ中の対戦だけを敗北にします）。",
     "This penalty cannot wait for the next match (a DQ only forfeits the match being played).",
 )
+_R(
+    "extension-ruling-short",
+    "対戦時間の追加は、ジャッジの判断に{minutes}分以上かかった場合だけです (CS 3.1)。今回は{seconds}秒でした。",
+    "Time is added only when the ruling took {minutes} minute(s) or more (CS 3.1); this one took {seconds} s.",
+)
+_R(
+    "bad-downgrade-steps",
+    "受賞資格を下げる段階数は1から{most}までです (PEN-2)。"
+    "賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
+    "A prize is lowered by 1 to {most} steps (PEN-2). Taking the prize away is a DQ losing prize eligibility "
+    "(head judge).",
+)

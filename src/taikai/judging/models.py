@@ -80,6 +80,10 @@ class Penalty(models.Model):
     description = models.TextField(blank=True)
     downgrade_steps = models.PositiveSmallIntegerField(default=0)  # PEN-2
     prize_loss = models.BooleanField(default=False)
+    intentional = models.BooleanField(default=False)  # the judge found intent (故意に: INF-5's default needs it)
+    # CS 1.2 A: the final place the entrant (player, or team in team events) held when disqualified; a DQ's
+    # downgrade starts from the prize of this place (その時点で決まっていた受賞資格).
+    decided_place = models.PositiveIntegerField(null=True, blank=True)
     in_database = models.BooleanField(default=False)  # PEN-5: kept across events
     # PEN-1: the match a duel or match loss changed (while it waits: the match it must not land on)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -111,6 +115,8 @@ class DatabaseRecord(models.Model):
     event_date = models.DateField(null=True, blank=True)
     source = models.CharField(max_length=200)
     source_key = models.CharField(max_length=200, unique=True)  # re-importing the same file adds nothing
+    # PEN-4: a teammate's DQ shared by this player; recorded, but not this player's violation (CS 1.3).
+    team_consequence = models.BooleanField(default=False)
     imported_at = models.DateTimeField(auto_now_add=True)
 
 

@@ -15,7 +15,7 @@ from taikai.events import actions
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, StaffRole, as_dict
-from taikai.events.permissions import require_organizer, require_site_organizer
+from taikai.events.permissions import HEAD_JUDGE_ROLES, require_organizer, require_site_organizer
 
 EVENT_FIELDS = [
     "name",
@@ -150,16 +150,17 @@ def assign_staff(event: Event, *, by: Actor, username: str, role: str, replace_h
     with transaction.atomic():
         existing = StaffRole.objects.filter(event=event, user=user).first()
         before = {"username": username, "role": existing.role} if existing else None
-        if role == StaffRole.Role.HEAD_JUDGE and not replace_head_judge:
-            current = StaffRole.objects.filter(event=event, role=StaffRole.Role.HEAD_JUDGE).exclude(user=user)
+        if role in HEAD_JUDGE_ROLES and not replace_head_judge:
+            current = StaffRole.objects.filter(event=event, role__in=HEAD_JUDGE_ROLES).exclude(user=user)
             holder = current.select_related("user").first()
             if holder is not None:
                 raise Conflict("head-judge-exists", username=holder.user.get_username())
-        if role == StaffRole.Role.HEAD_JUDGE:
-            # PEN-6: exactly one head judge; naming a new one makes the previous one a judge.
-            StaffRole.objects.filter(event=event, role=StaffRole.Role.HEAD_JUDGE).exclude(user=user).update(
-                role=StaffRole.Role.JUDGE
-            )
+        if role in HEAD_JUDGE_ROLES:
+            # PEN-6: exactly one head judge; naming a new one makes the previous one a judge (an organizer who
+            # was head judge stays organizer).
+            previous = StaffRole.objects.filter(event=event, role__in=HEAD_JUDGE_ROLES).exclude(user=user)
+            previous.filter(role=StaffRole.Role.HEAD_JUDGE).update(role=StaffRole.Role.JUDGE)
+            previous.filter(role=StaffRole.Role.ORGANIZER_HEAD_JUDGE).update(role=StaffRole.Role.ORGANIZER)
         try:
             staff, _ = StaffRole.objects.update_or_create(event=event, user=user, defaults={"role": role})
         except IntegrityError as exc:  # pragma: no cover - guarded above

@@ -19,9 +19,9 @@ def event_facts(
     """Players, and every round's tables by stage; ``overrides`` replaces some matches' results (by pk),
     for a correction's preview. A result counts once confirmed; a bye is always decided."""
     entrants = tuple(
-        Entrant(pid, late, dropped)
-        for pid, late, dropped in event.players.order_by("id").values_list(
-            "id", "late_entry_round", "dropped_after_round"
+        Entrant(pid, late, dropped, ineligible != "")  # REG-2: an ineligible player is not paired
+        for pid, late, dropped, ineligible in event.players.order_by("id").values_list(
+            "id", "late_entry_round", "dropped_after_round", "ineligible_reason"
         )
     )
     rounds = event.rounds.order_by("number")

@@ -20,9 +20,9 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
 from taikai.events.permissions import (
     require_head_judge,
-    require_player_or_staff,
+    require_organizer,
+    require_player_or_organizer,
     require_registration,
-    require_staff,
 )
 from taikai.events.signals import player_dropped, send_on_commit
 
@@ -36,6 +36,7 @@ PLAYER_FIELDS = [
     "late_entry_round",
     "dropped_after_round",
     "ineligible_reason",
+    "disqualified",
 ]
 
 
@@ -71,7 +72,7 @@ def register_player(
     name_kana: str = "",
     contact: str = "",
 ) -> Player:
-    """Staff register anyone; a visitor registers themself on a phone while registration is open."""
+    """The organizer registers anyone; a visitor registers themself on a phone while registration is open."""
     require_registration(by, event)
     values = {
         "name": _clean_name(name, "name"),
@@ -100,7 +101,7 @@ def register_player(
 
 def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     """CSV with a header: name, card_game_id, and optionally name_kana, contact. All rows or none."""
-    require_staff(by, event)
+    require_organizer(by, event)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -148,7 +149,7 @@ def register_with_access(event: Event, *, by: Actor, **fields: str) -> tuple[Pla
 def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[Player, str]:
     """REG-1/REG-3: the desk saw the ID card. A player registered with a link keeps it (the token is "");
     one without (imported from a CSV file) gets their personal link now (returned once)."""
-    require_staff(by, player.event)
+    require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = as_dict(player, PLAYER_FIELDS)
@@ -180,7 +181,7 @@ def _new_token(player: Player) -> str:
 
 def issue_access(player: Player, *, by: Actor) -> str:
     """Re-issue a lost link at the desk: the old link stops working."""
-    require_staff(by, player.event)
+    require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         token = _new_token(player)
@@ -190,7 +191,7 @@ def issue_access(player: Player, *, by: Actor) -> str:
 
 
 def revoke_access(player: Player, *, by: Actor) -> None:
-    require_staff(by, player.event)
+    require_organizer(by, player.event)
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(access_token_hash="", version=F("version") + 1)
         record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
@@ -233,8 +234,9 @@ def player_for_token(token: str) -> Player | None:
 
 
 def drop_player(player: Player, *, by: Actor) -> Player:
-    """A dropped player is never paired again; their results stay in the standings."""
-    require_player_or_staff(by, player)
+    """A dropped player is never paired again; their results stay in the standings. The player drops
+    themself, or the organizer drops them."""
+    require_player_or_organizer(by, player)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.dropped:
@@ -281,8 +283,9 @@ def disqualify_player(player: Player, *, by: Actor) -> Player:
 
 
 def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
-    """REG-2: staff mark a player ineligible (e.g. a Card Game ID with wrong data), with a reason."""
-    require_staff(by, player.event)
+    """REG-2: the organizer marks a player without the right to take part (参加資格: e.g. a Card Game ID with
+    wrong data), with a reason. From then on the player is not paired; an empty reason restores it."""
+    require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = as_dict(player, PLAYER_FIELDS)

@@ -29,7 +29,7 @@ from taikai.events import actions, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
-from taikai.events.permissions import require_judge, require_staff
+from taikai.events.permissions import require_judge, require_organizer
 from taikai.events.services.teams import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
 
@@ -305,8 +305,20 @@ def confirm_result(match: Match, *, player: Player, version: int | None = None) 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
 @announces_refusal("id-contradicts-duels", signals.misreport_suspected)
 def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int | None = None) -> Match:
-    """Staff enter a result from the paper slip: confirmed at once."""
-    require_staff(by, match.round.event)
+    """The organizer enters a result from the paper slip: confirmed at once."""
+    require_organizer(by, match.round.event)
+    return _enter(match, by, result, version)
+
+
+@announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
+def enter_ruled_result(match: Match, *, by: Actor, result: ResultInput) -> Match:
+    """A judge's ruling at the table decides the match (the time procedure run to its end): confirmed at once.
+    Floor judges run the time procedure; entering slips is the organizer's (``enter_result``)."""
+    require_judge(by, match.round.event)
+    return _enter(match, by, result, None)
+
+
+def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) -> Match:
     with transaction.atomic():
         m = _lock(match, version)
         if m.status == Match.Status.CONFIRMED:
@@ -326,8 +338,8 @@ def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int |
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
 @announces_refusal("id-contradicts-duels", signals.misreport_suspected)
 def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None = None) -> Match:
-    """END-3: a confirmed result changes only by staff, with a reason; the old one stays in the log."""
-    require_staff(by, match.round.event)
+    """END-3: a confirmed result changes only by the organizer, with a reason; the old one stays in the log."""
+    require_organizer(by, match.round.event)
     return _decide(match, by=by, result=result, reason=reason, version=version)
 
 

@@ -22,7 +22,7 @@ from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
-from taikai.events.permissions import require_organizer, require_staff
+from taikai.events.permissions import require_organizer
 from taikai.events.services import engine
 from taikai.events.services.history import event_sheet, round_facts
 from taikai.events.signals import round_paired, round_started, send_on_commit
@@ -118,7 +118,8 @@ def pair_next_round(event: Event, *, by: Actor) -> Round:
 
 
 def _active_players(event: Event) -> list[Player]:
-    return list(event.players.filter(dropped_after_round__isnull=True).order_by("id"))
+    # REG-2: a player without the right to take part is not paired.
+    return list(event.players.filter(dropped_after_round__isnull=True, ineligible_reason="").order_by("id"))
 
 
 def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
@@ -176,7 +177,8 @@ def _create_matches(rnd: Round, tables: list[tuple[Player, Player | None]], manu
 def _top_cut(event: Event, by: Actor, cut: int) -> Round:
     from taikai.events.services.standings import standings_for
 
-    eligible = [row.player_id for row in standings_for(event) if not row.dropped]
+    ineligible = set(event.players.exclude(ineligible_reason="").values_list("pk", flat=True))  # REG-2
+    eligible = [row.player_id for row in standings_for(event) if not row.dropped and row.player_id not in ineligible]
     try:
         bracket = elimination.top_cut(eligible, event.ruleset, size=cut)
     except PairingError as exc:
@@ -295,7 +297,7 @@ def round_clock(rnd: Round, extension: int = 0, now: float | None = None) -> Clo
 
 
 def _clock_change(rnd: Round, by: Actor, version: int | None, action: str, change: Any) -> Round:
-    require_staff(by, rnd.event)
+    require_organizer(by, rnd.event)  # the round clock is the organizer's
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=rnd.pk)
         if version is not None and locked.version != version:

@@ -20,7 +20,7 @@ from taikai.events import actions
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch, create_round
-from taikai.events.permissions import require_site_organizer
+from taikai.events.permissions import require_organizer, require_site_organizer
 
 FORMAT, VERSION = "taikai-event", 1
 EVENT_KEYS = [
@@ -99,7 +99,9 @@ def _rows(qs: Any, keys: list[str]) -> list[dict[str, Any]]:
     return [{k: _json(getattr(obj, k)) for k in keys} for obj in qs]
 
 
-def export_event(event: Event) -> dict[str, Any]:
+def export_event(event: Event, *, by: Actor) -> dict[str, Any]:
+    """The whole event, players' contact details included: the organizer's (PRODUCT.md)."""
+    require_organizer(by, event)
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from taikai.events.actors import Staff
-from taikai.events.errors import ServiceError
+from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.services import transfer
 from taikai.events.services.standings import standings_for
@@ -109,7 +109,10 @@ def results_csv(request: HttpRequest, event: Event) -> HttpResponse:
 
 @staff_view
 def event_export(request: HttpRequest, event: Event) -> HttpResponse:
-    data = transfer.export_event(event)
+    try:
+        data = transfer.export_event(event, by=Staff(request.user))
+    except PermissionDenied:
+        return render(request, "events/forbidden.html", {"event": event}, status=403)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="taikai-event-{event.pk}.json"'
     return response

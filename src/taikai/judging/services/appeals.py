@@ -1,5 +1,9 @@
 """Appeals to the head judge (PEN-6, JUDGE-1): filed by the player or a judge on their behalf; the head judge
-upholds or overturns; overturning a penalty reverses its effects."""
+upholds or overturns; overturning a penalty reverses its effects.
+
+CS 3: a player may appeal to the head judge against the rulings of the *other* judges
+(ヘッドジャッジ以外のジャッジの判断に不服がある場合): the head judge's own ruling or penalty (a DQ always is one) is
+final and cannot be appealed."""
 
 from __future__ import annotations
 
@@ -11,8 +15,8 @@ from django.utils import timezone
 from taikai.audit.services import record
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
-from taikai.events.models import Player
-from taikai.events.permissions import require_player_or_judge
+from taikai.events.models import Event, Player, StaffRole
+from taikai.events.permissions import HEAD_JUDGE_ROLES, require_player_or_judge
 from taikai.judging import actions
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services.common import require_head_judge
@@ -21,6 +25,20 @@ from taikai.judging.services.penalties import reverse_penalty
 
 def _state(a: Appeal) -> dict[str, Any]:
     return {"status": a.status, "penalty": a.penalty_id, "call": a.call_id, "note": a.decision_note}
+
+
+def _head_judge_ids(event: Event) -> set[int]:
+    return set(StaffRole.objects.filter(event=event, role__in=HEAD_JUDGE_ROLES).values_list("user_id", flat=True))
+
+
+def by_head_judge(penalty: Penalty | None = None, call: JudgeCall | None = None) -> bool:
+    """Whether the ruling appealed against is the head judge's own (CS 3: not appealable)."""
+    if penalty is not None:
+        source = penalty.team_source or penalty
+        return source.issued_by_id in _head_judge_ids(penalty.event)
+    if call is not None and call.taken_by_id is not None:
+        return call.taken_by_id in _head_judge_ids(call.event)
+    return False
 
 
 def file_appeal(
@@ -41,6 +59,8 @@ def file_appeal(
             raise ServiceError("not-in-event")
     if penalty is not None and penalty.player_id != player.pk:
         raise ServiceError("not-in-event")
+    if by_head_judge(penalty, call):
+        raise ServiceError("appeal-own-ruling")  # CS 3: appeals go to the head judge against other judges
     with transaction.atomic():
         appeal = Appeal.objects.create(
             event=event,

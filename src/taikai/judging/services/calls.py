@@ -129,7 +129,10 @@ def extension_offer(call: JudgeCall, now: dt.datetime | None = None) -> Extensio
 def rule_call(
     call: JudgeCall, *, by: Actor, ruling: str, close: bool = True, extension_seconds: int = 0, reason: str = ""
 ) -> JudgeCall:
-    """Record the ruling, optionally add time to the table (TIME-4), and close the call."""
+    """Record the ruling, optionally add time to the table (TIME-4), and close the call.
+
+    TIME-4 (CS 3.1): time is added only when the ruling took one minute or more (一分以上, the ruleset's
+    ``extension_threshold_minutes``), measured from the judge taking the call; the time it took is logged."""
     require_judge(by, call.event)
     with transaction.atomic():
         call = (
@@ -143,6 +146,11 @@ def rule_call(
         call.ruling = ruling.strip()[:4000]
         if call.taken_by_id is None:
             call.taken_by, call.taken_at = user_of(by), call.taken_at or timezone.now()
+        now = timezone.now()
+        ruling_seconds = int((now - call.taken_at).total_seconds()) if call.taken_at else 0
+        if extension_seconds and call.match is not None and extension_offer(call, now) is None:
+            threshold = call.event.ruleset.time.extension_threshold_minutes
+            raise ServiceError("extension-ruling-short", minutes=threshold, seconds=ruling_seconds)
         if close:
             call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()
         else:
@@ -158,6 +166,7 @@ def rule_call(
             before=before,
             after=_state(call),
             extension_seconds=extension_seconds,
+            ruling_seconds=ruling_seconds,
         )
     return call
 

@@ -1,5 +1,9 @@
 """The violator database (PEN-5): penalties of warning and above, kept across events by Card Game ID, and
-exported/imported as JSON between servers of the same series."""
+exported/imported as JSON between servers of the same series.
+
+A teammate's DQ that the whole team received (PEN-4, CS 1.1) is kept for each member, marked
+``team_consequence``: it is shown, but it is not the member's own violation, so it never escalates their next
+penalty (CS 1.3: the same violator repeating the same violation)."""
 
 from __future__ import annotations
 
@@ -59,6 +63,8 @@ def export_database(event: Event, *, by: Actor, source: str) -> dict[str, Any]:
                 "rung": p.rung,
                 "event_name": p.event.name,
                 "event_date": p.event.date.isoformat(),
+                # PEN-4: a teammate's DQ shared by the team, not this player's violation (CS 1.3)
+                "team_consequence": p.team_source_id is not None,
             }
         )
     for r in DatabaseRecord.objects.order_by("id"):
@@ -71,6 +77,7 @@ def export_database(event: Event, *, by: Actor, source: str) -> dict[str, Any]:
                 "rung": r.rung,
                 "event_name": r.event_name,
                 "event_date": r.event_date.isoformat() if r.event_date else "",
+                "team_consequence": r.team_consequence,
             }
         )
     return {"format": FORMAT, "version": 1, "source": source, "records": records}
@@ -89,6 +96,9 @@ def import_database(event: Event, *, by: Actor, data: Any, own_source: str = "")
                 cid = normalize_card_game_id(str(row["card_game_id"]))
                 date = dt.date.fromisoformat(row["event_date"]) if row.get("event_date") else None
                 fields = {k: str(row[k]) for k in ("infraction", "rung", "event_name")}
+                team = row.get("team_consequence", False)
+                if not isinstance(team, bool):
+                    raise TypeError("team_consequence")
             except (KeyError, TypeError, ValueError, ServiceError) as exc:
                 raise ServiceError("bad-import", detail=f"record {i + 1}") from exc
             if own_source and key.startswith(f"{own_source}:"):
@@ -100,6 +110,7 @@ def import_database(event: Event, *, by: Actor, data: Any, own_source: str = "")
                     "player_name": str(row.get("player_name", ""))[:100],
                     "event_date": date,
                     "source": str(data.get("source", ""))[:200],
+                    "team_consequence": team,
                     **fields,
                 },
             )

@@ -38,6 +38,7 @@ from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import time_procedure
 from taikai.judging.services.common import current_match, fmt_of, restore, snapshot
+from taikai.judging.services.prizes import decided_place
 
 
 def _rules(event: Event) -> Any:
@@ -59,6 +60,8 @@ def history(card_game_id: str, *, event: Event | None = None, infraction: str | 
                 "rung": p.rung,
                 "this_event": event is not None and p.event_id == event.pk,
                 "penalty_id": p.pk,
+                # PEN-4: a teammate's DQ shared by the team; kept, but not this player's violation (CS 1.3).
+                "team_consequence": p.team_source_id is not None,
             }
         )
     imported = DatabaseRecord.objects.filter(card_game_id=card_game_id)
@@ -73,21 +76,24 @@ def history(card_game_id: str, *, event: Event | None = None, infraction: str | 
                 "rung": r.rung,
                 "this_event": False,
                 "source": r.source,
+                "team_consequence": r.team_consequence,
             }
         )
     return rows
 
 
-def suggestion(event: Event, player: Player, infraction: str) -> core.Suggestion:
-    """The rung to pre-fill: the ruleset default, escalated for a repeat (PEN-5, INF-21)."""
+def suggestion(event: Event, player: Player, infraction: str, intentional: bool = False) -> core.Suggestion:
+    """The rung to pre-fill: the ruleset default, escalated for a repeat (PEN-5, INF-21). CS 1.3 escalates
+    the same violator repeating a violation: a teammate's DQ the team shared (PEN-4) does not count."""
     rules = _rules(event)
     _check_infraction(rules, infraction)
-    earlier = [r["rung"] for r in history(player.card_game_id, event=event, infraction=infraction)]
+    rows = history(player.card_game_id, event=event, infraction=infraction)
+    earlier = [r["rung"] for r in rows if not r["team_consequence"]]
     same_event = Penalty.objects.filter(event=event, player=player, infraction=infraction, overturned=False)
-    for p in same_event.filter(in_database=False):
+    for p in same_event.filter(in_database=False, team_source__isnull=True):
         if core.counts_for_escalation(rules, infraction, p.rung, same_event=True):
             earlier.append(p.rung)
-    return core.suggest(rules, infraction, [r for r in earlier if r in rules.ladder])
+    return core.suggest(rules, infraction, [r for r in earlier if r in rules.ladder], intentional)
 
 
 def _check_infraction(rules: Any, infraction: str) -> None:
@@ -111,20 +117,22 @@ def issue_penalty(
     call: JudgeCall | None = None,
     lands_on: str | None = None,
     time_called: bool = False,
+    intentional: bool = False,
 ) -> Penalty:
     """A judge issues a penalty; its effects apply at once (PEN-1, PEN-2, PEN-4). DQ or worse: head judge only.
 
     A duel or match loss lands on ``lands_on`` ("current": this round's match; "next": the player's next
     one); unset, on the match being played, else the next (``landing_for``). ``time_called``: time was
-    called during the duel a duel loss falls on, where no time procedure runs at the table (INF-20)."""
+    called during the duel a duel loss falls on, where no time procedure runs at the table (INF-20).
+    ``intentional``: the judge found the act intentional (故意に), which some defaults need (INF-5)."""
     require_judge(by, event)
     player = Player.objects.select_related("event").get(pk=player.pk)
     if player.event_id != event.pk:
         raise ServiceError("not-in-event")
     rules = _rules(event)
     _check_infraction(rules, infraction)
-    default = core.default_rung(rules, infraction)
-    suggested = suggestion(event, player, infraction)
+    default = core.default_rung(rules, infraction, intentional)
+    suggested = suggestion(event, player, infraction, intentional)
     rung = rung or suggested.rung
     if rung is None:
         raise ServiceError("rung-required")
@@ -136,9 +144,14 @@ def issue_penalty(
         if not (suggested.escalated and rung == suggested.rung):
             raise ServiceError("rung-reason-required", default=default or "-")
         reason = "PEN-5"  # the suggested escalation for a repeated infraction
+    if rung in rules.downgrade_rungs and not core.downgrade_steps_allowed(rules, downgrade_steps):
+        raise ServiceError("bad-downgrade-steps", most=rules.max_downgrade_steps)  # PEN-2
     fx = core.effects(rules, rung, max(1, downgrade_steps))
     with transaction.atomic():
         penalty = _create(event, by, player, infraction, rung, default, reason, description, fx, call)
+        penalty.intentional = intentional
+        if fx.drop:  # CS 1.2 A: the prize decided at the time of the DQ
+            penalty.decided_place = decided_place(event, player)
         _apply(penalty, by, fx, prior_duels, lands_on, time_called)
         record(
             actions.PENALTY_ISSUED,
@@ -191,6 +204,7 @@ def _create(
         in_database=core.kept_in_database(rules, rung),
         call=call,
         team_source=source,
+        decided_place=source.decided_place if source is not None else None,
         issued_by=user_of(by),
     )
 
@@ -390,9 +404,10 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
             source=source,
         )
         _forfeit_open_match(copy, by, fx)
-        if fx.drop and not member.dropped:
-            player_services.drop_player(member, by=by)
-            copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk}]
+        if fx.drop and not member.disqualified:
+            was_dropped = member.dropped_after_round
+            player_services.disqualify_player(member, by=by)
+            copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk, "dropped_before": was_dropped}]
         copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
         _announce(copy, fx, by)

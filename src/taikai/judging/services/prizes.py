@@ -11,9 +11,10 @@ from taikai.audit.services import record
 from taikai.core import prizes as core
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player, Round
+from taikai.events.models import Event, Match, Player, Round, Team
 from taikai.events.permissions import require_judge, require_organizer
 from taikai.events.services.standings import standings_for
+from taikai.events.services.teams import team_standings
 from taikai.judging import actions
 from taikai.judging.models import Penalty, Playoff, PrizeRank
 
@@ -43,10 +44,12 @@ def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int,
 
 
 def final_order(event: Event) -> list[list[str]]:
-    """Final places as tied groups, best first: the elimination bracket (losers of one round tie), then the
+    """Final places as tied groups of entrants, best first. Team events rank teams by the team standings
+    (CS 1.2: 該当のプレイヤー及びチーム); otherwise the elimination bracket (losers of one round tie), then the
     Swiss standings (exactly tied rows share a group)."""
+    if event.is_team_event:
+        return _team_order(event)
     groups: list[list[str]] = []
-    placed: set[str] = set()
     elimination = list(event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("-number"))
     for i, rnd in enumerate(elimination):
         matches = list(Match.objects.filter(round=rnd, is_bye=False, status=Match.Status.CONFIRMED))
@@ -64,6 +67,29 @@ def final_order(event: Event) -> list[list[str]]:
         if str(row.player_id) not in placed:
             by_rank.setdefault(row.rank, []).append(str(row.player_id))
     return groups + [by_rank[r] for r in sorted(by_rank)]
+
+
+def _team_order(event: Event) -> list[list[str]]:
+    by_rank: dict[int, list[str]] = {}
+    for row in team_standings(event):
+        by_rank.setdefault(row["rank"], []).append(str(row["team"].pk))
+    return [by_rank[r] for r in sorted(by_rank)]
+
+
+def entrant_of(event: Event, player: Player) -> str:
+    """Who holds a prize: the team in team events (CS 1.2, PEN-2, PEN-4), else the player."""
+    return str(player.team_id) if event.is_team_event and player.team_id else str(player.pk)
+
+
+def decided_place(event: Event, player: Player) -> int | None:
+    """CS 1.2 A: the final place the player's entrant holds now, from the results confirmed so far (the
+    place a DQ's downgrade starts from: その時点で決まっていた受賞資格)."""
+    entrant, place = entrant_of(event, player), 1
+    for group in final_order(event):
+        if entrant in group:
+            return place
+        place += len(group)
+    return None
 
 
 def _merge_shared(order: list[list[str]], ranks: list[PrizeRank]) -> list[list[str]]:
@@ -85,13 +111,20 @@ def _merge_shared(order: list[list[str]], ranks: list[PrizeRank]) -> list[list[s
 
 
 def sanctions(event: Event) -> dict[str, core.Sanction]:
+    """Each entrant's sanction from the penalties that stand (PEN-2). In team events a member's penalty is the
+    team's (CS 1.2 該当のプレイヤー及びチーム), counted once: the copies given to teammates (PEN-4) add nothing."""
     out: dict[str, core.Sanction] = {}
-    for p in Penalty.objects.filter(event=event, overturned=False):
-        s = out.get(str(p.player_id), core.Sanction())
-        out[str(p.player_id)] = core.Sanction(s.downgrade_steps + p.downgrade_steps, s.ineligible or p.prize_loss)
+    penalties = Penalty.objects.filter(event=event, overturned=False, team_source__isnull=True).select_related("player")
+    for p in penalties:
+        entrant = entrant_of(event, p.player)
+        s = out.get(entrant, core.Sanction())
+        # CS 1.2 A: a DQ's downgrade starts from the place held when disqualified.
+        place = p.decided_place if p.downgrade_steps and p.decided_place is not None else s.decided_place
+        out[entrant] = core.Sanction(s.downgrade_steps + p.downgrade_steps, s.ineligible or p.prize_loss, place)
     for player in Player.objects.filter(event=event).exclude(ineligible_reason=""):
-        s = out.get(str(player.pk), core.Sanction())
-        out[str(player.pk)] = core.Sanction(s.downgrade_steps, True)  # REG-2
+        entrant = entrant_of(event, player)
+        s = out.get(entrant, core.Sanction())
+        out[entrant] = core.Sanction(s.downgrade_steps, True, s.decided_place)  # REG-2: no right to take part
     return out
 
 
@@ -100,16 +133,23 @@ class PrizeStandings:
     awards: core.Awards | None
     names: dict[str, str]
     ranks: list[PrizeRank]
+    teams: bool = False
+
+
+def entrant_names(event: Event) -> dict[str, str]:
+    if event.is_team_event:
+        return {str(t.pk): t.name for t in Team.objects.filter(event=event)}
+    return {str(p.pk): p.name for p in Player.objects.filter(event=event)}
 
 
 def prize_standings(event: Event) -> PrizeStandings:
     ranks = list(event.prize_ranks.all())
-    names = {str(p.pk): p.name for p in Player.objects.filter(event=event)}
+    names = entrant_names(event)
     if not ranks:
-        return PrizeStandings(None, names, ranks)
+        return PrizeStandings(None, names, ranks, event.is_team_event)
     order = _merge_shared(final_order(event), ranks)
     core_ranks = [core.PrizeRank(r.label, r.first, r.last) for r in ranks]
-    return PrizeStandings(core.award(core_ranks, order, sanctions(event)), names, ranks)
+    return PrizeStandings(core.award(core_ranks, order, sanctions(event)), names, ranks, event.is_team_event)
 
 
 def pair_playoffs(event: Event, *, by: Actor) -> list[Playoff]:

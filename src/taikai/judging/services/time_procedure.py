@@ -21,7 +21,7 @@ from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match
 from taikai.events.permissions import require_judge
-from taikai.events.services.results import ResultInput, enter_result
+from taikai.events.services.results import ResultInput, enter_ruled_result
 from taikai.events.signals import send_on_commit, time_called
 from taikai.judging import actions
 from taikai.judging.models import TimeProcedureRun
@@ -186,7 +186,7 @@ def _finish_if_done(run: TimeProcedureRun, match: Match, by: Actor) -> None:
     proc = replay(run, match)
     if proc.phase is not tp.Phase.DONE:
         return
-    m = enter_result(match, by=by, result=ResultInput.from_record(proc.record))
+    m = enter_ruled_result(match, by=by, result=ResultInput.from_record(proc.record))
     run.result_entered = True
     run.save()
     record(

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,6 +25,14 @@ from taikai.judging.services import appeals, time_procedure
 from taikai.judging.services import database as violators
 from taikai.judging.services import penalties as services
 from taikai.judging.services.common import current_match
+
+
+def _steps(raw: str | None) -> int:
+    """The downgrade steps as typed; anything too long to be a step count is refused by the service."""
+    text = (raw or "1").strip()
+    if len(text) > 4:
+        return 10**4
+    return int(text)
 
 
 def _prior_duels(post: Any) -> list[dict[str, Any]] | None:
@@ -46,20 +55,26 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
             raise Http404
         player = get_object_or_404(Player, event=event, pk=source.get("player"))
     infraction = source.get("infraction") or ""
+    intentional = bool(source.get("intentional"))  # 故意に (INF-5's default needs it)
     if request.method == "POST" and player is not None and "issue" in request.POST:
+        rung = request.POST.get("rung") or ""
+        asks = rung in _DQ_RUNGS and is_head_judge(Staff(request.user), event)  # others are refused at once
+        if asks and not request.POST.get("confirmed"):
+            return _confirm_dq(request, event, player, infraction, rung)
         try:
             services.issue_penalty(
                 event,
                 by=Staff(request.user),
                 player=player,
                 infraction=infraction,
-                rung=request.POST.get("rung") or None,
+                rung=rung or None,
                 reason=request.POST.get("reason", ""),
                 description=request.POST.get("description", ""),
-                downgrade_steps=int(request.POST.get("downgrade_steps") or 1),
+                downgrade_steps=_steps(request.POST.get("downgrade_steps")),
                 prior_duels=_prior_duels(request.POST),
                 lands_on=request.POST.get("lands_on") or None,
                 time_called=bool(request.POST.get("time_called")),
+                intentional=intentional,
             )
         except ServiceError as exc:
             flash_error(request, exc)
@@ -73,7 +88,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         history = services.history(player.card_game_id, event=event)
         if infraction:
             try:
-                suggestion = services.suggestion(event, player, infraction)
+                suggestion = services.suggestion(event, player, infraction, intentional)
             except ServiceError as exc:
                 flash_error(request, exc)
     head = is_head_judge(Staff(request.user), event)
@@ -87,6 +102,8 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "match": match,
         "infractions": [(i.id, infraction_label(i.id), i.default) for i in rules.infractions],
         "infraction": infraction,
+        "intentional": intentional,
+        "asks_intent": bool(infraction) and _asks_intent(rules, infraction),
         "fix": FIX_LABELS.get(rules.infraction(infraction).fix or "", "") if suggestion else "",
         "rungs": [(r, rung_label(r), core.needs_head_judge(rules, r)) for r in rules.ladder],
         "suggestion": suggestion,
@@ -103,11 +120,42 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "judging/penalty_new.html", context)
 
 
+_DQ_RUNGS = (core.DQ, core.DQ_DOWNGRADE, core.DQ_NO_PRIZE)
+
+
+def _asks_intent(rules: Any, infraction: str) -> bool:
+    try:
+        return bool(rules.infraction(infraction).default_if_intentional)
+    except KeyError:
+        return False
+
+
+def _confirm_dq(request: HttpRequest, event: Event, player: Player, infraction: str, rung: str) -> HttpResponse:
+    """A disqualification is asked twice (a confirm step that works without JavaScript)."""
+    fields = [(k, v) for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirmed", "issue")]
+    context = {
+        "event": event,
+        "question": _("Disqualify %(name)s?") % {"name": player.name},
+        "details": [
+            f"{rung_label(rung)} · {infraction_label(infraction)}",
+            _("The player is removed from the event; in a team event, the whole team (PEN-4)."),
+        ],
+        "action": request.path,
+        "fields": fields,
+        "button_name": "issue",
+        "button_value": "1",
+        "button": _("Yes, disqualify"),
+        "back": f"{request.path}?player={player.pk}&infraction={infraction}",
+    }
+    return render(request, "judging/confirm.html", context)
+
+
 @staff_view
 def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
-    rows = Penalty.objects.filter(event=event).select_related("player", "issued_by")
+    rows = list(Penalty.objects.filter(event=event).select_related("player", "issued_by", "team_source", "event"))
     for p in rows:
         p.rung_label = rung_label(p.rung)  # type: ignore[attr-defined]
+        p.head_judge_ruling = appeals.by_head_judge(p)  # type: ignore[attr-defined]  # CS 3: not appealable
     return render(request, "judging/penalties.html", {"event": event, "penalties": rows})
 
 
@@ -141,6 +189,8 @@ def appeal_for_player(request: HttpRequest, event: Event, penalty_id: int) -> Ht
 @require_POST
 def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpResponse:
     appeal = get_object_or_404(Appeal, event=event, pk=appeal_id)
+    if request.POST.get("decision") == "overturn" and not request.POST.get("confirmed"):
+        return _confirm_overturn(request, event, appeal)
     try:
         appeals.decide_appeal(
             appeal, by=Staff(request.user), decision=request.POST.get("decision", ""), note=request.POST.get("note", "")
@@ -148,6 +198,26 @@ def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpRes
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("judge_queue", event.pk)
+
+
+def _confirm_overturn(request: HttpRequest, event: Event, appeal: Appeal) -> HttpResponse:
+    """Overturning an appeal undoes the penalty's effects: asked twice, without JavaScript."""
+    details = [appeal.reason]
+    if appeal.penalty is not None:
+        penalty = f"{rung_label(appeal.penalty.rung)} · {infraction_label(appeal.penalty.infraction)}"
+        details.insert(0, _("Penalty: %(penalty)s. Its effects are undone.") % {"penalty": penalty})
+    context = {
+        "event": event,
+        "question": _("Overturn the ruling appealed by %(name)s?") % {"name": appeal.player.name},
+        "details": details,
+        "action": request.path,
+        "fields": [("note", request.POST.get("note", ""))],
+        "button_name": "decision",
+        "button_value": "overturn",
+        "button": _("Yes, overturn"),
+        "back": reverse("judge_queue", args=[event.pk]),
+    }
+    return render(request, "judging/confirm.html", context)
 
 
 @staff_view

@@ -78,5 +78,6 @@ def prize_page(request: HttpRequest, event: Event) -> HttpResponse:
         "ranks_text": request.POST.get("ranks", ranks_text) if error else ranks_text,
         "error": error,
         "playoffs": playoffs,
+        "teams": standings.teams,  # CS 1.2: in team events the prizes are the teams'
     }
     return render(request, "judging/prizes.html", context)

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from taikai.core.ruleset import DEFAULT, Ruleset, builtin
 from taikai.events.actors import PlayerSelf
@@ -83,7 +84,12 @@ def player_call(request: HttpRequest, token: str) -> HttpResponse:
 
 def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(token)
-    penalties = list(Penalty.objects.filter(event=player.event, player=player, overturned=False))
+    # CS 3: the head judge's own rulings (a DQ always is one) are final; the others may be appealed.
+    penalties = [
+        p
+        for p in Penalty.objects.filter(event=player.event, player=player, overturned=False)
+        if not appeals.by_head_judge(p)
+    ]
     if request.method == "POST":
         penalty = next((p for p in penalties if str(p.pk) == request.POST.get("penalty")), None)
         try:
@@ -101,13 +107,44 @@ def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
         "player": player,
         "token": token,
         "penalties": penalties,
-        "appeals": Appeal.objects.filter(player=player).select_related("penalty"),
+        "appeals": [
+            {
+                "appeal": a,
+                "outcome": APPEAL_OUTCOMES[a.status],
+                "penalty": _penalty_words(a.penalty) if a.penalty else "",
+            }
+            for a in Appeal.objects.filter(player=player).select_related("penalty")
+        ],
     }
     return render(request, "judging/player_appeal.html", context)
 
 
+# An appeal's outcome in plain words for the player (not 「支持」).
+APPEAL_OUTCOMES = {
+    Appeal.Status.OPEN: _lazy("The head judge has not decided yet."),
+    Appeal.Status.UPHELD: _lazy("The head judge kept the judge's ruling: your appeal was not accepted."),
+    Appeal.Status.OVERTURNED: _lazy(
+        "The head judge accepted your appeal: the ruling was overturned and its effects were undone."
+    ),
+}
+
+
+def _penalty_words(p: Penalty) -> str:
+    """「ペナルティによる試合の敗北（INF-16 の名称）」: the penalty in words, its infraction by name."""
+    return f"{rung_label(p.rung)}（{infraction_label(p.infraction)}）"
+
+
+def _reason_words(p: Penalty) -> str:
+    """The judge's reason as the player reads it; a team consequence says so instead of a code."""
+    if p.team_source_id is not None:
+        return str(_lazy("A teammate was disqualified: the whole team receives the same penalty (CS 1.1)."))
+    reason = p.rung_reason if p.rung_reason not in ("PEN-4", "PEN-5") else ""
+    return p.description or reason
+
+
 def player_record(request: HttpRequest, token: str) -> HttpResponse:
-    """PEN-5: a player sees their own record only (by the Card Game ID of the player behind this link)."""
+    """PEN-5: a player sees their own record only (by the Card Game ID of the player behind this link), and
+    what each penalty of this event did to them, in words."""
     player = _player(token)
     rows = [
         {**row, "rung_label": rung_label(row["rung"]), "infraction_label": infraction_label(row["infraction"])}
@@ -115,6 +152,11 @@ def player_record(request: HttpRequest, token: str) -> HttpResponse:
     ]
     this_event = Penalty.objects.filter(event=player.event, player=player, in_database=False, overturned=False)
     light = [{"rung_label": rung_label(p.rung), "infraction_label": infraction_label(p.infraction)} for p in this_event]
+    here = Penalty.objects.filter(event=player.event, player=player).order_by("issued_at", "id")
+    penalties = [
+        {"what": _penalty_words(p), "reason": _reason_words(p), "overturned": p.overturned, "at": p.issued_at}
+        for p in here
+    ]
     context = {
         "event": player.event,
         "player": player,
@@ -122,6 +164,7 @@ def player_record(request: HttpRequest, token: str) -> HttpResponse:
         "rows": rows,
         "light": light,
         "at_event": _penalties_at_event(player),
+        "penalties": penalties,
     }
     return render(request, "judging/player_record.html", context)
 

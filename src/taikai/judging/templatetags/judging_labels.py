@@ -1,0 +1,20 @@
+"""Names, not codes, on the judges' and players' pages: ``{{ p.rung|rung_name }}``,
+``{{ p.infraction|infraction_name }}``."""
+
+from __future__ import annotations
+
+from django import template
+
+from taikai.judging.labels import infraction_label, rung_label
+
+register = template.Library()
+
+
+@register.filter
+def rung_name(rung: str) -> str:
+    return rung_label(rung)
+
+
+@register.filter
+def infraction_name(infraction: str) -> str:
+    return infraction_label(infraction)
