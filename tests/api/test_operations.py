@@ -118,7 +118,7 @@ def test_an_appeal_overturned_by_the_head_judge_restores_the_match(client: Clien
     assert change["match"] == str(match.pk) and change["table"] == match.table and change["round"] == 1
     assert change["before"]["status"] == "pending" and change["after"]["result"] == "b"
     pid = r.json()["id"]
-    _p, link = player_services.check_in(match.player_a, by=Staff(organizer))
+    link = player_services.issue_access(match.player_a, by=Staff(organizer))  # the slip at the desk
     player = Api(client, player=link)
     assert player.post(f"/events/{event.pk}/penalties/{pid}/appeal", {"reason": "I did not"}).status_code == 201
     refused = judge.post(f"/events/{event.pk}/penalties/{pid}/decision", {"decision": "overturn"})
@@ -136,7 +136,7 @@ def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer
     event, match = _started(organizer)
     floor = staff_user(organizer, event, "floor", "judge")
     judge = Api(client, token=create_token(event, by=Staff(organizer), username=floor.username, role="judge")[1])
-    _p, link = player_services.check_in(match.player_a, by=Staff(organizer))
+    link = player_services.issue_access(match.player_a, by=Staff(organizer))  # the slip at the desk
     r = Api(client, player=link).post(f"/events/{event.pk}/calls", {"description": "ruling please"})
     assert r.status_code == 201 and r.json()["table"] == match.table and r.json()["source"] == "player"
     cid = r.json()["id"]

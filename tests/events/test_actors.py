@@ -199,12 +199,12 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         lambda w, a: result_services.enter_ruled_result(w.match, by=a, result=WIN_A),
     ),
     (
-        "apply_ruled_result",
+        "rule_result",
         "judge",
         False,
-        lambda w, a: result_services.apply_ruled_result(w.match, by=a, result=WIN_A, reason="PEN-1"),
+        lambda w, a: result_services.rule_result(w.match, by=a, result=WIN_A, reason="PEN-1"),
     ),
-    ("disqualify_player", "judge", False, lambda w, a: player_services.disqualify_player(w.own, by=a)),
+    ("disqualify_player", "head_judge", False, lambda w, a: player_services.disqualify_player(w.own, by=a)),
     ("export_event", "organizer", False, lambda w, a: transfer.export_event(w.event, by=a)),
     (
         "issue_penalty",

@@ -80,7 +80,9 @@ class PenaltyEffects(Schema):
     dropped: bool = Field(..., description="The player is out of the event (a DQ drops them).")
     disqualified: bool
     team_dropped: bool = False
-    pending_duel_loss: bool = Field(..., description="A duel loss waiting for the player's next match (PEN-1).")
+    waiting_for_next_match: bool = Field(
+        ..., description="A duel or match loss waiting for the player's next match (PEN-1)."
+    )
     prize: PrizeEffect
     other: list[dict[str, Any]] = Field(default_factory=list, description="Any other recorded effect, as stored.")
 

@@ -74,7 +74,7 @@ def penalty_row(p: Penalty, standings: PrizeStandings, player: Player | None = N
             "dropped": player.dropped,
             "disqualified": player.disqualified,
             "team_dropped": team_dropped,
-            "pending_duel_loss": p.pending_duel_loss,
+            "waiting_for_next_match": p.waiting_for_next_match,
             "prize": {
                 "downgrade_steps": p.downgrade_steps,
                 "prize_loss": p.prize_loss,
