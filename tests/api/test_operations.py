@@ -21,6 +21,7 @@ from taikai.events.actors import Staff, System
 from taikai.events.models import Event, Match
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
+from taikai.judging.models import JudgeCall
 from tests.api.conftest import Api, staff_user
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 
@@ -142,6 +143,8 @@ def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer
     cid = r.json()["id"]
     assert [c["id"] for c in judge.get(f"/events/{event.pk}/calls").json()["items"]] == [cid]
     assert judge.post(f"/events/{event.pk}/calls/{cid}/take").json()["status"] == "taken"
+    taken = JudgeCall.objects.get(pk=cid).taken_at
+    JudgeCall.objects.filter(pk=cid).update(taken_at=taken - dt.timedelta(minutes=2))  # TIME-4: it took 2 minutes
     r = judge.post(
         f"/events/{event.pk}/calls/{cid}/ruling", {"ruling": "resolved", "extension_seconds": 120, "reason": "ruling"}
     )
