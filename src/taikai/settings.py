@@ -15,6 +15,11 @@ try:
 except _config.ConfigError as exc:  # a bad setting stops start-up, naming the setting
     sys.stderr.write(f"taikai: configuration error: {exc}\n")
     raise SystemExit(2) from exc
+try:
+    LIMITS = _config.load_limits()  # body caps, trusted proxies, PIN length: SECURITY.md
+except _config.ConfigError as exc:
+    sys.stderr.write(f"taikai: configuration error: {exc}\n")
+    raise SystemExit(2) from exc
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir

@@ -97,7 +97,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=workers,
         log_level="warning",
-        proxy_headers=True,
+        # X-Forwarded-For is believed only from the proxies the operator named; by default from nobody,
+        # so a client cannot pick its own address for the sign-in throttle.
+        proxy_headers=bool(settings.LIMITS.trusted_proxies),
+        forwarded_allow_ips=",".join(settings.LIMITS.trusted_proxies) or "",
         timeout_graceful_shutdown=5,
     )
     return 0
