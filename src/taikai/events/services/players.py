@@ -8,11 +8,13 @@ import io
 import secrets
 import unicodedata
 
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
+from taikai.db.heavy import require_outside_write
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
@@ -179,12 +181,21 @@ def revoke_access(player: Player, *, by: Actor) -> None:
 
 
 def set_pin(player: Player, *, pin: str) -> None:
-    """The player chooses a short PIN on their own page, to recover the link with their Card Game ID."""
+    """The player chooses a PIN on their own page, to recover the link with their Card Game ID.
+
+    A new PIN has at least ``TAIKAI_PIN_DIGITS`` digits (6 by default; 4-digit PINs fell to guessing). A PIN
+    chosen earlier under the 4-digit rule keeps working: the player cannot be asked to change it mid-event,
+    and the per-ID throttle across all addresses makes guessing it take days, longer than an event.
+    The hash is computed before the transaction, which only stores it: it is slow on purpose and must not
+    hold the writer lock (issue 16, M1).
+    """
     pin = unicodedata.normalize("NFKC", pin or "").strip()
-    if not pin.isdigit() or not 4 <= len(pin) <= 8:
-        raise ServiceError("bad-pin")
+    if not pin.isascii() or not pin.isdigit() or not settings.LIMITS.pin_digits <= len(pin) <= 12:
+        raise ServiceError("bad-pin", digits=settings.LIMITS.pin_digits)
+    require_outside_write("hashing a PIN")
+    pin_hash = make_password(pin)
     with transaction.atomic():
-        Player.objects.filter(pk=player.pk).update(pin_hash=make_password(pin))
+        Player.objects.filter(pk=player.pk).update(pin_hash=pin_hash)
         record(actions.PLAYER_PIN_SET, actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
 
 
@@ -194,6 +205,7 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
     except ServiceError as exc:
         raise ServiceError("recovery-failed") from exc
     player = Player.objects.filter(event=event, card_game_id=cgid).first()
+    require_outside_write("checking a PIN")
     # Check a hash even when no player matches, so timing does not reveal registered IDs.
     ok = check_password(
         unicodedata.normalize("NFKC", pin or ""), player.pin_hash if player and player.pin_hash else make_password(None)
