@@ -24,6 +24,9 @@ except _config.ConfigError as exc:
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir
 SECRET_KEY = CONFIG.secret_key
+# Who this server is, for records it exports (the violator database): the same for every web process that
+# shares the secret key, whatever host name a request used.
+SERVER_ID = __import__("hashlib").sha256(f"taikai.server-id:{SECRET_KEY}".encode()).hexdigest()[:16]
 DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts
 
@@ -49,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "taikai.web.middleware.LanguageMiddleware",
     "taikai.web.middleware.RejectNulMiddleware",
+    "taikai.web.middleware.BoundedIdsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

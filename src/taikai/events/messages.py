@@ -49,6 +49,7 @@ _R(
 _R("csv-missing-columns", "CSV の見出しに {columns} がありません。", "The CSV header lacks {columns}.")
 _R("csv-row", "CSV {line} 行目: {code}", "CSV line {line}: {code}")
 _R("already-dropped", "すでにドロップしています。", "Already dropped.")
+_R("bad-characters", "{field} に使えない文字（制御文字）が含まれています。", "{field} contains a control character.")
 _R("bad-pin", "PIN は{digits}〜12桁の数字です。", "A PIN is {digits} to 12 digits.")
 _R(
     "recovery-failed",

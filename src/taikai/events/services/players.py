@@ -40,13 +40,19 @@ def normalize_card_game_id(raw: str) -> str:
     value = unicodedata.normalize("NFKC", raw or "").replace(" ", "").replace("-", "")
     if not value:
         raise ServiceError("required", field="card_game_id")
-    if not value.isdigit() or len(value) != 10:
+    # Decimal digits of any script (Arabic-Indic, Devanagari...) become ASCII, so one ID has one spelling;
+    # other "digits" (superscripts, circled numbers) are refused.
+    if all(unicodedata.decimal(ch, None) is not None for ch in value):
+        value = "".join(str(unicodedata.decimal(ch)) for ch in value)
+    if not value.isascii() or not value.isdigit() or len(value) != 10:
         raise ServiceError("bad-card-game-id", value=raw)
     return value
 
 
 def _clean_name(raw: str, field: str, required: bool = True) -> str:
     value = unicodedata.normalize("NFKC", raw or "").strip()
+    if any(unicodedata.category(ch) == "Cc" for ch in value):  # NUL, escapes: never part of a name
+        raise ServiceError("bad-characters", field=field)
     if required and not value:
         raise ServiceError("required", field=field)
     if len(value) > 100:
