@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from taikai.audit import services as audit
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import AuditActor
+from taikai.cards import limits
 from taikai.cards.formats import DeckFormatError, read_deck, sort_ydk
 from taikai.cards.index import CardIndex, DbCardIndex
 from taikai.cards.lflist import ParsedList, parse_lflist
@@ -30,6 +31,7 @@ from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.deck import CardFacts, Deck, check_deck
 from taikai.core.problems import Problem
 from taikai.core.ruleset import DeckRules, Ruleset
+from taikai.db.heavy import require_outside_write
 
 CARDS_IMPORTED = register_action("taikai.cards.imported", _("Card database imported"))
 BANLIST_IMPORTED = register_action("taikai.cards.banlist_imported", _("Forbidden/Limited list imported"))
@@ -142,10 +144,12 @@ def import_card_files(
     files = [Path(p) for p in paths]
     labels = labels or {}
     cdbs = [p for p in files if p.suffix.lower() != ".json"]
+    require_outside_write("reading card files")
     records = []
     if cdbs:
         cards = read_cdbs(cdbs)
         source = " + ".join(labels.get(str(p), str(p)) for p in cdbs)
+        _within_limits(limits.check_cards, cards.values(), source)
         records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
     for path in (p for p in files if p.suffix.lower() == ".json"):
         records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress, label=labels.get(str(path))))
@@ -156,10 +160,12 @@ def import_ygoprodeck_file(
     path: Path, *, actor: AuditActor | None = None, progress: Progress | None = None, label: str | None = None
 ) -> list[ImportRecord]:
     try:
+        _within_limits(limits.check_text_size, path.stat().st_size, label or str(path))
         document = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise CardSourceError(f"{path}: not readable JSON ({exc})") from exc
     cards, lists = read_ygoprodeck(document)
+    _within_limits(limits.check_cards, cards, label or str(path))
     sha = _sha256([path])
     with transaction.atomic():
         record = import_cards(
@@ -218,8 +224,19 @@ def import_banlists(
 
 def import_lflist_file(path: str | Path, *, actor: AuditActor | None = None, label: str | None = None) -> ImportRecord:
     path = Path(path)
+    require_outside_write("reading a banlist file")
+    _within_limits(limits.check_text_size, path.stat().st_size, label or str(path))
     text = path.read_bytes().decode("utf-8-sig")
-    return import_banlists(parse_lflist(text), source=label or str(path), sha256=_sha256([path]), actor=actor)
+    lists = parse_lflist(text)  # parsed and checked before the write transaction
+    _within_limits(limits.check_lists, lists, label or str(path))
+    return import_banlists(lists, source=label or str(path), sha256=_sha256([path]), actor=actor)
+
+
+def _within_limits(check: Any, value: Any, label: str) -> None:
+    try:
+        check(value, label)
+    except limits.LimitError as exc:
+        raise CardSourceError(str(exc)) from exc
 
 
 def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id: int | None = None) -> Banlist:
