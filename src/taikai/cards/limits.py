@@ -44,9 +44,7 @@ class _List(Protocol):
 
 
 def check_cards(cards: Iterable[_Card], label: str) -> None:
-    count = 0
-    for card in cards:
-        count += 1
+    for count, card in enumerate(cards, start=1):
         if count > MAX_CARDS:
             raise LimitError(f"{label}: more than {MAX_CARDS} cards; not a card database")
         if len(card.name_en) > MAX_NAME or len(card.name_ja) > MAX_NAME:
