@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -23,6 +24,10 @@ except _config.ConfigError as exc:
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir
+# The database, its WAL, the backups and the secret key are for this account only: files 0600, folders 0700.
+os.umask(0o077)
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+VAR_DIR.chmod(0o700)
 SECRET_KEY = CONFIG.secret_key
 # Who this server is, for records it exports (the violator database): the same for every web process that
 # shares the secret key, whatever host name a request used.

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -91,6 +92,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"taikai: on the venue network: http://{addr}:{args.port}/")
     print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
     sys.stdout.flush()
+    from taikai.security.backup import serving
+
+    with serving():  # `taikai restore` refuses while this is held
+        _run(uvicorn, args, settings, workers)
+    return 0
+
+
+def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int) -> None:
     uvicorn.run(
         "taikai.asgi:application",
         host=args.host,
@@ -103,4 +112,3 @@ def cmd_serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=",".join(settings.LIMITS.trusted_proxies) or "",
         timeout_graceful_shutdown=5,
     )
-    return 0
