@@ -24,7 +24,7 @@ from taikai.judging.models import JudgeCall
 from taikai.security import rates
 from taikai.security.models import RateHit
 from taikai.web import throttle
-from tests.security.conftest import make_user, new_event
+from tests.security.conftest import World, make_user, new_event
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
@@ -182,14 +182,12 @@ def test_self_registration_is_limited_per_address_and_per_event(db: Any, monkeyp
     assert event.players.count() == rates.REGISTER_PER_ADDRESS.limit + 12
 
 
-def test_spectator_reports_are_limited_per_address(db: Any) -> None:
-    organizer = make_user("org_r4", organizer=True)
-    event = new_event(organizer, 0)
-    url = f"/e/{event.pk}/report/"
-    codes = [Client().post(url, {"description": f"spam {i}"}).status_code for i in range(8)]
+def test_spectator_reports_are_limited_per_address(world: World) -> None:
+    url = f"/e/{world.event.pk}/report/"
+    codes = [Client().post(url, {"table": "1", "description": f"spam {i}"}).status_code for i in range(8)]
     limit = rates.REPORT_PER_ADDRESS.limit
-    assert codes[limit:] == [429] * (8 - limit)
-    assert JudgeCall.objects.filter(event=event).count() <= limit
+    assert codes == [302] * limit + [429] * (8 - limit)  # before: 200 reports in 3.4 s
+    assert JudgeCall.objects.filter(event=world.event, source="spectator").count() == limit
 
 
 def test_rate_hits_leave_the_window(db: Any) -> None:
@@ -199,3 +197,33 @@ def test_rate_hits_leave_the_window(db: Any) -> None:
     assert rates.take((rate, "x"), now=now) == 0
     assert rates.take((rate, "x"), now=now) == 60
     assert rates.take((rate, "x"), now=now + dt.timedelta(seconds=61)) == 0
+
+
+def test_the_organizer_removes_spam_registrations_in_one_action(db: Any) -> None:
+    organizer = make_user("org_s", organizer=True)
+    event = new_event(organizer, 2)  # two registered at the desk
+    for i in range(5):
+        Client(REMOTE_ADDR=f"10.7.0.{i}").post(
+            f"/e/{event.pk}/register/", {"name": f"スパム{i}", "card_game_id": f"92000000{i:02d}"}
+        )
+    assert event.players.count() == 7
+    staff = Client()
+    staff.force_login(organizer)
+    answer = staff.post(f"/events/{event.pk}/players/remove-spam/", {"minutes": "30"}, follow=True)
+    assert "5 件の自己登録を削除しました" in answer.content.decode()
+    assert sorted(event.players.values_list("name", flat=True)) == ["選手0000", "選手0001"]  # the desk's stay
+    from taikai.audit.models import AuditEntry
+
+    entry = AuditEntry.objects.get(action="taikai.player.spam_registrations_removed")
+    assert len(entry.before["players"]) == 5  # who was removed stays in the record
+
+
+def test_a_judge_dismisses_a_flood_of_spectator_reports_in_one_action(world: World) -> None:
+    for i in range(4):
+        Client(REMOTE_ADDR=f"10.8.0.{i}").post(f"/e/{world.event.pk}/report/", {"table": "1", "description": f"x{i}"})
+    spam = JudgeCall.objects.filter(event=world.event, source="spectator")
+    assert spam.filter(status="open").count() == 4
+    judge = Client()
+    judge.force_login(world.judge)
+    judge.post(f"/events/{world.event.pk}/judging/reports/dismiss-spam/", {"minutes": "60"})
+    assert set(spam.values_list("status", "ruling")) == {("closed", "spam")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import hashlib
 import io
 import secrets
@@ -13,13 +14,19 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
 from taikai.db.heavy import require_outside_write
 from taikai.events import actions
-from taikai.events.actors import Actor
+from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
-from taikai.events.permissions import require_player_or_staff, require_registration, require_staff
+from taikai.events.permissions import (
+    require_organizer,
+    require_player_or_staff,
+    require_registration,
+    require_staff,
+)
 from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
@@ -98,6 +105,33 @@ def register_player(
             late_entry=bool(played),
         )
     return player
+
+
+def remove_spam_registrations(event: Event, *, by: Actor, since: dt.datetime) -> int:
+    """Issue 16, M4: the organizer removes in one action every player who registered themself on a phone
+    since ``since`` and has not been checked in nor paired. Desk registrations are never touched."""
+    require_organizer(by, event)
+    self_registered = AuditEntry.objects.filter(
+        event_id=event.pk, action=actions.PLAYER_REGISTERED, actor_label=Visitor().audit_label(), at__gte=since
+    ).values_list("object_id", flat=True)
+    ids = [int(i) for i in self_registered if str(i).isdigit()]
+    with transaction.atomic():
+        paired = set(event.rounds.values_list("matches__player_a_id", flat=True)) | set(
+            event.rounds.values_list("matches__player_b_id", flat=True)
+        )
+        doomed = list(Player.objects.filter(event=event, pk__in=ids, checked_in_at__isnull=True).exclude(pk__in=paired))
+        if not doomed:
+            return 0
+        record(
+            actions.SPAM_REGISTRATIONS_REMOVED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            before={"players": [as_dict(p, PLAYER_FIELDS) | {"id": p.pk} for p in doomed]},
+            count=len(doomed),
+        )
+        Player.objects.filter(pk__in=[p.pk for p in doomed]).delete()
+    return len(doomed)
 
 
 def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
