@@ -108,3 +108,54 @@ def load(env: dict[str, str] | None = None) -> Config:
         time_zone=_time_zone(env),
         https=_bool(env, "TAIKAI_HTTPS", False),
     )
+
+
+# --- limits against a single hostile client (issue 16); see SECURITY.md ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_body: int  # TAIKAI_MAX_BODY: bytes of any request body
+    max_upload: int  # TAIKAI_MAX_UPLOAD: bytes of a signed-in (session or token) request, e.g. a card database
+    body_timeout: float  # TAIKAI_BODY_TIMEOUT: seconds a body may take, plus size / TAIKAI_BODY_MIN_RATE
+    body_min_rate: int  # TAIKAI_BODY_MIN_RATE: bytes per second a slow but honest upload keeps up
+    trusted_proxies: list[str]  # TAIKAI_TRUSTED_PROXIES: addresses whose X-Forwarded-For is believed
+    pin_digits: int  # TAIKAI_PIN_DIGITS: the fewest digits of a new player PIN
+
+
+def _int(env: dict[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ConfigError(name, f"expected a whole number, got {raw!r}") from exc
+    if not low <= value <= high:
+        raise ConfigError(name, f"must be between {low} and {high}, got {value}")
+    return value
+
+
+def _proxies(env: dict[str, str]) -> list[str]:
+    import ipaddress
+
+    raw = env.get("TAIKAI_TRUSTED_PROXIES", "")
+    found = [p.strip() for p in raw.split(",") if p.strip()]
+    for proxy in found:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError as exc:
+            raise ConfigError("TAIKAI_TRUSTED_PROXIES", f"not an address or network: {proxy!r}") from exc
+    return found
+
+
+def load_limits(env: dict[str, str] | None = None) -> Limits:
+    env = dict(os.environ if env is None else env)
+    return Limits(
+        max_body=_int(env, "TAIKAI_MAX_BODY", 1024 * 1024, 16 * 1024, 1024**3),
+        max_upload=_int(env, "TAIKAI_MAX_UPLOAD", 64 * 1024 * 1024, 16 * 1024, 1024**3),
+        body_timeout=_int(env, "TAIKAI_BODY_TIMEOUT", 10, 1, 600),
+        body_min_rate=_int(env, "TAIKAI_BODY_MIN_RATE", 64 * 1024, 1, 1024**3),
+        trusted_proxies=_proxies(env),
+        pin_digits=_int(env, "TAIKAI_PIN_DIGITS", 6, 4, 8),
+    )

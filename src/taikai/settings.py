@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,10 +16,22 @@ try:
 except _config.ConfigError as exc:  # a bad setting stops start-up, naming the setting
     sys.stderr.write(f"taikai: configuration error: {exc}\n")
     raise SystemExit(2) from exc
+try:
+    LIMITS = _config.load_limits()  # body caps, trusted proxies, PIN length: SECURITY.md
+except _config.ConfigError as exc:
+    sys.stderr.write(f"taikai: configuration error: {exc}\n")
+    raise SystemExit(2) from exc
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir
+# The database, its WAL, the backups and the secret key are for this account only: files 0600, folders 0700.
+os.umask(0o077)
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+VAR_DIR.chmod(0o700)
 SECRET_KEY = CONFIG.secret_key
+# Who this server is, for records it exports (the violator database): the same for every web process that
+# shares the secret key, whatever host name a request used.
+SERVER_ID = __import__("hashlib").sha256(f"taikai.server-id:{SECRET_KEY}".encode()).hexdigest()[:16]
 DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts
 
@@ -44,6 +57,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "taikai.web.middleware.LanguageMiddleware",
     "taikai.web.middleware.RejectNulMiddleware",
+    "taikai.web.middleware.BoundedIdsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -98,3 +98,31 @@ def test_a_backup_taken_while_serving_is_consistent_and_restores_elsewhere(live_
     restored = _taikai(fresh, "restore", str(snapshot.sqlite_path))
     assert restored.returncode == 0, restored.stderr
     assert fresh.query("SELECT COUNT(*) FROM events_match WHERE status = 'confirmed' AND is_bye = 0")[0][0] == confirmed
+
+
+def test_a_forced_restore_refuses_while_a_server_holds_the_database(live_db: Database, tmp_path: Path) -> None:
+    seeded = seed(live_db, 8)
+    copy = tmp_path / "copy.sqlite3"
+    with Server(live_db) as server:
+        assert _taikai(live_db, "backup", str(copy)).returncode == 0
+        # Before: --force overwrote the database under the running server, losing acknowledged writes.
+        refused = _taikai(live_db, "restore", "--force", str(copy))
+        assert refused.returncode == 1
+        assert "a server is running on this database" in refused.stderr
+        assert server.proc is not None and server.proc.poll() is None
+    assert live_db.query("SELECT COUNT(*) FROM events_event")[0][0] >= 1
+    # Once the server has stopped, the forced restore goes ahead.
+    assert _taikai(live_db, "restore", "--force", str(copy)).returncode == 0
+    assert seeded["event_id"]
+
+
+@pytest.mark.sqlite_only
+def test_the_database_and_backups_are_for_this_account_only(transactional_db: Any, tmp_path: Path) -> None:
+    from django.conf import settings
+
+    build_world(players=2)
+    summary = backup(tmp_path / "b" / "taikai.backup")
+    assert summary.path.stat().st_mode & 0o777 == 0o600
+    assert Path(settings.VAR_DIR).stat().st_mode & 0o777 == 0o700
+    database = Path(str(settings.DATABASES["default"]["TEST"]["NAME"]))
+    assert database.stat().st_mode & 0o077 == 0  # before: world-readable

@@ -36,7 +36,8 @@ def chart_svg(request: HttpRequest, event_id: int, name: str) -> HttpResponse:
     draw = charts.CHARTS.get(name)
     if draw is None:
         raise Http404
-    if name == "paths" and request.GET.get("player", "").isdigit():
+    player = request.GET.get("player", "")
+    if name == "paths" and player.isascii() and player.isdigit() and len(player) < 19:
         svg = charts.paths_svg(event, [int(request.GET["player"])])
     else:
         svg = draw(event)

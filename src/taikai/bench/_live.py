@@ -291,16 +291,50 @@ class WrkResult:
 
 
 def _ms(text: str) -> float:
-    units = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-    for unit in ("us", "ms", "s"):
+    units = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+    for unit in ("us", "ms", "s", "m"):
         if text.endswith(unit):
             return float(text[: -len(unit)]) * units[unit]
     return float(text)
 
 
+def parse_wrk(out: str) -> WrkResult:
+    """Read wrk's ``--latency`` report line by line.
+
+    The percentiles come only from the lines after "Latency Distribution": the thread-stats table above it
+    ends its rows with a "+/- Stdev" percentage (``75.50%``), which a search over the whole text mistook for
+    the 50% percentile and then read the next word ("Latency") as a number.
+    """
+    lines = [line.strip() for line in out.splitlines()]
+    percentiles: dict[str, float] = {}
+    requests = errors = 0
+    seconds = 0.0
+    in_distribution = False
+    for line in lines:
+        words = line.split()
+        if line.startswith("Latency Distribution"):
+            in_distribution = True
+            continue
+        if in_distribution:
+            if len(words) == 2 and words[0].endswith("%"):
+                percentiles[words[0]] = _ms(words[1])
+                continue
+            in_distribution = False
+        if len(words) >= 4 and words[1] == "requests" and words[2] == "in":
+            requests = int(words[0])
+            duration = words[3].rstrip(",")
+            seconds = _ms(duration) / 1000
+        elif line.startswith("Non-2xx or 3xx responses:"):
+            errors += int(words[-1])
+        elif line.startswith("Socket errors:"):
+            errors += sum(int(part.split()[-1]) for part in line.split(":", 1)[1].split(","))
+    if not requests or "50%" not in percentiles or "99%" not in percentiles:
+        raise RuntimeError(f"cannot read wrk's output: {out[-500:]}")
+    return WrkResult(requests, errors, seconds, percentiles["50%"], percentiles["99%"])
+
+
 def wrk_load(url: str, clients: int, seconds: float) -> WrkResult:
     """GET ``url`` with wrk: ``clients`` connections for ``seconds`` (closed loop, like get_load)."""
-    import re
     import shutil
 
     out = subprocess.run(
@@ -309,16 +343,7 @@ def wrk_load(url: str, clients: int, seconds: float) -> WrkResult:
         text=True,
         timeout=seconds + 60,
     ).stdout
-    done = re.search(r"(\d+) requests in ([\d.]+)(m?s)", out)
-    p50 = re.search(r"50%\s+(\S+)", out)
-    p99 = re.search(r"99%\s+(\S+)", out)
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    errs = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    if not (done and p50 and p99):
-        raise RuntimeError(f"cannot read wrk's output: {out[-500:]}")
-    secs = float(done.group(2)) * (60 if done.group(3) == "m" else 1)
-    errors = (int(bad.group(1)) if bad else 0) + (sum(int(x) for x in errs.groups()) if errs else 0)
-    return WrkResult(int(done.group(1)), errors, secs, _ms(p50.group(1)), _ms(p99.group(1)))
+    return parse_wrk(out)
 
 
 def get_load(

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from taikai.audit import services as audit
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import AuditActor
+from taikai.cards import limits
 from taikai.cards.check import DeckCheck, ResolvedDeck, check_resolved, resolve_deck_text
 from taikai.cards.formats import DeckFormatError, decode_bytes
 from taikai.cards.index import CardIndex
@@ -29,6 +30,7 @@ from taikai.cards.names import name_key
 from taikai.cards.sources import CardData, CardSourceError, Progress, read_cdbs, read_ygoprodeck
 from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.ruleset import DeckRules, Ruleset
+from taikai.db.heavy import require_outside_write
 
 CARDS_IMPORTED = register_action("taikai.cards.imported", _("Card database imported"))
 BANLIST_IMPORTED = register_action("taikai.cards.banlist_imported", _("Forbidden/Limited list imported"))
@@ -146,10 +148,12 @@ def import_card_files(
     files = [Path(p) for p in paths]
     labels = labels or {}
     cdbs = [p for p in files if p.suffix.lower() != ".json"]
+    require_outside_write("reading card files")
     records = []
     if cdbs:
         cards = read_cdbs(cdbs, languages=languages, progress=progress)
         source = " + ".join(labels.get(str(p), str(p)) for p in cdbs)
+        _within_limits(limits.check_cards, cards.values(), source)
         records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
     for path in (p for p in files if p.suffix.lower() == ".json"):
         records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress, label=labels.get(str(path))))
@@ -160,10 +164,12 @@ def import_ygoprodeck_file(
     path: Path, *, actor: AuditActor | None = None, progress: Progress | None = None, label: str | None = None
 ) -> list[ImportRecord]:
     try:
+        _within_limits(limits.check_text_size, path.stat().st_size, label or str(path))
         document = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise CardSourceError(f"{path}: not readable JSON ({exc})") from exc
     cards, lists = read_ygoprodeck(document)
+    _within_limits(limits.check_cards, cards, label or str(path))
     sha = _sha256([path])
     held = {c.passcode for c in cards}
     with transaction.atomic():
@@ -239,6 +245,8 @@ def import_banlists(
 def read_lflist_file(path: str | Path) -> LflistFile:
     """An ``lflist.conf`` read and parsed (no database): do it before the write transaction."""
     path = Path(path)
+    require_outside_write("reading a banlist file")
+    _within_limits(limits.check_text_size, path.stat().st_size, str(path))
     try:
         text = decode_bytes(path.read_bytes())
     except OSError as exc:
@@ -249,13 +257,22 @@ def read_lflist_file(path: str | Path) -> LflistFile:
 
 
 def import_lflist_file(path: str | Path, *, actor: AuditActor | None = None, label: str | None = None) -> ImportRecord:
-    """Every readable list in the file; the record's summary keeps the warnings (lines skipped)."""
+    """Every readable list in the file; the record's summary keeps the warnings (lines skipped). Parsed and
+    checked against the bounds before the write transaction."""
     path = Path(path)
     parsed = read_lflist_file(path)
+    _within_limits(limits.check_lists, parsed.lists, label or str(path))
     warnings = [p.as_dict() for p in parsed.warnings]
     return import_banlists(
         parsed.lists, source=label or str(path), sha256=_sha256([path]), actor=actor, warnings=warnings
     )
+
+
+def _within_limits(check: Any, value: Any, label: str) -> None:
+    try:
+        check(value, label)
+    except limits.LimitError as exc:
+        raise CardSourceError(str(exc)) from exc
 
 
 def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id: int | None = None) -> Banlist:

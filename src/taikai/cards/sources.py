@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from taikai.cards import limits
 from taikai.cards.names import is_japanese
 from taikai.core import deck as core
 
@@ -84,15 +85,19 @@ def read_cdb(path: str | Path, lang: str | None = None) -> list[CardData]:
         raise CardSourceError(f"{path}: no such file")
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        limits.bound_sqlite(con)  # issue 16 M6: bounded in time and rows
         try:
             rows = con.execute(
-                "SELECT d.id, d.ot, d.alias, d.type, d.level, d.atk, d.def, d.race, d.attribute, t.name"
-                " FROM datas d LEFT JOIN texts t ON t.id = d.id ORDER BY d.id"
+                "SELECT d.id, d.ot, d.alias, d.type, d.level, d.atk, d.def, d.race, d.attribute,"
+                f" substr(t.name, 1, {limits.MAX_NAME + 1})"
+                f" FROM datas d LEFT JOIN texts t ON t.id = d.id ORDER BY d.id LIMIT {limits.MAX_CARDS + 1}"
             ).fetchall()
         finally:
             con.close()
     except sqlite3.Error as exc:
         raise CardSourceError(f"{path}: not a cards.cdb ({exc})") from exc
+    if len(rows) > limits.MAX_CARDS:
+        raise CardSourceError(f"{path}: more than {limits.MAX_CARDS} cards; not a card database")
     if lang is None:
         lang = _guess_language([r[9] or "" for r in rows])
     cards = []

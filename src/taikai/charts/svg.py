@@ -27,8 +27,12 @@ def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+_CONTROL = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, *range(0x80, 0xA0)])
+
+
 def esc(text: object) -> str:
-    return escape(str(text), quote=True)
+    # XML refuses most control characters even escaped: one in a name would break the whole chart.
+    return escape(str(text).translate(_CONTROL), quote=True)
 
 
 def num(x: float) -> str:

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -92,15 +93,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
     sys.stdout.flush()
     from taikai.api.webhooks import start_worker
+    from taikai.security.backup import serving
 
     start_worker()  # webhooks are delivered beside the web processes, never inside a request
+    with serving():  # `taikai restore` refuses while this is held
+        _run(uvicorn, args, settings, workers)
+    return 0
+
+
+def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int) -> None:
     uvicorn.run(
         "taikai.asgi:application",
         host=args.host,
         port=args.port,
         workers=workers,
         log_level="warning",
-        proxy_headers=True,
+        # X-Forwarded-For is believed only from the proxies the operator named; by default from nobody,
+        # so a client cannot pick its own address for the sign-in throttle.
+        proxy_headers=bool(settings.LIMITS.trusted_proxies),
+        forwarded_allow_ips=",".join(settings.LIMITS.trusted_proxies) or "",
         timeout_graceful_shutdown=5,
     )
-    return 0

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -103,10 +105,13 @@ class StaffForm(forms.Form):
 
 class RecoverForm(forms.Form):
     card_game_id = forms.CharField(label=_("Konami Card Game ID"), max_length=20)
-    pin = forms.CharField(label=_("PIN"), max_length=8, widget=forms.PasswordInput(attrs={"inputmode": "numeric"}))
+    pin = forms.CharField(label=_("PIN"), max_length=12, widget=forms.PasswordInput(attrs={"inputmode": "numeric"}))
 
 
 class PinForm(forms.Form):
-    pin = forms.CharField(
-        label=_("New PIN (4-8 digits)"), max_length=8, widget=forms.PasswordInput(attrs={"inputmode": "numeric"})
-    )
+    pin = forms.CharField(max_length=12, widget=forms.PasswordInput(attrs={"inputmode": "numeric"}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        digits = settings.LIMITS.pin_digits
+        self.fields["pin"].label = gettext("New PIN (%(digits)s-12 digits)") % {"digits": digits}

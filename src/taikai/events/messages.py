@@ -50,7 +50,8 @@ _R("csv-missing-columns", "CSV の見出しに {columns} がありません。",
 _R("csv-row", "CSV {line} 行目: {code}", "CSV line {line}: {code}")
 _R("already-dropped", "すでにドロップしています。", "Already dropped.")
 _R("already-disqualified", "すでに失格になっています。", "Already disqualified.")
-_R("bad-pin", "PIN は4〜8桁の数字です。", "A PIN is 4 to 8 digits.")
+_R("bad-characters", "{field} に使えない文字（制御文字）が含まれています。", "{field} contains a control character.")
+_R("bad-pin", "PIN は{digits}〜12桁の数字です。", "A PIN is {digits} to 12 digits.")
 _R(
     "recovery-failed",
     "カードゲームIDかPINが違います。受付で再発行してもらってください。",

@@ -11,6 +11,7 @@ urlpatterns = [
     path("events/<int:event_id>/players/", organizer.players, name="players"),
     path("events/<int:event_id>/teams/", organizer.teams, name="teams"),
     path("events/<int:event_id>/players/import/", organizer.players_import, name="players_import"),
+    path("events/<int:event_id>/players/remove-spam/", organizer.players_remove_spam, name="players_remove_spam"),
     path("events/<int:event_id>/players/search/", organizer.player_search, name="player_search"),
     path("events/<int:event_id>/players/<int:player_id>/check-in/", organizer.player_check_in, name="player_check_in"),
     path("events/<int:event_id>/players/<int:player_id>/reissue/", organizer.player_reissue, name="player_reissue"),

@@ -5,6 +5,7 @@ from taikai.judging.views import penalties, prizes, public, queue
 E = "events/<int:event_id>/judging/"
 urlpatterns = [
     path(E, queue.judge_queue, name="judge_queue"),
+    path(E + "reports/dismiss-spam/", queue.dismiss_spam_reports, name="dismiss_spam_reports"),
     path(E + "calls/new/", queue.call_new, name="judge_call_new"),
     path(E + "calls/<int:call_id>/", queue.call_detail, name="judge_call"),
     path(E + "matches/<int:match_id>/time/", queue.time_procedure, name="time_procedure"),

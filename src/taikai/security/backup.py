@@ -34,6 +34,42 @@ class Summary:
     events: int
 
 
+def serving_lock_path() -> Path:
+    from django.conf import settings
+
+    return Path(settings.VAR_DIR) / "serving.lock"
+
+
+@contextlib.contextmanager
+def serving() -> Any:
+    """Held (shared) by ``taikai serve`` for as long as it serves, so a restore can tell it is running."""
+    import fcntl
+
+    path = serving_lock_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_SH)
+        yield
+
+
+def _refuse_while_served() -> None:
+    import fcntl
+
+    path = serving_lock_path()
+    if not path.exists():
+        return
+    with path.open("a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BackupError(
+                "taikai serve がこのデータベースで動いています。止めてから戻してください（--force でも同じです） / "
+                "a server is running on this database: stop it first (even with --force), or its acknowledged "
+                "writes would be lost"
+            ) from None
+        fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def _settings() -> dict[str, Any]:
     return dict(connection.settings_dict)
 
@@ -89,6 +125,7 @@ def backup(dest: Path) -> Summary:
             raise BackupError(f"pg_dump に失敗しました / pg_dump failed: {result.stderr.strip()}")
     else:  # pragma: no cover - only the two supported databases
         raise BackupError(f"unsupported database {connection.vendor}")
+    partial.chmod(0o600)  # a backup holds every player's data
     os.replace(partial, dest)
     return Summary(dest, connection.vendor, dest.stat().st_size, events)
 
@@ -115,6 +152,7 @@ def restore(src: Path, *, force: bool = False) -> Summary:
             f"{kind} のバックアップは {connection.vendor} に戻せません / a {kind} backup cannot be restored into "
             f"{connection.vendor}: move events between databases with the event export (JSON) instead"
         )
+    _refuse_while_served()
     existing = _count_events()
     if existing and not force:
         raise BackupError(

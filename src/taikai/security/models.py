@@ -14,10 +14,26 @@ class FailedAttempt(models.Model):
     scope = models.CharField(max_length=20)  # "login" or "recover"
     key = models.CharField(max_length=64)
     address = models.CharField(max_length=64)
+    name = models.CharField(max_length=64, default="")  # the name alone (hashed), counted across addresses
     at = models.DateTimeField(db_index=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["scope", "key", "at"]),
             models.Index(fields=["scope", "address", "at"]),
+            models.Index(fields=["scope", "name", "at"]),
         ]
+
+
+class RateHit(models.Model):
+    """One counted action for a rate limit (a self-registration, a spectator report, a PIN change).
+
+    ``key`` names what is limited (an address, an event, a player), hashed like FailedAttempt's.
+    """
+
+    scope = models.CharField(max_length=20)
+    key = models.CharField(max_length=64)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["scope", "key", "at"])]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 
 SUPPORTED = {code for code, _ in settings.LANGUAGES}
@@ -36,6 +37,22 @@ class LanguageMiddleware:
         response.headers.setdefault("Content-Language", language)
         translation.deactivate()
         return response
+
+
+LONG_NUMBER = re.compile(r"\d{19,}")
+
+
+class BoundedIdsMiddleware:
+    """An id in a URL has at most 18 digits: a longer one names nothing, and the database would fail to
+    compare it (SQLite integers are 64-bit), so it is a 404 before any view runs."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if LONG_NUMBER.search(request.path):
+            raise Http404
+        return self.get_response(request)
 
 
 class RejectNulMiddleware:

@@ -1,9 +1,20 @@
 """Sign-in throttling: after repeated failures a login (or a player-page recovery) is refused for a while.
 
 Failures are rows in the database (taikai.security.FailedAttempt), so every web process behind a load
-balancer counts the same attempts. A login that fails five times for one user name from one address within
-fifteen minutes is refused until the oldest of those failures is fifteen minutes old; one address that fails
-thirty times across names is refused the same way (password spraying). A success clears the name's count.
+balancer counts the same attempts. Within fifteen minutes a login is refused until the oldest counted failure
+is fifteen minutes old when
+- one user name failed five times from one address,
+- one address failed thirty times across names (password spraying), or
+- one user name failed ten times from any addresses (a guesser rotating addresses).
+A success clears the name's count. The same holds for recovering a player page (Card Game ID and PIN).
+
+A browser that signed in as a name before carries a signed "known device" cookie for it. Its attempts for that
+name are counted for that device alone, so other people's failures (from another address, or from the same
+venue Wi-Fi address) never lock out the right password typed on an already-known device.
+
+Addresses are REMOTE_ADDR, which uvicorn sets from X-Forwarded-For only for TAIKAI_TRUSTED_PROXIES.
+Why not django-axes: it throttles Django's authenticate() only, while the player-page recovery is not a
+Django login; and it has no known-device exemption. This module is small and covers both.
 """
 
 from __future__ import annotations
@@ -11,20 +22,28 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import math
+import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
 from taikai.security.models import FailedAttempt
+from taikai.security.rates import client_address
 
-LIMIT = 5  # failures per name (or Card Game ID) and address
+LIMIT = 5  # failures per name (or Card Game ID) and address, or per name and known device
 ADDRESS_LIMIT = 30  # failures per address, across names
+NAME_LIMIT = 10  # failures per name, across addresses
 WINDOW = dt.timedelta(minutes=15)
+DEVICE_COOKIE = "taikai_device"
+DEVICE_AGE = 60 * 60 * 24 * 180  # a season of events
+DEVICE_NAMES = 8  # names one device remembers
 
 # URL name -> (scope, the POST field that names the account)
 GUARDED = {"login": ("login", "username"), "recover": ("recover", "card_game_id")}
@@ -33,21 +52,51 @@ GUARDED = {"login": ("login", "username"), "recover": ("recover", "card_game_id"
 @dataclass(frozen=True)
 class Attempt:
     scope: str
-    key: str
-    address: str
+    key: str  # the name with the address, or with the known device
+    address: str  # the address, or "" for a known device (its failures do not count against the address)
+    name: str  # the name alone (hashed), for the count across addresses
+    device: str = ""  # the known device's id, when this browser signed in as this name before
 
 
-def client_address(request: HttpRequest) -> str:
-    # uvicorn rewrites REMOTE_ADDR from X-Forwarded-For only for trusted proxies (--forwarded-allow-ips).
-    return str(request.META.get("REMOTE_ADDR") or "unknown")[:64]
+def _hash(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def known_names(request: HttpRequest) -> tuple[str, list[str]]:
+    """This browser's device id and the hashed names it signed in as, from the signed cookie."""
+    raw = request.COOKIES.get(DEVICE_COOKIE, "")
+    try:
+        value = signing.loads(raw, salt="taikai.device", max_age=DEVICE_AGE) if raw else None
+    except signing.BadSignature:
+        value = None
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not isinstance(value.get("n"), list):
+        return "", []
+    return value["id"], [n for n in value["n"] if isinstance(n, str)]
 
 
 def attempt_for(request: HttpRequest, url_name: str, kwargs: dict[str, Any]) -> Attempt:
     scope, field = GUARDED[url_name]
     name = unicodedata.normalize("NFKC", str(request.POST.get(field, ""))).strip().casefold()
+    name = _hash(scope, str(kwargs.get("event_id", "")), name.replace("-", "").replace(" ", ""))
     address = client_address(request)
-    parts = [scope, str(kwargs.get("event_id", "")), name.replace("-", "").replace(" ", ""), address]
-    return Attempt(scope, hashlib.sha256("\x1f".join(parts).encode()).hexdigest(), address)
+    device, names = known_names(request)
+    if device and name in names:
+        return Attempt(scope, _hash(name, "device", device), "", name, device)
+    return Attempt(scope, _hash(name, address), address, name)
+
+
+def remember_device(request: HttpRequest, response: HttpResponse, attempt: Attempt) -> None:
+    device, names = known_names(request)
+    names = [attempt.name] + [n for n in names if n != attempt.name][: DEVICE_NAMES - 1]
+    value = signing.dumps({"id": device or secrets.token_urlsafe(16), "n": names}, salt="taikai.device")
+    response.set_cookie(
+        DEVICE_COOKIE,
+        value,
+        max_age=DEVICE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=bool(getattr(settings, "SESSION_COOKIE_SECURE", False)),
+    )
 
 
 def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
@@ -55,7 +104,10 @@ def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     since = now - WINDOW
     waits = []
-    for field, value, limit in (("key", attempt.key, LIMIT), ("address", attempt.address, ADDRESS_LIMIT)):
+    checks: list[tuple[str, str, int]] = [("key", attempt.key, LIMIT)]
+    if not attempt.device:  # a known device is limited on its own count only
+        checks += [("address", attempt.address, ADDRESS_LIMIT), ("name", attempt.name, NAME_LIMIT)]
+    for field, value, limit in checks:
         recent = FailedAttempt.objects.filter(scope=attempt.scope, at__gte=since, **{field: value})
         if recent.count() >= limit:
             # Free again when enough of the oldest failures leave the window.
@@ -66,12 +118,15 @@ def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
 
 def record_failure(attempt: Attempt, now: dt.datetime | None = None) -> None:
     now = now or timezone.now()
-    FailedAttempt.objects.create(scope=attempt.scope, key=attempt.key, address=attempt.address, at=now)
+    FailedAttempt.objects.create(
+        scope=attempt.scope, key=attempt.key, address=attempt.address, name=attempt.name, at=now
+    )
     FailedAttempt.objects.filter(at__lt=now - WINDOW).delete()  # keep the table small
 
 
 def clear_failures(attempt: Attempt) -> None:
     FailedAttempt.objects.filter(scope=attempt.scope, key=attempt.key).delete()
+    FailedAttempt.objects.filter(scope=attempt.scope, name=attempt.name).delete()
 
 
 class ThrottleMiddleware:
@@ -89,6 +144,7 @@ class ThrottleMiddleware:
                 record_failure(attempt)
             elif response.status_code == 302:
                 clear_failures(attempt)
+                remember_device(request, response, attempt)
         return response
 
     def process_view(

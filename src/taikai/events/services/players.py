@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import hashlib
 import io
 import secrets
 import unicodedata
 
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.db.heavy import require_outside_write
 from taikai.events import actions
-from taikai.events.actors import Actor
+from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
 from taikai.events.permissions import (
@@ -45,13 +49,19 @@ def normalize_card_game_id(raw: str) -> str:
     value = unicodedata.normalize("NFKC", raw or "").replace(" ", "").replace("-", "")
     if not value:
         raise ServiceError("required", field="card_game_id")
-    if not value.isdigit() or len(value) != 10:
+    # Decimal digits of any script (Arabic-Indic, Devanagari...) become ASCII, so one ID has one spelling;
+    # other "digits" (superscripts, circled numbers) are refused.
+    if all(unicodedata.decimal(ch, None) is not None for ch in value):
+        value = "".join(str(unicodedata.decimal(ch)) for ch in value)
+    if not value.isascii() or not value.isdigit() or len(value) != 10:
         raise ServiceError("bad-card-game-id", value=raw)
     return value
 
 
 def _clean_name(raw: str, field: str, required: bool = True) -> str:
     value = unicodedata.normalize("NFKC", raw or "").strip()
+    if any(unicodedata.category(ch) == "Cc" for ch in value):  # NUL, escapes: never part of a name
+        raise ServiceError("bad-characters", field=field)
     if required and not value:
         raise ServiceError("required", field=field)
     if len(value) > 100:
@@ -97,6 +107,33 @@ def register_player(
             late_entry=bool(played),
         )
     return player
+
+
+def remove_spam_registrations(event: Event, *, by: Actor, since: dt.datetime) -> int:
+    """Issue 16, M4: the organizer removes in one action every player who registered themself on a phone
+    since ``since`` and has not been checked in nor paired. Desk registrations are never touched."""
+    require_organizer(by, event)
+    self_registered = AuditEntry.objects.filter(
+        event_id=event.pk, action=actions.PLAYER_REGISTERED, actor_label=Visitor().audit_label(), at__gte=since
+    ).values_list("object_id", flat=True)
+    ids = [int(i) for i in self_registered if str(i).isdigit()]
+    with transaction.atomic():
+        paired = set(event.rounds.values_list("matches__player_a_id", flat=True)) | set(
+            event.rounds.values_list("matches__player_b_id", flat=True)
+        )
+        doomed = list(Player.objects.filter(event=event, pk__in=ids, checked_in_at__isnull=True).exclude(pk__in=paired))
+        if not doomed:
+            return 0
+        record(
+            actions.SPAM_REGISTRATIONS_REMOVED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            before={"players": [as_dict(p, PLAYER_FIELDS) | {"id": p.pk} for p in doomed]},
+            count=len(doomed),
+        )
+        Player.objects.filter(pk__in=[p.pk for p in doomed]).delete()
+    return len(doomed)
 
 
 def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
@@ -198,12 +235,21 @@ def revoke_access(player: Player, *, by: Actor) -> None:
 
 
 def set_pin(player: Player, *, pin: str) -> None:
-    """The player chooses a short PIN on their own page, to recover the link with their Card Game ID."""
+    """The player chooses a PIN on their own page, to recover the link with their Card Game ID.
+
+    A new PIN has at least ``TAIKAI_PIN_DIGITS`` digits (6 by default; 4-digit PINs fell to guessing). A PIN
+    chosen earlier under the 4-digit rule keeps working: the player cannot be asked to change it mid-event,
+    and the per-ID throttle across all addresses makes guessing it take days, longer than an event.
+    The hash is computed before the transaction, which only stores it: it is slow on purpose and must not
+    hold the writer lock (issue 16, M1).
+    """
     pin = unicodedata.normalize("NFKC", pin or "").strip()
-    if not pin.isdigit() or not 4 <= len(pin) <= 8:
-        raise ServiceError("bad-pin")
+    if not pin.isascii() or not pin.isdigit() or not settings.LIMITS.pin_digits <= len(pin) <= 12:
+        raise ServiceError("bad-pin", digits=settings.LIMITS.pin_digits)
+    require_outside_write("hashing a PIN")
+    pin_hash = make_password(pin)
     with transaction.atomic():
-        Player.objects.filter(pk=player.pk).update(pin_hash=make_password(pin))
+        Player.objects.filter(pk=player.pk).update(pin_hash=pin_hash)
         record(actions.PLAYER_PIN_SET, actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
 
 
@@ -213,6 +259,7 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
     except ServiceError as exc:
         raise ServiceError("recovery-failed") from exc
     player = Player.objects.filter(event=event, card_game_id=cgid).first()
+    require_outside_write("checking a PIN")
     # Check a hash even when no player matches, so timing does not reveal registered IDs.
     ok = check_password(
         unicodedata.normalize("NFKC", pin or ""), player.pin_hash if player and player.pin_hash else make_password(None)

@@ -89,6 +89,9 @@ MATCH_KEYS = [
     "manual",
 ]
 REPORT_KEYS = ["match_id", "by_player_id", "record", "basis", "idempotency_key"]
+# Hashes of the personal links and PINs: a 6-digit PIN hash falls offline in minutes, so an export leaves
+# them out unless asked for (moving a running event to another server with the players' links working).
+SECRET_PLAYER_KEYS = ("access_token_hash", "pin_hash")
 
 
 def _json(value: Any) -> Any:
@@ -99,16 +102,18 @@ def _rows(qs: Any, keys: list[str]) -> list[dict[str, Any]]:
     return [{k: _json(getattr(obj, k)) for k in keys} for obj in qs]
 
 
-def export_event(event: Event, *, by: Actor) -> dict[str, Any]:
-    """The whole event, players' contact details included: the organizer's (PRODUCT.md)."""
+def export_event(event: Event, *, by: Actor, secrets: bool = False) -> dict[str, Any]:
+    """The whole event, players' contact details included: the organizer's (PRODUCT.md). Personal-link and PIN
+    hashes only with ``secrets`` (moving the event with its links)."""
     require_organizer(by, event)
+    player_keys = PLAYER_KEYS if secrets else [k for k in PLAYER_KEYS if k not in SECRET_PLAYER_KEYS]
     return {
         "format": FORMAT,
         "version": VERSION,
         "event": {k: _json(getattr(event, k)) for k in EVENT_KEYS},
         "staff": [{"username": s.user.get_username(), "role": s.role} for s in event.staff.select_related("user")],
         "teams": _rows(event.teams.all(), ["id", "name", "dropped_after_round"]),
-        "players": _rows(event.players.all(), PLAYER_KEYS),
+        "players": _rows(event.players.all(), player_keys),
         "rounds": _rows(event.rounds.all(), ROUND_KEYS),
         "team_matches": _rows(
             TeamMatch.objects.filter(round__event=event),
@@ -133,6 +138,7 @@ def import_event(data: Any, *, by: Actor) -> Event:
     require_site_organizer(by)
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ServiceError("import-invalid", detail=f"expected format {FORMAT!r} version {VERSION}")
+    _refuse_control_characters(data)
     try:
         with transaction.atomic():
             event = _import(data, user_of(by))
@@ -173,6 +179,8 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
     StaffRole.objects.get_or_create(event=event, user=owner, defaults={"role": StaffRole.Role.ORGANIZER})
     for s in data.get("staff", []):
         user = User.objects.filter(username=s["username"]).first()
+        if s.get("role") not in StaffRole.Role.values:
+            raise ValueError(f"unknown staff role {s.get('role')!r}")
         if user is not None and user != owner:
             StaffRole.objects.get_or_create(event=event, user=user, defaults={"role": s["role"]})
     teams = {
@@ -181,7 +189,14 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
     }
     players: dict[int, Player] = {}
     for p in data["players"]:
-        fields = {k: p[k] for k in PLAYER_KEYS if k not in ("id", "team_id", "checked_in_at")}
+        fields = {k: p[k] for k in PLAYER_KEYS if k not in ("id", "team_id", "checked_in_at", *SECRET_PLAYER_KEYS)}
+        fields.update({k: str(p.get(k) or "") for k in SECRET_PLAYER_KEYS})
+        # A copy of an event on the server that holds the original must not open with the original's links.
+        if (
+            fields["access_token_hash"]
+            and Player.objects.filter(access_token_hash=fields["access_token_hash"]).exists()
+        ):
+            fields["access_token_hash"] = ""
         players[p["id"]] = Player.objects.create(
             event=event, team=teams.get(p["team_id"]), checked_in_at=_dt(p["checked_in_at"]), **fields
         )
@@ -223,6 +238,22 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
             idempotency_key=rep["idempotency_key"],
         )
     return event
+
+
+def _refuse_control_characters(data: Any, depth: int = 0) -> None:
+    """NUL and other control characters never belong in the file's texts (PostgreSQL cannot store NUL)."""
+    if depth > 64:
+        raise ServiceError("import-invalid", detail="nested too deeply")
+    if isinstance(data, str):
+        if any(ord(ch) < 0x20 and ch not in "\t\n\r" for ch in data):
+            raise ServiceError("import-invalid", detail="a text contains a control character")
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _refuse_control_characters(key, depth + 1)
+            _refuse_control_characters(value, depth + 1)
+    elif isinstance(data, list):
+        for value in data:
+            _refuse_control_characters(value, depth + 1)
 
 
 def _remap_pairing_input(inp: dict[str, Any], new_id: dict[int, int]) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 from django.contrib import messages
@@ -18,6 +17,7 @@ from taikai.events.services import transfer
 from taikai.events.services.standings import standings_for
 from taikai.events.site_roles import is_organizer
 from taikai.events.views.common import flash_error, staff_view
+from taikai.security.spreadsheet import SafeWriter
 
 
 @staff_view
@@ -30,7 +30,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{event.pk}.csv"'
     response.write("\ufeff")  # Excel opens UTF-8 with a BOM correctly
-    w = csv.writer(response)
+    w = SafeWriter(response)  # issue 16 M5: no formulas from names
     w.writerow(
         [
             "rank",
@@ -72,7 +72,7 @@ def results_csv(request: HttpRequest, event: Event) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="results-{event.pk}.csv"'
     response.write("\ufeff")
-    w = csv.writer(response)
+    w = SafeWriter(response)  # issue 16 M5: no formulas from names
     w.writerow(
         [
             "round",
@@ -109,8 +109,9 @@ def results_csv(request: HttpRequest, event: Event) -> HttpResponse:
 
 @staff_view
 def event_export(request: HttpRequest, event: Event) -> HttpResponse:
+    # Personal-link and PIN hashes stay out unless the organizer asks to move the event with its links.
     try:
-        data = transfer.export_event(event, by=Staff(request.user))
+        data = transfer.export_event(event, by=Staff(request.user), secrets=request.GET.get("secrets") == "1")
     except PermissionDenied:
         return render(request, "events/forbidden.html", {"event": event}, status=403)
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 1})
@@ -130,7 +131,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
             try:
                 data = json.loads(upload.read().decode("utf-8"))
                 event = transfer.import_event(data, by=Staff(request.user))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 messages.error(request, _("The file is not an exported taikai event (JSON)."))
             except ServiceError as exc:
                 flash_error(request, exc)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -114,6 +117,25 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
             return _slip(request, event, player, token)  # the personal link at once (issue 14, item 15)
     rows = event.players.select_related("team").order_by("name_kana", "name")
     return render(request, "events/players.html", {"event": event, "form": form, "csv_form": csv_form, "players": rows})
+
+
+def spam_window(request: HttpRequest) -> dt.datetime:
+    """The "last N minutes" of a spam clean-up form (1 to 1440, default 60)."""
+    raw = request.POST.get("minutes", "60")
+    minutes = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 5 else 60
+    return timezone.now() - dt.timedelta(minutes=min(max(minutes, 1), 1440))
+
+
+@staff_view
+@require_POST
+def players_remove_spam(request: HttpRequest, event: Event) -> HttpResponse:
+    try:
+        removed = player_services.remove_spam_registrations(event, by=Staff(request.user), since=spam_window(request))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(n)s self-registrations removed.") % {"n": removed})
+    return redirect("players", event_id=event.pk)
 
 
 @staff_view

@@ -25,6 +25,7 @@ from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.views.common import error_text, flash_error
+from taikai.security import rates
 
 
 class LinkNotFound(Http404):
@@ -223,6 +224,9 @@ def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def player_set_pin(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
+    wait = rates.take((rates.PIN_PER_PLAYER, player.pk))  # issue 16 M1: a PIN loop cannot starve writers
+    if wait:
+        return rates.too_many(request, wait)
     try:
         player_services.set_pin(player, pin=request.POST.get("pin", ""))
     except ServiceError as exc:
@@ -250,6 +254,11 @@ def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     context: dict[str, Any] = {"event": event, "form": form, "done": None}
     if request.method == "POST" and form.is_valid():
+        wait = rates.take(
+            (rates.REGISTER_PER_ADDRESS, rates.client_address(request)), (rates.REGISTER_PER_EVENT, event.pk)
+        )
+        if wait:
+            return rates.too_many(request, wait)
         try:
             done, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:

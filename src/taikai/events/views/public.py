@@ -88,7 +88,7 @@ def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
         rows = standings_for(event)
         pages = max(1, -(-len(rows) // STANDINGS_PAGE))
         raw = request.GET.get("page", "1")
-        number = min(max(int(raw) if raw.isdigit() else 1, 1), pages)
+        number = min(max(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1, 1), pages)
         shown = rows[(number - 1) * STANDINGS_PAGE : number * STANDINGS_PAGE]
         context = {"event": event, "rows": shown, "page": number, "pages": range(1, pages + 1), "page_count": pages}
         return render(request, "events/public_standings.html", context)

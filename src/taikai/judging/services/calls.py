@@ -93,6 +93,25 @@ def report(event: Event, *, table: Any, description: str, reporter: str = "", te
     return call
 
 
+def dismiss_spam_reports(event: Event, *, by: Actor, since: dt.datetime) -> int:
+    """Issue 16, M4: close in one action every open spectator or teammate report received since ``since``
+    (a flood); the reports stay in the record, closed with the ruling "spam"."""
+    require_judge(by, event)
+    sources = [JudgeCall.Source.SPECTATOR, JudgeCall.Source.TEAMMATE]
+    with transaction.atomic():
+        calls = JudgeCall.objects.select_for_update().filter(
+            event=event, source__in=sources, created_at__gte=since, status=JudgeCall.Status.OPEN
+        )
+        ids = list(calls.values_list("pk", flat=True))
+        if not ids:
+            return 0
+        JudgeCall.objects.filter(pk__in=ids).update(
+            status=JudgeCall.Status.CLOSED, closed_at=timezone.now(), ruling="spam", taken_by=user_of(by)
+        )
+        record(actions.SPAM_REPORTS_DISMISSED, actor=by, event_id=event.pk, obj=event, calls=ids, count=len(ids))
+    return len(ids)
+
+
 def take_call(call: JudgeCall, *, by: Actor) -> JudgeCall:
     require_judge(by, call.event)
     with transaction.atomic():

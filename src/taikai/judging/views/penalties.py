@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -235,7 +236,9 @@ def database(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 def _source(request: HttpRequest) -> str:
-    return f"taikai@{request.get_host()}"
+    # A stable id of this server, not the Host header: a re-import through another host name must still
+    # recognise its own records (issue 16).
+    return f"taikai@{settings.SERVER_ID}"
 
 
 @staff_view
@@ -257,7 +260,7 @@ def database_import(request: HttpRequest, event: Event) -> HttpResponse:
     try:
         data = json.loads(upload.read().decode("utf-8")) if upload else None
         added = violators.import_database(event, by=Staff(request.user), data=data, own_source=_source(request))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         flash_error(request, ServiceError("bad-import", detail="JSON"))
     except ServiceError as exc:
         flash_error(request, exc)

@@ -22,6 +22,7 @@ from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, calls
 from taikai.judging.services.penalties import history
 from taikai.judging.services.tools import LOOP_LIMIT
+from taikai.security import rates
 
 
 @functools.cache
@@ -44,6 +45,9 @@ def report_form(request: HttpRequest, event_id: int) -> HttpResponse:
     """JUDGE-2: anyone at the venue may report a rules error or cheating at a table."""
     event = get_object_or_404(Event, pk=event_id)
     if request.method == "POST":
+        wait = rates.take((rates.REPORT_PER_ADDRESS, rates.client_address(request)), (rates.REPORT_PER_EVENT, event.pk))
+        if wait:
+            return rates.too_many(request, wait)
         try:
             calls.report(
                 event,

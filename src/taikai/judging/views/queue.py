@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
@@ -9,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from taikai.core import match_json
 from taikai.core import time_procedure as tp
@@ -22,6 +24,21 @@ from taikai.judging.services import calls, tools
 from taikai.judging.services import time_procedure as tps
 from taikai.judging.services.common import current_round, fmt_of
 from taikai.judging.services.penalties import pending_penalties
+
+
+@staff_view
+@require_POST
+def dismiss_spam_reports(request: HttpRequest, event: Event) -> HttpResponse:
+    raw = request.POST.get("minutes", "60")
+    minutes = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 5 else 60
+    since = timezone.now() - dt.timedelta(minutes=min(max(minutes, 1), 1440))
+    try:
+        dismissed = calls.dismiss_spam_reports(event, by=Staff(request.user), since=since)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(n)s reports dismissed.") % {"n": dismissed})
+    return redirect("judge_queue", event_id=event.pk)
 
 
 @staff_view

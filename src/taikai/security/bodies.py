@@ -1,0 +1,144 @@
+"""Request bodies are read on the event loop, whole, before a worker thread is taken.
+
+Ordinary requests run on a small pool of threads (taikai.asgi). A thread that reads a body blocks for as long
+as the client takes to send it, so forty phones sending ten bytes a second would hold every thread and every
+page would time out. Here the body is read by a coroutine, which costs nothing while it waits, against a
+deadline and a size cap: a body that is too large is refused with 413 before it is read (or as soon as it
+grows past the cap), one that is too slow with 408. The thread then gets the buffered body at once.
+
+Large bodies (file uploads: a card database, a deck list image) are accepted only from a signed-in session
+or an API token, so an anonymous client cannot make the server buffer, or write to its temp folder, more than
+the small cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+TOO_LARGE = "送信されたデータが大きすぎます。 / The request is too large.\n"
+BUSY = "ただいま混み合っています。少し待ってからもう一度お試しください。 / Busy: please try again in a moment.\n"
+TOO_SLOW = "送信に時間がかかりすぎたため中断しました。もう一度お試しください。 / The request took too long to send.\n"
+
+
+@dataclass(frozen=True)
+class BodyLimits:
+    max_body: int  # bytes, any request
+    max_upload: int  # bytes, a signed-in session's or an API token's request
+    timeout: float  # seconds for the whole body, plus the time a slow but honest upload needs
+    min_rate: int  # bytes per second an honest upload keeps up at least
+    upload_slots: int = 2  # large bodies buffered at once (memory: upload_slots x max_upload at most)
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value)
+    return b""
+
+
+def _authenticated(scope: Scope) -> bool:
+    """A session cookie or an API token header is present (checked for real later, by Django)."""
+    cookie = _header(scope, b"cookie")
+    return b"sessionid=" in cookie or bool(_header(scope, b"authorization")) or bool(_header(scope, b"x-player-token"))
+
+
+def cap_for(scope: Scope, limits: BodyLimits) -> int:
+    return limits.max_upload if _authenticated(scope) else limits.max_body
+
+
+async def _answer(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _read(receive: Receive, cap: int) -> bytes | None:
+    """The whole body, or None when the client went away."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > cap:
+            raise _TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def buffer_bodies(app: App, limits: BodyLimits) -> App:
+    """Wrap an ASGI app so that it sees each HTTP request's body already read, or never sees the request."""
+    slots = asyncio.Semaphore(limits.upload_slots)
+
+    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        cap = cap_for(scope, limits)
+        raw_length = _header(scope, b"content-length")
+        length = int(raw_length) if raw_length.isdigit() else None
+        if length is not None and length > cap:
+            await _answer(send, 413, TOO_LARGE)
+            return
+        if length == 0 or (length is None and not _header(scope, b"transfer-encoding")):
+            await app(scope, receive, send)
+            return
+        allowed = limits.timeout + (length or 0) / max(1, limits.min_rate)
+        large = length is None or length > limits.max_body
+        if large:
+            try:
+                await asyncio.wait_for(slots.acquire(), timeout=limits.timeout)
+            except TimeoutError:
+                await _answer(send, 503, BUSY)
+                return
+        try:
+            body = await asyncio.wait_for(_read(receive, cap), timeout=allowed)
+        except _TooLarge:
+            await _answer(send, 413, TOO_LARGE)
+            return
+        except TimeoutError:
+            await _answer(send, 408, TOO_SLOW)
+            return
+        finally:
+            if large:
+                slots.release()
+        if body is None:
+            return
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: only the disconnect remains
+
+        await app(scope, replay, send)
+
+    return guarded

@@ -1,0 +1,87 @@
+"""Rate limits for anonymous and cheap-to-repeat writes, counted in the database.
+
+Like the sign-in throttle (taikai.web.throttle), hits are rows, so every web process behind a load balancer
+counts the same ones (a per-process cache would let N processes admit N times the limit). Each limit is a
+count within a sliding window: ``take`` refuses when any of its keys is at the limit, else counts one hit on
+each. Concurrent requests can overshoot by at most the number of requests in flight.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from taikai.security.models import RateHit
+
+
+@dataclass(frozen=True)
+class Rate:
+    scope: str
+    limit: int
+    window: dt.timedelta
+
+
+# Anonymous self-registration: a phone registers one person, a family a few; a venue queue is many phones.
+REGISTER_PER_ADDRESS = Rate("register-addr", 10, dt.timedelta(minutes=10))
+REGISTER_PER_EVENT = Rate("register-event", 120, dt.timedelta(minutes=10))
+# Spectator reports (a visitor tells the judges about a table).
+REPORT_PER_ADDRESS = Rate("report-addr", 5, dt.timedelta(minutes=10))
+REPORT_PER_EVENT = Rate("report-event", 60, dt.timedelta(minutes=10))
+# A player choosing a PIN: a few tries to get it right, never a loop (each is a deliberately slow hash).
+PIN_PER_PLAYER = Rate("pin", 5, dt.timedelta(minutes=15))
+
+LONGEST = dt.timedelta(minutes=15)
+
+
+def _key(*parts: object) -> str:
+    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()
+
+
+def retry_after(rate: Rate, key: str, now: dt.datetime | None = None) -> int:
+    """Seconds until one more hit is allowed; 0 when it is allowed now."""
+    now = now or timezone.now()
+    recent = RateHit.objects.filter(scope=rate.scope, key=key, at__gte=now - rate.window)
+    times = list(recent.order_by("-at").values_list("at", flat=True)[: rate.limit])
+    if len(times) < rate.limit:
+        return 0
+    return max(1, math.ceil((times[-1] + rate.window - now).total_seconds()))
+
+
+def take(*limits: tuple[Rate, object], now: dt.datetime | None = None) -> int:
+    """Count one hit against each (rate, what) pair, or none and return the seconds to wait."""
+    now = now or timezone.now()
+    keyed = [(rate, _key(rate.scope, what)) for rate, what in limits]
+    wait = max((retry_after(rate, key, now) for rate, key in keyed), default=0)
+    if wait:
+        return wait
+    RateHit.objects.bulk_create([RateHit(scope=rate.scope, key=key, at=now) for rate, key in keyed])
+    RateHit.objects.filter(at__lt=now - LONGEST).delete()  # keep the table small
+    return 0
+
+
+def forget(rate: Rate, what: object) -> None:
+    RateHit.objects.filter(scope=rate.scope, key=_key(rate.scope, what)).delete()
+
+
+def client_address(request: Any) -> str:
+    # uvicorn rewrites REMOTE_ADDR from X-Forwarded-For only for TAIKAI_TRUSTED_PROXIES (taikai serve).
+    return str(request.META.get("REMOTE_ADDR") or "unknown")[:64]
+
+
+def too_many(request: Any, wait: int) -> Any:
+    """The 429 page for a rate limit, in the visitor's language, with Retry-After."""
+    from django.shortcuts import render
+
+    response = render(
+        request,
+        "security/throttled.html",
+        {"minutes": max(1, math.ceil(wait / 60)), "scope": "rate", "back": request.path},
+        status=429,
+    )
+    response["Retry-After"] = str(wait)
+    return response
