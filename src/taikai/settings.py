@@ -21,6 +21,10 @@ VAR_DIR = CONFIG.var_dir
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts
+# The address phones use for everything shared with players (slips, QR codes): TAIKAI_PUBLIC_URL, else the
+# LAN address `taikai serve` found (TAIKAI_LAN_URL, set for its workers); see taikai.events.venue.
+TAIKAI_PUBLIC_URL = CONFIG.public_url
+TAIKAI_LAN_URL = CONFIG.lan_url
 
 INSTALLED_APPS = [
     "django.contrib.auth",

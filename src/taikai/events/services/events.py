@@ -195,3 +195,49 @@ def add_staff(event: Event, *, by: Actor, username: str, role: str, password: st
         if password and not get_user_model().objects.filter(username=username).exists():
             create_staff_user(by=by, username=username, password=password)
         return assign_staff(event, by=by, username=username, role=role)
+
+
+def close_registration(event: Event, *, by: Actor, closed: bool = True) -> Event:
+    """The organizer closes registration (or opens it again before round 1). Pairing round 1 closes it
+    anyway; after that a new arrival is an explicit late entry."""
+    require_organizer(by, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not closed and (event.rounds.exists() or event.status == Event.Status.FINISHED):
+            raise ServiceError("registration-reopen-too-late")
+        if event.registration_closed == closed:
+            return event
+        event.registration_closed = closed
+        event.version += 1
+        event.save(update_fields=["registration_closed", "version"])
+        record(
+            actions.REGISTRATION_CLOSED if closed else actions.REGISTRATION_REOPENED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            before={"registration_closed": not closed},
+            after={"registration_closed": closed},
+        )
+    return event
+
+
+def remove_staff(event: Event, *, by: Actor, username: str) -> None:
+    """Take a staff role away. The event keeps at least one organizer; the head judge is removed only once
+    another has been named (PEN-6: an event always has its one head judge once it has had one)."""
+    require_organizer(by, event)
+    with transaction.atomic():
+        staff = (
+            StaffRole.objects.select_for_update()
+            .filter(event=event, user__username=username)
+            .select_related("user")
+            .first()
+        )
+        if staff is None:
+            raise ServiceError("unknown-user", username=username)
+        if staff.role == StaffRole.Role.ORGANIZER and event.staff.filter(role=StaffRole.Role.ORGANIZER).count() == 1:
+            raise ServiceError("last-organizer")
+        if staff.role == StaffRole.Role.HEAD_JUDGE:
+            raise ServiceError("head-judge-needed")
+        before = {"username": username, "role": staff.role}
+        staff.delete()
+        record(actions.STAFF_REMOVED, actor=by, event_id=event.pk, before=before)

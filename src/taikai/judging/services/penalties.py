@@ -200,7 +200,7 @@ def _apply(penalty: Penalty, by: Actor, fx: core.Effects, prior_duels: list[dict
     if fx.match_loss:
         _match_loss(penalty, by)
     if fx.drop and not Player.objects.get(pk=player.pk).dropped:
-        player_services.drop_player(player, by=by)
+        player_services.drop_player(player, by=by, disqualified=True)
         penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk}]
     penalty.save()
 
