@@ -401,7 +401,7 @@ def set_remaining_time(rnd: Round, *, by: Actor, seconds: int, version: int | No
             raise ServiceError("round-finished")
         if not 0 <= seconds <= 3 * 60 * 60:
             raise ServiceError("bad-time-change", minutes=round(seconds / 60))
-        r.time_limit_seconds = max(1, r.time_limit_seconds + seconds - int(round_clock(r, now=now).remaining))
+        r.time_limit_seconds = max(1, round(r.time_limit_seconds + seconds - round_clock(r, now=now).remaining))
 
     return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
 
