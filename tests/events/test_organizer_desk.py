@@ -444,3 +444,13 @@ def test_error_pages_in_the_sites_style_and_the_visitors_language(client: Any, o
     client.force_login(judge)
     forbidden = client.get(f"/events/{other.pk}/")
     assert forbidden.status_code == 403
+
+
+def test_the_staff_page_removes_a_judge_after_asking(organizer: Any, client: Any) -> None:
+    event = make_event(organizer, 0)
+    event_services.add_staff(event, by=Staff(organizer), username="j9", role="judge", password="long-enough-pw-42")
+    client.force_login(organizer)
+    asked = client.post(f"/events/{event.pk}/staff/remove/", {"staff_username": "j9"}).content.decode()
+    assert 'name="confirm" value="yes"' in asked and event.staff.filter(user__username="j9").exists()
+    client.post(f"/events/{event.pk}/staff/remove/", {"staff_username": "j9", "confirm": "yes"})
+    assert not event.staff.filter(user__username="j9").exists()

@@ -115,7 +115,7 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
 @staff_view
 @require_POST
 def staff_remove(request: HttpRequest, event: Event) -> HttpResponse:
-    username = request.POST.get("username", "")
+    username = request.POST.get("staff_username", "")
     if not confirmed(request):
         return confirm_page(
             request,
@@ -124,7 +124,7 @@ def staff_remove(request: HttpRequest, event: Event) -> HttpResponse:
             text=_("They can no longer open this event's staff pages. Their past actions stay in the log."),
             button=_("Remove"),
             cancel=reverse("staff_manage", args=[event.pk]),
-            keep={"username": username},
+            keep={"staff_username": username},
         )
     try:
         event_services.remove_staff(event, by=Staff(request.user), username=username)
