@@ -27,6 +27,10 @@ def test_defaults_use_sqlite_under_var_and_keep_the_generated_secret(tmp_path: P
         ("TAIKAI_SECRET_KEY", "short"),
         ("TAIKAI_TIME_ZONE", "Mars/Olympus"),
         ("TAIKAI_ALLOWED_HOSTS", " , "),
+        ("TAIKAI_PUBLIC_URL", "192.168.1.20:8000"),
+        ("TAIKAI_PUBLIC_URL", "ftp://venue.example"),
+        ("TAIKAI_PUBLIC_URL", "http://venue.example/?x=1"),
+        ("TAIKAI_PUBLIC_URL", "http://venue.example:99999"),
     ],
 )
 def test_bad_setting_is_named(tmp_path: Path, name: str, value: str) -> None:
@@ -51,3 +55,17 @@ def test_bad_setting_stops_the_command_with_its_name(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "TAIKAI_DEBUG" in proc.stderr
+
+
+def test_the_venue_address_is_taken_as_given_without_a_trailing_slash(tmp_path: Path) -> None:
+    env = {"TAIKAI_VAR_DIR": str(tmp_path), "TAIKAI_PUBLIC_URL": "https://taikai.example.jp/venue/"}
+    assert load(env).public_url == "https://taikai.example.jp/venue"
+    assert load({"TAIKAI_VAR_DIR": str(tmp_path)}).public_url == ""
+
+
+def test_serve_tells_phones_the_public_url_else_the_first_lan_address() -> None:
+    from taikai.cli.serve import venue_address
+
+    assert venue_address("https://taikai.example.jp", ["192.168.1.20"], 8000) == "https://taikai.example.jp"
+    assert venue_address("", ["192.168.1.20", "10.0.0.3"], 8000) == "http://192.168.1.20:8000"
+    assert venue_address("", [], 8000) == ""

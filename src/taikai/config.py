@@ -28,6 +28,8 @@ class Config:
     allowed_hosts: list[str]
     time_zone: str
     https: bool
+    public_url: str = ""  # the venue address shared with phones (slips, QR codes); "" = the LAN address
+    lan_url: str = ""  # set by `taikai serve` for its workers: this machine's address on the venue network
 
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -96,6 +98,23 @@ def _hosts(env: dict[str, str]) -> list[str]:
     return hosts
 
 
+def _base_url(env: dict[str, str], name: str) -> str:
+    """An address phones open: http(s)://host[:port][/prefix], without a query; no trailing slash."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return ""
+    parsed = urlparse(raw)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise ConfigError(name, f"expected an address such as http://192.168.1.20:8000, got {raw!r}")
+    if parsed.query or parsed.fragment:
+        raise ConfigError(name, "the address must not have a query (?...) or a fragment (#...)")
+    try:
+        parsed.port  # noqa: B018  (a bad port raises)
+    except ValueError as exc:
+        raise ConfigError(name, f"bad port in {raw!r}") from exc
+    return raw.rstrip("/")
+
+
 def load(env: dict[str, str] | None = None) -> Config:
     env = dict(os.environ if env is None else env)
     var_dir = Path(env.get("TAIKAI_VAR_DIR") or Path.cwd() / "var").resolve()
@@ -107,6 +126,8 @@ def load(env: dict[str, str] | None = None) -> Config:
         allowed_hosts=_hosts(env),
         time_zone=_time_zone(env),
         https=_bool(env, "TAIKAI_HTTPS", False),
+        public_url=_base_url(env, "TAIKAI_PUBLIC_URL"),
+        lan_url=_base_url(env, "TAIKAI_LAN_URL"),
     )
 
 

@@ -34,6 +34,10 @@ SECRET_KEY = CONFIG.secret_key
 SERVER_ID = __import__("hashlib").sha256(f"taikai.server-id:{SECRET_KEY}".encode()).hexdigest()[:16]
 DEBUG = CONFIG.debug
 ALLOWED_HOSTS = CONFIG.allowed_hosts
+# The address phones use for everything shared with players (slips, QR codes): TAIKAI_PUBLIC_URL, else the
+# LAN address `taikai serve` found (TAIKAI_LAN_URL, set for its workers); see taikai.events.venue.
+TAIKAI_PUBLIC_URL = CONFIG.public_url
+TAIKAI_LAN_URL = CONFIG.lan_url
 
 INSTALLED_APPS = [
     "django.contrib.auth",

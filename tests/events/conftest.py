@@ -38,18 +38,20 @@ def organizer(db: Any) -> Any:
     return get_user_model().objects.get(username="organizer")
 
 
-def make_event(organizer: Any, players: int = 8, **kwargs: Any) -> Event:
+def make_event(organizer: Any, players: int = 8, checked_in: bool = True, **kwargs: Any) -> Event:
     defaults: dict[str, Any] = {"name": "テスト大会", "date": dt.date(2026, 12, 6), "ruleset_name": "harajuku-cs-1.2"}
     event = event_services.create_event(by=Staff(organizer), **{**defaults, **kwargs})
     for i in range(players):
         name, kana = NAMES[i % len(NAMES)]
-        player_services.register_player(
+        player = player_services.register_player(
             event,
             by=Staff(organizer),
             name=f"{name}{'' if i < len(NAMES) else i}",
             name_kana=kana,
             card_game_id=f"{1000000000 + i}",
         )
+        if checked_in:  # REG-3: only players who checked in are paired
+            player_services.check_in(player, by=Staff(organizer))
     return event
 
 

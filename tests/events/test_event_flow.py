@@ -218,7 +218,13 @@ def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
     event = make_event(organizer, 4)
     r1 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r1)
-    late = player_services.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999")
+    with pytest.raises(ServiceError) as refused:  # registration closed with round 1: only an explicit late entry
+        player_services.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999")
+    assert refused.value.problem.code == "registration-closed-late-entry"
+    late = player_services.register_player(
+        event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999", late_entry=True
+    )
+    late, _token = player_services.check_in(late, by=Staff(organizer))
     assert late.late_entry_round == 2
     row = next(r for r in standings_for(event) if r.player_id == late.pk)
     assert (row.wins, row.losses, row.points) == (0, 1, 0)

@@ -49,7 +49,10 @@ def _event(organizer: Any, players: int, rounds: int, **kwargs: Any) -> Event:
         **kwargs,
     )
     for i in range(players):
-        player_services.register_player(event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{1000000000 + i}")
+        player = player_services.register_player(
+            event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{1000000000 + i}"
+        )
+        player_services.check_in(player, by=Staff(organizer))
     return event
 
 
@@ -67,8 +70,13 @@ def test_pairing_and_standings_see_the_same_points(organizer: Any, data: st.Data
         late = None
         if number > 1 and data.draw(st.booleans(), label="late entry"):
             late = player_services.register_player(
-                event, by=Staff(organizer), name=f"遅刻{number}", card_game_id=f"2{event.pk:05d}{number:04d}"
+                event,
+                by=Staff(organizer),
+                name=f"遅刻{number}",
+                card_game_id=f"2{event.pk:05d}{number:04d}",
+                late_entry=True,
             )
+            late, _token = player_services.check_in(late, by=Staff(organizer))
             assert late.late_entry_round == number
         active = list(event.players.filter(dropped_after_round__isnull=True).order_by("id"))
         if number > 1 and len(active) > 3 and data.draw(st.booleans(), label="drop"):

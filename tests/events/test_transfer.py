@@ -96,7 +96,8 @@ def test_csv_import_is_all_or_nothing(organizer: Any) -> None:  # REG-1, REG-2
     bad = b"name,card_game_id\nBob,0000000003\nCarol,12345\n"
     with pytest.raises(ServiceError) as exc:
         player_services.import_players_csv(event, by=Staff(organizer), data=bad)
-    assert exc.value.problem.params["line"] == 3 and exc.value.problem.params["inner"].code == "bad-card-game-id"
+    (row,) = exc.value.problem.params["problems"]  # every bad row, each with its line and reason
+    assert row.params["line"] == 3 and row.params["inner"].code == "bad-card-game-id"
     assert event.players.count() == 2
     sjis = "name,card_game_id\n佐藤,0000000009\n".encode("cp932")
     assert len(player_services.import_players_csv(event, by=Staff(organizer), data=sjis)) == 1

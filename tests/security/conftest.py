@@ -44,7 +44,10 @@ def new_event(by: Any, players: int, name: str = "権限テスト大会", **kwar
         by=Staff(by), name=name, date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2", **kwargs
     )
     for i in range(players):
-        player_services.register_player(event, by=Staff(by), name=f"選手{i:04d}", card_game_id=f"{event.pk:03d}{i:07d}")
+        player = player_services.register_player(
+            event, by=Staff(by), name=f"選手{i:04d}", card_game_id=f"{event.pk:03d}{i:07d}"
+        )
+        player_services.check_in(player, by=Staff(by))  # REG-3: only checked-in players are paired
     return event
 
 

@@ -64,7 +64,8 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
         top_cut=cut,
     )
     for i in range(players):
-        player_services.register_player(event, by=organizer, name=f"選手 {i:05d}", card_game_id=f"{i:010d}")
+        p = player_services.register_player(event, by=organizer, name=f"選手 {i:05d}", card_game_id=f"{i:010d}")
+        player_services.check_in(p, by=organizer)  # REG-3: only checked-in players are paired
     t_registered = time.perf_counter()
     per_round = []
     while round_services.plan(event).next_action not in ("finished",):

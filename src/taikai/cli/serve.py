@@ -40,6 +40,13 @@ def lan_addresses() -> list[str]:
     return found
 
 
+def venue_address(public_url: str, lan: list[str], port: int) -> str:
+    """The address phones must use: TAIKAI_PUBLIC_URL when set, else the first LAN address."""
+    if public_url:
+        return public_url
+    return f"http://{lan[0]}:{port}" if lan else ""
+
+
 def _static_fingerprint() -> str:
     import taikai
 
@@ -87,9 +94,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     engine = settings.DATABASES["default"]["ENGINE"]
     workers = args.workers or min(4, max(2, os.cpu_count() or 2))
     print(f"taikai: serving on http://127.0.0.1:{args.port}/")
-    if args.host in ("0.0.0.0", "::"):
-        for addr in lan_addresses():
-            print(f"taikai: on the venue network: http://{addr}:{args.port}/")
+    lan = lan_addresses() if args.host in ("0.0.0.0", "::") else []
+    for addr in lan:
+        print(f"taikai: on the venue network: http://{addr}:{args.port}/")
+    venue = venue_address(settings.TAIKAI_PUBLIC_URL, lan, args.port)
+    if lan:
+        # The workers (new processes) read it from the environment in taikai.config.
+        os.environ["TAIKAI_LAN_URL"] = f"http://{lan[0]}:{args.port}"
+    if venue:
+        print(f"taikai: players' slips and QR codes use / 参加者の案内票とQRコード: {venue}/")
     print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
     sys.stdout.flush()
     from taikai.api.webhooks import start_worker

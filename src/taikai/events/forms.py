@@ -92,7 +92,7 @@ class PlayerForm(forms.Form):
 
 
 class CsvImportForm(forms.Form):
-    file = forms.FileField(label=_("CSV file (name, card_game_id, name_kana, contact)"))
+    file = forms.FileField(label=_("CSV file"))
 
 
 class StaffForm(forms.Form):

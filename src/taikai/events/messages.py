@@ -12,7 +12,7 @@ _R = register
 _R("not-organizer", "この操作は大会の主催者だけができます。", "Only the event's organizers can do this.")
 _R("not-staff", "この操作は大会スタッフだけができます。", "Only the event's staff can do this.")
 _R("not-judge", "この操作はジャッジだけができます。", "Only judges can do this.")
-_R("not-head-judge", "この操作はヘッドジャッジだけができます (PEN-6)。", "Only the head judge can do this (PEN-6).")
+_R("not-head-judge", "この操作はヘッドジャッジだけができます。", "Only the head judge can do this.")
 _R("required", "{field} を入力してください。", "{field} is required.")
 _R("too-long", "{field} は {limit} 文字以内にしてください。", "{field} must be at most {limit} characters.")
 _R("bad-choice", "{field} に {value!r} は選べません。", "{value!r} is not a valid choice for {field}.")
@@ -82,8 +82,8 @@ _R(
 _R("not-your-match", "この卓はあなたの対戦ではありません。", "This is not your match.")
 _R(
     "result-final",
-    "確定した結果はスタッフだけが訂正できます (END-3)。",
-    "A confirmed result can only be corrected by staff (END-3).",
+    "確定した結果はスタッフだけが訂正できます。",
+    "A confirmed result can only be corrected by staff.",
 )
 _R("bad-record", "結果を読めません: {detail}", "Cannot read the result: {detail}")
 _R(
@@ -100,8 +100,8 @@ _R(
 _R("reason-required", "理由を入力してください。", "Give a reason.")
 _R(
     "id-not-in-elimination",
-    "インテンショナル・ドローはスイスドローだけです (END-2)。",
-    "An intentional draw is possible in Swiss rounds only (END-2).",
+    "合意の引き分け（ID）はスイスドローのラウンドだけでできます。",
+    "An intentional draw is possible in Swiss rounds only.",
 )
 _R("bye-has-no-result", "不戦勝の卓に結果は入力できません。", "A bye has no result to enter.")
 _R(
@@ -111,9 +111,101 @@ _R(
 )
 _R("team-name-taken", "チーム名 {name!r} は使われています。", "The team name {name!r} is taken.")
 _R("team-needs-three", "チームは {seats} 人で登録してください。", "A team has {seats} players.")
-_R("import-invalid", "大会データを読み込めません: {detail}", "Cannot import the event file: {detail}")
+_R(
+    "import-invalid",
+    "大会データを読み込めません（{part}が正しくありません）。taikai から書き出したファイルを選んでください。",
+    "Cannot import the event file ({part} is not right). Choose a file exported from taikai.",
+)
+_R(
+    "event-finished",
+    "この大会は終了しています。登録も受付もできません。",
+    "This event has finished: nobody can register or check in.",
+)
+_R(
+    "registration-closed-late-entry",
+    "受付は締め切られています。遅れて来た人は「遅刻参加」で登録してください（出られなかったラウンドは負け扱い）。",
+    "Registration is closed. Register a late arrival as a late entry (missed rounds count as losses).",
+)
+_R(
+    "registration-reopen-too-late",
+    "ラウンドが始まった後は受付を再開できません。遅刻参加で登録してください。",
+    "Registration cannot reopen once a round is paired; register late arrivals as late entries.",
+)
+_R(
+    "player-delete-after-start",
+    "ラウンド1の組み合わせ後は削除できません。ドロップにしてください（成績は残ります）。",
+    "A player cannot be deleted after round 1 is paired; drop them instead (their results stay).",
+)
+_R(
+    "player-has-records",
+    "{name} には罰則などの記録があるため削除できません。ドロップにしてください。",
+    "{name} has records (such as a penalty) and cannot be deleted; drop them instead.",
+)
+_R(
+    "csv-rows",
+    "CSV の {count} 行に問題があるため、1行も登録していません。",
+    "{count} CSV rows have problems, so no row was imported.",
+)
+_R("csv-duplicate", "同じカードゲームIDが {first} 行目にもあります。", "The same Card Game ID is on line {first} too.")
+_R("not-dropped", "このプレイヤーはドロップしていません。", "This player has not dropped.")
+_R(
+    "undrop-too-late",
+    "ドロップの後に次のラウンドが組まれたため、取り消せません。",
+    "The next round was paired after the drop, so it cannot be taken back.",
+)
+_R(
+    "undrop-disqualified",
+    "失格によるドロップです。取り消すにはヘッドジャッジが罰則を取り消してください。",
+    "This drop is a disqualification; the head judge lifts it by overturning the penalty.",
+)
+_R(
+    "not-checked-in",
+    "{name} は受付（チェックイン）していないため、組み合わせに入れられません。",
+    "{name} has not checked in and cannot be paired.",
+)
+_R("round-finished", "このラウンドは終わっています。", "This round is over.")
+_R(
+    "bad-time-change",
+    "その時間（{minutes}分）には変更できません。残り時間は0分から3時間までです。",
+    "The time cannot change by that much ({minutes} min): remaining time stays between 0 and 3 hours.",
+)
+_R(
+    "undo-not-latest",
+    "取り消せるのは最新のラウンドだけです。",
+    "Only the latest round can be undone.",
+)
+_R(
+    "undo-result-in",
+    "結果が入力された卓があるため、このラウンドは取り消せません。",
+    "A result is already in for this round, so it cannot be undone.",
+)
+_R(
+    "cut-not-next",
+    "決勝トーナメントの選出はスイスドローがすべて終わってからです。",
+    "The top cut is chosen once all Swiss rounds are done.",
+)
+_R("not-qualified", "{name} は決勝トーナメントの進出圏内にいません。", "{name} is not among the players who qualify.")
+_R("last-organizer", "主催者が一人もいなくなるため外せません。", "The event's only organizer cannot be removed.")
+_R(
+    "head-judge-needed",
+    "ヘッドジャッジは外せません。先に別の人をヘッドジャッジにしてください（大会にヘッドジャッジは必ず一人）。",
+    "The head judge cannot be removed: first name another head judge (an event always has exactly one).",
+)
 _R("server-not-empty", "この大会データはすでにあります。", "This event already exists on this server.")
 
+
+PARTS = {
+    "format": ("ファイルの形式", "the file's format"),
+    "event": ("大会の情報", "the event section"),
+    "staff": ("スタッフ", "the staff"),
+    "teams": ("チーム", "the teams"),
+    "players": ("プレイヤー", "the players"),
+    "rounds": ("ラウンド", "the rounds"),
+    "team_matches": ("チーム戦の対戦", "the team matches"),
+    "matches": ("対戦", "the matches"),
+    "reports": ("結果報告", "the result reports"),
+    "prize_ranks": ("賞品の順位", "the prize table"),
+}
 
 FIELDS = {
     "name": ("名前", "name"),
@@ -123,6 +215,7 @@ FIELDS = {
     "format": ("形式", "format"),
     "role": ("役割", "role"),
     "ruleset": ("ルールセット", "ruleset"),
+    "contact": ("連絡先", "contact"),
 }
 
 
@@ -134,6 +227,11 @@ def problem_text(problem: Problem) -> str:
             f"CSV {problem.params.get('line')}行目: " if lang == "ja" else f"CSV line {problem.params.get('line')}: "
         )
         return prefix + problem_text(inner)
+    part = problem.params.get("part")
+    if part in PARTS:
+        problem = Problem(problem.code, **{**problem.params, "part": PARTS[part][0 if lang == "ja" else 1]})
+    if problem.code == "csv-rows":
+        problem = Problem(problem.code, count=len(problem.params.get("problems", ())))
     field = problem.params.get("field")
     if field in FIELDS:
         params = {**problem.params, "field": FIELDS[field][0 if lang == "ja" else 1]}

@@ -41,6 +41,7 @@ class Event(models.Model):
     banlist_entries = models.JSONField(default=dict, blank=True)  # snapshot: passcode -> limit
     is_team_event = models.BooleanField(_("team event"), default=False)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
+    registration_closed = models.BooleanField(default=False)  # by the organizer; pairing round 1 closes it too
     tiebreak_seed = models.BigIntegerField()  # the recorded draw for final ties (never the player ID)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -67,6 +68,12 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/events/{self.pk}/"
+
+    @property
+    def registration_open(self) -> bool:
+        """New players join as ordinary entrants until the organizer closes registration or round 1 is
+        paired; after that a new arrival is a late entry, and after the event nobody joins."""
+        return self.status == Event.Status.REGISTRATION and not self.registration_closed and not self.rounds.exists()
 
 
 class StaffRole(models.Model):
@@ -120,6 +127,7 @@ class Player(models.Model):
     late_entry_round = models.PositiveSmallIntegerField(null=True, blank=True)  # first round played
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     disqualified = models.BooleanField(default=False)  # PEN-1: removed by a DQ (失格), not a drop
+    declined_top_cut = models.BooleanField(default=False)  # qualified, but chose not to play the top cut
     access_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     pin_hash = models.CharField(max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0)

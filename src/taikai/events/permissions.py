@@ -128,7 +128,7 @@ def require_player_or_judge(actor: Actor, player: Player) -> None:
 def require_registration(actor: Actor, event: Event) -> None:
     """The organizer registers anyone at any time; a visitor registers themself while registration is open."""
     if isinstance(actor, Visitor):
-        if event.status == Event.Status.FINISHED or event.rounds.exists():
+        if not event.registration_open:
             raise ServiceError("registration-closed")
         return
     require_organizer(actor, event)

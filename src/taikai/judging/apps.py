@@ -7,4 +7,7 @@ class JudgingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from taikai.judging import receivers  # noqa: F401  (connects to taikai.events.signals)
+        from taikai.judging import (
+            receivers,  # noqa: F401  (connects to taikai.events.signals)
+            transfer,  # noqa: F401  (adds the prize table to the event file)
+        )

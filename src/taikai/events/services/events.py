@@ -186,8 +186,10 @@ def remove_staff(event: Event, *, by: Actor, username: str) -> None:
         ).first()
         if staff is None:
             raise ServiceError("not-event-staff", username=username)
-        organizers = StaffRole.objects.filter(event=event, role=StaffRole.Role.ORGANIZER)
-        if staff.role == StaffRole.Role.ORGANIZER and organizers.count() == 1:
+        # The head judge may be removed (to name another, PEN-6); the last organizer stays.
+        running = (StaffRole.Role.ORGANIZER, StaffRole.Role.ORGANIZER_HEAD_JUDGE)
+        organizers = StaffRole.objects.filter(event=event, role__in=running)
+        if staff.role in running and organizers.count() == 1:
             raise ServiceError("last-organizer")
         before = {"username": username, "role": staff.role}
         staff.delete()
@@ -223,3 +225,27 @@ def add_staff(event: Event, *, by: Actor, username: str, role: str, password: st
         if password and not get_user_model().objects.filter(username=username).exists():
             create_staff_user(by=by, username=username, password=password)
         return assign_staff(event, by=by, username=username, role=role)
+
+
+def close_registration(event: Event, *, by: Actor, closed: bool = True) -> Event:
+    """The organizer closes registration (or opens it again before round 1). Pairing round 1 closes it
+    anyway; after that a new arrival is an explicit late entry."""
+    require_organizer(by, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not closed and (event.rounds.exists() or event.status == Event.Status.FINISHED):
+            raise ServiceError("registration-reopen-too-late")
+        if event.registration_closed == closed:
+            return event
+        event.registration_closed = closed
+        event.version += 1
+        event.save(update_fields=["registration_closed", "version"])
+        record(
+            actions.REGISTRATION_CLOSED if closed else actions.REGISTRATION_REOPENED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            before={"registration_closed": not closed},
+            after={"registration_closed": closed},
+        )
+    return event

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.db.models import Q
+
 from taikai.core import sheet as core_sheet
 from taikai.core.sheet import Entrant, EventFacts, RoundFacts, Sheet, Stage, Table
 from taikai.events.models import Event, Match, Round, TeamMatch
@@ -17,15 +19,21 @@ def event_facts(
     event: Event, before_round: int | None = None, overrides: Mapping[int, str] | None = None
 ) -> EventFacts:
     """Players, and every round's tables by stage; ``overrides`` replaces some matches' results (by pk),
-    for a correction's preview. A result counts once confirmed; a bye is always decided."""
+    for a correction's preview. A result counts once confirmed; a bye is always decided.
+
+    The entrants are the players who checked in (REG-3), and anyone already seated at a table: a player
+    who registered but never came is not in the event's record, so never paired and never ranked."""
+    matches = Match.objects.filter(round__event=event)
+    seated = Q(pk__in=matches.values("player_a_id")) | Q(
+        pk__in=matches.filter(player_b__isnull=False).values("player_b_id")
+    )
     entrants = tuple(
         Entrant(pid, late, dropped, ineligible != "")  # REG-2: an ineligible player is not paired
-        for pid, late, dropped, ineligible in event.players.order_by("id").values_list(
-            "id", "late_entry_round", "dropped_after_round", "ineligible_reason"
-        )
+        for pid, late, dropped, ineligible in event.players.filter(Q(checked_in_at__isnull=False) | seated)
+        .order_by("id")
+        .values_list("id", "late_entry_round", "dropped_after_round", "ineligible_reason")
     )
     rounds = event.rounds.order_by("number")
-    matches = Match.objects.filter(round__event=event)
     if before_round is not None:
         rounds = rounds.filter(number__lt=before_round)
         matches = matches.filter(round__number__lt=before_round)

@@ -12,11 +12,12 @@ import unicodedata
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, ProtectedError
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
 from taikai.events import actions
 from taikai.events.actors import Actor, Visitor
@@ -27,6 +28,7 @@ from taikai.events.permissions import (
     require_organizer,
     require_player_or_organizer,
     require_registration,
+    require_staff,
 )
 from taikai.events.signals import player_dropped, send_on_commit
 
@@ -81,15 +83,19 @@ def register_player(
     card_game_id: str,
     name_kana: str = "",
     contact: str = "",
+    late_entry: bool = False,
 ) -> Player:
-    """The organizer registers anyone; a visitor registers themself on a phone while registration is open."""
+    """The organizer registers anyone; a visitor registers themself on a phone while registration is open.
+
+    Once registration is closed (by the organizer, or by pairing round 1) a new arrival joins only as an
+    explicit late entry (``late_entry=True``), who holds the missed Swiss rounds as the ruleset scores them
+    (scoring.late_entry_missed_round). Nobody joins a finished event."""
     require_registration(by, event)
-    values = {
-        "name": _clean_name(name, "name"),
-        "name_kana": _clean_name(name_kana, "name_kana", required=False),
-        "card_game_id": normalize_card_game_id(card_game_id),
-        "contact": (contact or "").strip()[:200],
-    }
+    if event.status == Event.Status.FINISHED:
+        raise ServiceError("event-finished")
+    if not event.registration_open and not late_entry:
+        raise ServiceError("registration-closed-late-entry")
+    values = _clean_values(name=name, card_game_id=card_game_id, name_kana=name_kana, contact=contact)
     with transaction.atomic():
         if Player.objects.filter(event=event, card_game_id=values["card_game_id"]).exists():
             raise ServiceError("already-registered", card_game_id=values["card_game_id"])
@@ -104,7 +110,7 @@ def register_player(
             event_id=event.pk,
             obj=player,
             after=as_dict(player, PLAYER_FIELDS),
-            late_entry=bool(played),
+            late_entry=bool(played) or late_entry,
         )
     return player
 
@@ -136,47 +142,158 @@ def remove_spam_registrations(event: Event, *, by: Actor, since: dt.datetime) ->
     return len(doomed)
 
 
-def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
-    """CSV with a header: name, card_game_id, and optionally name_kana, contact. All rows or none."""
-    require_organizer(by, event)
+def _clean_values(*, name: str, card_game_id: str, name_kana: str, contact: str) -> dict[str, str]:
+    return {
+        "name": _clean_name(name, "name"),
+        "name_kana": _clean_name(name_kana, "name_kana", required=False),
+        "card_game_id": normalize_card_game_id(card_game_id),
+        "contact": (contact or "").strip()[:200],
+    }
+
+
+def update_player(player: Player, *, by: Actor, **changes: str) -> Player:
+    """Correct a player's name, reading, Card Game ID or contact (a typo at the desk), at any time."""
+    require_staff(by, player.event)
+    unknown = set(changes) - {"name", "name_kana", "card_game_id", "contact"}
+    if unknown:
+        raise ServiceError("bad-field", field=sorted(unknown)[0])
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        before = as_dict(player, PLAYER_FIELDS)
+        current = {k: getattr(player, k) for k in ("name", "name_kana", "card_game_id", "contact")}
+        values = _clean_values(**{**current, **changes})
+        taken = Player.objects.filter(event_id=player.event_id, card_game_id=values["card_game_id"])
+        if taken.exclude(pk=player.pk).exists():
+            raise ServiceError("already-registered", card_game_id=values["card_game_id"])
+        for key, value in values.items():
+            setattr(player, key, value)
+        player.version += 1
+        player.save()
+        record(
+            actions.PLAYER_UPDATED,
+            actor=by,
+            event_id=player.event_id,
+            obj=player,
+            before=before,
+            after=as_dict(player, PLAYER_FIELDS),
+        )
+    return player
+
+
+def delete_player(player: Player, *, by: Actor) -> None:
+    """Remove a registration made by mistake, before round 1 is paired; afterwards a player drops instead
+    (their results stay in the record). The audit entry keeps what was deleted."""
+    require_organizer(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.event.rounds.exists():
+            raise ServiceError("player-delete-after-start")
+        before = {**as_dict(player, PLAYER_FIELDS), "id": player.pk}
+        event_id = player.event_id
+        try:
+            with transaction.atomic():
+                player.delete()
+        except ProtectedError as exc:  # e.g. a penalty already names the player
+            raise ServiceError("player-has-records", name=before["name"]) from exc
+        record(actions.PLAYER_DELETED, actor=by, event_id=event_id, before=before)
+
+
+# CSV headers the import reads, in English or Japanese (a spreadsheet made at a Japanese shop).
+CSV_HEADERS = {
+    "name": ("name", "名前", "氏名"),
+    "name_kana": ("name_kana", "ふりがな", "よみがな", "フリガナ"),
+    "card_game_id": ("card_game_id", "カードゲームID", "カードゲームid", "コナミID"),
+    "contact": ("contact", "連絡先"),
+}
+CSV_TEMPLATE = "名前,ふりがな,カードゲームID,連絡先\r\n山田 太郎,やまだ たろう,0000000001,\r\n"
+
+
+def _csv_columns(header: list[str]) -> dict[str, str]:
+    """Our field -> the header cell naming it (NFKC, so full-width letters and spaces read the same)."""
+    cells = {unicodedata.normalize("NFKC", h).strip().lower(): h for h in header}
+    found = {}
+    for field, names in CSV_HEADERS.items():
+        for name in names:
+            if name.lower() in cells:
+                found[field] = cells[name.lower()]
+                break
+    return found
+
+
+def _decode_csv(data: bytes) -> str:
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         try:
-            text = data.decode("cp932")
+            return data.decode("cp932")
         except UnicodeDecodeError as exc:
             raise ServiceError("csv-encoding") from exc
-    reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in (reader.fieldnames or [])]
-    missing = [h for h in ("name", "card_game_id") if h not in header]
+
+
+def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
+    """CSV with a header: name, card_game_id, and optionally name_kana, contact (or 名前, カードゲームID,
+    ふりがな, 連絡先). All rows or none: every bad row is reported with its line and reason."""
+    require_staff(by, event)
+    if not event.registration_open:
+        raise ServiceError("registration-closed-late-entry")
+    reader = csv.DictReader(io.StringIO(_decode_csv(data)))
+    columns = _csv_columns(list(reader.fieldnames or []))
+    missing = [CSV_HEADERS[f][1] for f in ("name", "card_game_id") if f not in columns]
     if missing:
         raise ServiceError("csv-missing-columns", columns=", ".join(missing))
+    rows: list[tuple[int, dict[str, str]]] = []
+    problems: list[Problem] = []
+    taken = set(Player.objects.filter(event=event).values_list("card_game_id", flat=True))
+    seen: dict[str, int] = {}
+    for line, row in enumerate(reader, start=2):
+        raw = {field: (row.get(header) or "") for field, header in columns.items()}
+        if not any(v.strip() for v in raw.values()):
+            continue  # a blank line at the end of a spreadsheet export
+        try:
+            values = _clean_values(
+                name=raw["name"],
+                card_game_id=raw["card_game_id"],
+                name_kana=raw.get("name_kana", ""),
+                contact=raw.get("contact", ""),
+            )
+        except ServiceError as exc:
+            problems.append(Problem("csv-row", line=line, inner=exc.problem))
+            continue
+        cgid = values["card_game_id"]
+        if cgid in taken:
+            problems.append(Problem("csv-row", line=line, inner=Problem("already-registered", card_game_id=cgid)))
+        elif cgid in seen:
+            problems.append(Problem("csv-row", line=line, inner=Problem("csv-duplicate", first=seen[cgid])))
+        else:
+            seen[cgid] = line
+            rows.append((line, values))
+    if problems:
+        raise ServiceError("csv-rows", problems=tuple(problems))
     created: list[Player] = []
     with transaction.atomic():
-        for line, row in enumerate(reader, start=2):
-            row = {(k or "").strip(): (v or "") for k, v in row.items()}
-            try:
-                created.append(
-                    register_player(
-                        event,
-                        by=by,
-                        name=row["name"],
-                        card_game_id=row["card_game_id"],
-                        name_kana=row.get("name_kana", ""),
-                        contact=row.get("contact", ""),
-                    )
-                )
-            except ServiceError as exc:
-                raise ServiceError("csv-row", line=line, inner=exc.problem) from exc
+        for _line, values in rows:
+            created.append(_register_row(event, by, values))
         record(actions.PLAYERS_IMPORTED, actor=by, event_id=event.pk, count=len(created))
     return created
+
+
+def _register_row(event: Event, by: Actor, fields: dict[str, str]) -> Player:
+    """A registration from a form or a CSV row (text fields only: never a late entry)."""
+    return register_player(
+        event,
+        by=by,
+        name=fields.get("name", ""),
+        card_game_id=fields.get("card_game_id", ""),
+        name_kana=fields.get("name_kana", ""),
+        contact=fields.get("contact", ""),
+    )
 
 
 def register_with_access(event: Event, *, by: Actor, **fields: str) -> tuple[Player, str]:
     """Register and hand out the personal link at once (returned once), so a deck list can be sent before
     the event; check-in later only confirms attendance."""
     with transaction.atomic():
-        player = register_player(event, by=by, **fields)
+        player = _register_row(event, by, fields)
         token = _new_token(player)
         player.save(update_fields=["access_token_hash"])
         record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player)
@@ -189,7 +306,14 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
     require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.event.status == Event.Status.FINISHED:
+            raise ServiceError("event-finished")
         before = as_dict(player, PLAYER_FIELDS)
+        if player.checked_in_at is None and player.late_entry_round is None:
+            # Checking in after Swiss rounds were paired is a late entry: the rounds missed are scored as
+            # the ruleset says (a player not checked in is never paired, so they were missed).
+            played = _played_rounds(player.event)
+            player.late_entry_round = (played + 1) if played else None
         player.checked_in_at = player.checked_in_at or timezone.now()
         player.id_card_shown = id_card_shown
         token = "" if player.access_token_hash else _new_token(player)
@@ -329,6 +453,34 @@ def disqualify_player(player: Player, *, by: Actor) -> Player:
     return player
 
 
+def undrop_player(player: Player, *, by: Actor) -> Player:
+    """Take back a drop made by mistake, while no round has been paired since: the player is paired in the
+    next round as before. A disqualification (PEN-1) is lifted only by overturning its penalty."""
+    require_organizer(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if not player.dropped:
+            raise ServiceError("not-dropped")
+        event = player.event
+        if event.status == Event.Status.FINISHED or event.rounds.count() != player.dropped_after_round:
+            raise ServiceError("undrop-too-late")
+        if player.disqualified:
+            raise ServiceError("undrop-disqualified")
+        before = as_dict(player, PLAYER_FIELDS)
+        player.dropped_after_round = None
+        player.version += 1
+        player.save()
+        record(
+            actions.PLAYER_UNDROPPED,
+            actor=by,
+            event_id=event.pk,
+            obj=player,
+            before=before,
+            after=as_dict(player, PLAYER_FIELDS),
+        )
+    return player
+
+
 def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
     """REG-2: the organizer marks a player without the right to take part (参加資格: e.g. a Card Game ID with
     wrong data), with a reason. From then on the player is not paired; an empty reason restores it."""
@@ -361,3 +513,26 @@ def search_players(event: Event, query: str, limit: int = 20) -> list[Player]:
     from django.db.models import Q
 
     return list(players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q)).order_by("name_kana", "name")[:limit])
+
+
+def issue_slips(event: Event, *, by: Actor) -> list[tuple[Player, str]]:
+    """New personal links for every checked-in player at once, to print all slips (old links stop working)."""
+    require_staff(by, event)
+    issued: list[tuple[Player, str]] = []
+    with transaction.atomic():
+        for player in (
+            Player.objects.select_for_update()
+            .filter(event=event, checked_in_at__isnull=False)
+            .order_by("name_kana", "name")
+        ):
+            token = _new_token(player)
+            player.save(update_fields=["access_token_hash"])
+            record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player, bulk=True)
+            issued.append((player, token))
+    issued.sort(key=lambda pt: (_kana_sort(pt[0].name_kana or pt[0].name), pt[0].name))
+    return issued
+
+
+def _kana_sort(s: str) -> str:
+    s = unicodedata.normalize("NFKC", s)
+    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)

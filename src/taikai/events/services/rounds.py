@@ -8,9 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
-from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
 from taikai.core import progress
 from taikai.core import sheet as core_sheet
@@ -118,8 +116,12 @@ def pair_next_round(event: Event, *, by: Actor) -> Round:
 
 
 def _active_players(event: Event) -> list[Player]:
-    # REG-2: a player without the right to take part is not paired.
-    return list(event.players.filter(dropped_after_round__isnull=True, ineligible_reason="").order_by("id"))
+    """Who can be paired: checked in (REG-3), not dropped, and with the right to take part (REG-2)."""
+    return list(
+        event.players.filter(
+            dropped_after_round__isnull=True, checked_in_at__isnull=False, ineligible_reason=""
+        ).order_by("id")
+    )
 
 
 def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
@@ -174,11 +176,18 @@ def _create_matches(rnd: Round, tables: list[tuple[Player, Player | None]], manu
     Match.objects.bulk_create(rows)
 
 
-def _top_cut(event: Event, by: Actor, cut: int) -> Round:
+def _cut_eligible(event: Event) -> list[int]:
+    """The standings, best first, without dropped players and those who declined their place."""
     from taikai.events.services.standings import standings_for
 
     ineligible = set(event.players.exclude(ineligible_reason="").values_list("pk", flat=True))  # REG-2
-    eligible = [row.player_id for row in standings_for(event) if not row.dropped and row.player_id not in ineligible]
+    declined = set(event.players.filter(declined_top_cut=True).values_list("pk", flat=True))
+    barred = ineligible | declined
+    return [row.player_id for row in standings_for(event) if not row.dropped and row.player_id not in barred]
+
+
+def _top_cut(event: Event, by: Actor, cut: int) -> Round:
+    eligible = _cut_eligible(event)
     try:
         bracket = elimination.top_cut(eligible, event.ruleset, size=cut)
     except PairingError as exc:
@@ -251,6 +260,9 @@ def edit_pairing(rnd: Round, *, by: Actor, pairs: list[tuple[int, int | None]], 
             raise ServiceError("round-started")
         event = rnd.event
         by_id = {p.pk: p for p in event.players.all()}
+        for seated in (x for pair in pairs for x in pair if x is not None):
+            if seated in by_id and by_id[seated].checked_in_at is None:
+                raise ServiceError("not-checked-in", name=by_id[seated].name)
         seen: set[int] = set()
         met = event_sheet(event, before_round=rnd.number)
         for a, b in pairs:
@@ -374,37 +386,124 @@ def extend_time(match: Match, *, by: Actor, seconds: int, reason: str) -> Match:
     return locked
 
 
-ROUND_UNDONE = register_action("taikai.round.undone", _("Round undone"))
+def adjust_round_time(rnd: Round, *, by: Actor, seconds: int, version: int | None = None) -> Round:
+    """Add (or, negative, take away) time for the whole round, e.g. after a fire alarm (TIME-1)."""
+
+    def change(r: Round, now: float) -> None:
+        if r.status == Round.Status.FINISHED:
+            raise ServiceError("round-finished")
+        remaining = round_clock(r, now=now).remaining
+        if seconds == 0 or abs(seconds) > 3 * 60 * 60 or remaining + seconds < 0:
+            raise ServiceError("bad-time-change", minutes=round(abs(seconds) / 60))
+        r.time_limit_seconds += seconds
+
+    return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
+
+
+def set_remaining_time(rnd: Round, *, by: Actor, seconds: int, version: int | None = None) -> Round:
+    """Set what the clock shows as remaining (the round's limit moves so that it does)."""
+
+    def change(r: Round, now: float) -> None:
+        if r.status == Round.Status.FINISHED:
+            raise ServiceError("round-finished")
+        if not 0 <= seconds <= 3 * 60 * 60:
+            raise ServiceError("bad-time-change", minutes=round(seconds / 60))
+        r.time_limit_seconds = max(1, round(r.time_limit_seconds + seconds - round_clock(r, now=now).remaining))
+
+    return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
 
 
 def undo_round(rnd: Round, *, by: Actor) -> Event:
-    """Take back the last round while no result is in (paired by mistake, a late entry forgotten): its tables
-    go, the event is as before the pairing, and the pairing stays in the log. Byes count as no result."""
+    """Take back the latest round while no result is in (a wrong pairing that was already announced): its
+    tables go, the event is as it was before it was paired (round 1 undone: registration again)."""
     require_organizer(by, rnd.event)
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=rnd.event_id)
         rnd = Round.objects.select_for_update().get(pk=rnd.pk)
         last = event.rounds.order_by("-number").first()
         if last is None or last.pk != rnd.pk:
-            raise ServiceError("not-last-round", last=last.number if last else 0)
+            raise ServiceError("undo-not-latest")
         played = rnd.matches.filter(is_bye=False).exclude(status=Match.Status.PENDING, record__isnull=True)
-        if played.exists() or rnd.team_matches.exclude(result="").exclude(result="bye").exists():
-            raise ServiceError("round-has-results", number=rnd.number)
+        reported = rnd.matches.filter(reports__isnull=False).exists()
+        if played.exists() or reported or rnd.team_matches.exclude(result="").exclude(result="bye").exists():
+            raise ServiceError("undo-result-in")
         before = {
             "number": rnd.number,
             "stage": rnd.stage,
             "seed": rnd.seed,
             "started_at": rnd.started_at.isoformat() if rnd.started_at else None,
-            "tables": [
-                list(t) for t in rnd.matches.order_by("table", "seat").values_list("player_a_id", "player_b_id")
-            ],
+            "tables": [list(t) for t in rnd.matches.values_list("table", "player_a_id", "player_b_id")],
         }
+        number = rnd.number
         rnd.matches.all().delete()
         rnd.team_matches.all().delete()
         rnd.delete()
+        # A late entry registered for the round after this one now simply joins this one.
+        for player in event.players.filter(late_entry_round=number + 1):
+            player.late_entry_round = number if number > 1 else None
+            player.version += 1
+            player.save(update_fields=["late_entry_round", "version"])
         if not event.rounds.exists() and event.status == Event.Status.RUNNING:
             event.status = Event.Status.REGISTRATION
         event.version += 1
         event.save(update_fields=["status", "version"])
-        record(ROUND_UNDONE, actor=by, event_id=event.pk, obj=event, before=before, after={"status": event.status})
+        record(
+            actions.ROUND_UNDONE, actor=by, event_id=event.pk, obj=event, before=before, after={"status": event.status}
+        )
     return event
+
+
+@dataclass(frozen=True)
+class CutSeat:
+    seed: int
+    player_id: int
+    name: str
+    rank: int
+
+
+@dataclass(frozen=True)
+class CutPreview:
+    """Who the top cut would take now, by seed (1 v N, ...), and who declined their place."""
+
+    size: int
+    seats: tuple[CutSeat, ...]
+    declined: tuple[str, ...]
+
+
+def top_cut_preview(event: Event) -> CutPreview:
+    from taikai.events.services.standings import standings_for
+
+    size = planned_top_cut(event)
+    rows = {row.player_id: row for row in standings_for(event)}
+    eligible = _cut_eligible(event)[:size]
+    seats = tuple(CutSeat(k, pid, rows[pid].name, rows[pid].rank) for k, pid in enumerate(eligible, start=1))
+    declined = tuple(
+        event.players.filter(declined_top_cut=True).order_by("name_kana", "name").values_list("name", flat=True)
+    )
+    return CutPreview(size, seats, declined)
+
+
+def decline_top_cut(player: Player, *, by: Actor) -> Player:
+    """A qualified player declines their top-cut place before the cut is made; the next in the standings
+    moves up (the decline is recorded)."""
+    require_organizer(by, player.event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=player.event_id)
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if plan(event).next_action != "top-cut":
+            raise ServiceError("cut-not-next")
+        qualified = _cut_eligible(event)[: planned_top_cut(event)]
+        if player.pk not in qualified:
+            raise ServiceError("not-qualified", name=player.name)
+        player.declined_top_cut = True
+        player.version += 1
+        player.save(update_fields=["declined_top_cut", "version"])
+        record(
+            actions.TOP_CUT_DECLINED,
+            actor=by,
+            event_id=event.pk,
+            obj=player,
+            seed=qualified.index(player.pk) + 1,
+            moved_up=next(iter(_cut_eligible(event)[: planned_top_cut(event)][-1:]), None),
+        )
+    return player

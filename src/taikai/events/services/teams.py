@@ -36,7 +36,14 @@ def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str,
             raise ServiceError("team-name-taken", name=name.strip())
         team = Team.objects.create(event=event, name=name.strip())
         for seat, member in zip(seats, members, strict=True):
-            player = player_services.register_player(event, by=by, **member)
+            player = player_services.register_player(
+                event,
+                by=by,
+                name=member.get("name", ""),
+                card_game_id=member.get("card_game_id", ""),
+                name_kana=member.get("name_kana", ""),
+                contact=member.get("contact", ""),
+            )
             Player.objects.filter(pk=player.pk).update(team=team, seat=seat)
         record(
             actions.TEAM_REGISTERED,

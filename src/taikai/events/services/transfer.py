@@ -6,7 +6,9 @@ file uses the file's own ids, so a round trip reproduces the event exactly (test
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -110,16 +112,17 @@ def export_event(event: Event, *, by: Actor, secrets: bool = False) -> dict[str,
     return {
         "format": FORMAT,
         "version": VERSION,
-        "event": {k: _json(getattr(event, k)) for k in EVENT_KEYS},
+        "event": {k: _json(getattr(event, k)) for k in [*EVENT_KEYS, "registration_closed"]},
         "staff": [{"username": s.user.get_username(), "role": s.role} for s in event.staff.select_related("user")],
         "teams": _rows(event.teams.all(), ["id", "name", "dropped_after_round"]),
-        "players": _rows(event.players.all(), player_keys),
+        "players": _rows(event.players.all(), [*player_keys, "declined_top_cut"]),
         "rounds": _rows(event.rounds.all(), ROUND_KEYS),
         "team_matches": _rows(
             TeamMatch.objects.filter(round__event=event),
             ["id", "round_id", "table", "team_a_id", "team_b_id", "result"],
         ),
         "matches": _rows(Match.objects.filter(round__event=event).order_by("id"), MATCH_KEYS),
+        **{name: export(event) for name, (export, _import) in SECTIONS.items()},
         "reports": [
             {
                 **{k: _json(getattr(r, k)) for k in REPORT_KEYS},
@@ -134,10 +137,56 @@ def _dt(value: Any) -> dt.datetime | None:
     return parse_datetime(value) if value else None
 
 
+# Sections other apps add to the file (e.g. the prize table of taikai.judging): name -> (export, import).
+# The events app knows no other app; an app registers its section when it starts (AppConfig.ready).
+Exporter = Callable[[Event], list[dict[str, Any]]]
+Importer = Callable[[Event, list[dict[str, Any]], "Mapping[int, int]"], None]
+SECTIONS: dict[str, tuple[Exporter, Importer]] = {}
+
+
+def register_section(name: str, export: Exporter, import_: Importer) -> None:
+    """``import_`` receives the new event, the section's rows and the file's player ids -> the new ones."""
+    SECTIONS[name] = (export, import_)
+
+
+_BROKEN = (
+    KeyError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    IndexError,
+    RulesetError,
+    IntegrityError,
+    DataError,
+    ValidationError,
+)
+
+
+@contextlib.contextmanager
+def _part(name: str) -> Iterator[None]:
+    """Name the part of the file that is broken, instead of a Python error ("KeyError: 'event'")."""
+    try:
+        yield
+    except ServiceError:
+        raise
+    except _BROKEN as exc:
+        raise ServiceError("import-invalid", part=name) from exc
+
+
+def _check_shape(data: Any) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ServiceError("import-invalid", part="format")
+    if not isinstance(data.get("event"), dict):
+        raise ServiceError("import-invalid", part="event")
+    for key in ("players", "rounds", "matches", "staff", "teams", "team_matches", "reports", *SECTIONS):
+        rows = data.get(key, [])
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise ServiceError("import-invalid", part=key)
+
+
 def import_event(data: Any, *, by: Actor) -> Event:
     require_site_organizer(by)
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise ServiceError("import-invalid", detail=f"expected format {FORMAT!r} version {VERSION}")
+    _check_shape(data)
     _refuse_control_characters(data)
     try:
         with transaction.atomic():
@@ -149,104 +198,109 @@ def import_event(data: Any, *, by: Actor) -> Event:
                 obj=event,
                 counts={k: len(data.get(k, [])) for k in ("players", "rounds", "matches")},
             )
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        RulesetError,
-        IntegrityError,
-        DataError,
-        ValidationError,
-    ) as exc:
-        raise ServiceError("import-invalid", detail=f"{type(exc).__name__}: {exc}") from exc
+    except (RulesetError, IntegrityError, DataError, ValidationError) as exc:
+        raise ServiceError("import-invalid", part="data") from exc
     return event
 
 
 def _import(data: dict[str, Any], owner: Any) -> Event:
-    e = data["event"]
-    from_document(e["ruleset_document"])  # validates the stored ruleset
-    date = parse_date(e["date"])
-    if date is None:
-        raise ServiceError("bad-choice", field="date", value=e["date"])
-    event = Event.objects.create(
-        **{k: e[k] for k in EVENT_KEYS if k not in ("date", "deck_deadline")},
-        date=date,
-        deck_deadline=_dt(e.get("deck_deadline")),
-        created_by=owner,
-    )
-    User = get_user_model()
-    StaffRole.objects.get_or_create(event=event, user=owner, defaults={"role": StaffRole.Role.ORGANIZER})
-    for s in data.get("staff", []):
-        user = User.objects.filter(username=s["username"]).first()
-        if s.get("role") not in StaffRole.Role.values:
-            raise ValueError(f"unknown staff role {s.get('role')!r}")
-        if user is not None and user != owner:
-            StaffRole.objects.get_or_create(event=event, user=user, defaults={"role": s["role"]})
-    teams = {
-        t["id"]: Team.objects.create(event=event, name=t["name"], dropped_after_round=t["dropped_after_round"])
-        for t in data.get("teams", [])
-    }
-    players: dict[int, Player] = {}
-    for p in data["players"]:
-        fields = {k: p[k] for k in PLAYER_KEYS if k not in ("id", "team_id", "checked_in_at", *SECRET_PLAYER_KEYS)}
-        fields.update({k: str(p.get(k) or "") for k in SECRET_PLAYER_KEYS})
-        # A copy of an event on the server that holds the original must not open with the original's links.
-        if (
-            fields["access_token_hash"]
-            and Player.objects.filter(access_token_hash=fields["access_token_hash"]).exists()
-        ):
-            fields["access_token_hash"] = ""
-        players[p["id"]] = Player.objects.create(
-            event=event, team=teams.get(p["team_id"]), checked_in_at=_dt(p["checked_in_at"]), **fields
+    with _part("event"):
+        e = data["event"]
+        from_document(e["ruleset_document"])  # validates the stored ruleset
+        date = parse_date(e["date"])
+        if date is None:
+            raise ServiceError("bad-choice", field="date", value=e["date"])
+        event = Event.objects.create(
+            **{k: e[k] for k in EVENT_KEYS if k not in ("date", "deck_deadline")},
+            date=date,
+            deck_deadline=_dt(e.get("deck_deadline")),
+            registration_closed=bool(e.get("registration_closed", False)),
+            created_by=owner,
         )
+    User = get_user_model()
+    with _part("staff"):
+        StaffRole.objects.get_or_create(event=event, user=owner, defaults={"role": StaffRole.Role.ORGANIZER})
+        for s in data.get("staff", []):
+            user = User.objects.filter(username=s["username"]).first()
+            if s.get("role") not in StaffRole.Role.values:
+                raise ValueError(f"unknown staff role {s.get('role')!r}")
+            if user is not None and user != owner:
+                StaffRole.objects.get_or_create(event=event, user=user, defaults={"role": s["role"]})
+    with _part("teams"):
+        teams = {
+            t["id"]: Team.objects.create(event=event, name=t["name"], dropped_after_round=t["dropped_after_round"])
+            for t in data.get("teams", [])
+        }
+    players: dict[int, Player] = {}
+    with _part("players"):
+        for p in data["players"]:
+            fields = {k: p[k] for k in PLAYER_KEYS if k not in ("id", "team_id", "checked_in_at", *SECRET_PLAYER_KEYS)}
+            fields.update({k: str(p.get(k) or "") for k in SECRET_PLAYER_KEYS})
+            # A copy of an event on the server that holds the original must not open with the original's links.
+            token = fields["access_token_hash"]
+            if token and Player.objects.filter(access_token_hash=token).exists():
+                fields["access_token_hash"] = ""
+            players[p["id"]] = Player.objects.create(
+                event=event,
+                team=teams.get(p["team_id"]),
+                checked_in_at=_dt(p["checked_in_at"]),
+                declined_top_cut=bool(p.get("declined_top_cut", False)),
+                **fields,
+            )
     rounds: dict[int, Round] = {}
     new_id = {old: p.pk for old, p in players.items()}
-    for r in data["rounds"]:
-        fields = {k: r[k] for k in ROUND_KEYS if k not in ("id", "started_at", "time_called_at")}
-        fields["pairing_input"] = _remap_pairing_input(fields["pairing_input"], new_id)
-        rounds[r["id"]] = create_round(
-            event=event, started_at=_dt(r["started_at"]), time_called_at=_dt(r["time_called_at"]), **fields
-        )
-    team_matches = {
-        t["id"]: TeamMatch.objects.create(
-            round=rounds[t["round_id"]],
-            table=t["table"],
-            team_a=teams[t["team_a_id"]],
-            team_b=teams.get(t["team_b_id"]),
-            result=t["result"],
-        )
-        for t in data.get("team_matches", [])
-    }
+    with _part("rounds"):
+        for r in data["rounds"]:
+            fields = {k: r[k] for k in ROUND_KEYS if k not in ("id", "started_at", "time_called_at")}
+            fields["pairing_input"] = _remap_pairing_input(fields["pairing_input"], new_id)
+            rounds[r["id"]] = create_round(
+                event=event, started_at=_dt(r["started_at"]), time_called_at=_dt(r["time_called_at"]), **fields
+            )
+    with _part("team_matches"):
+        team_matches = {
+            t["id"]: TeamMatch.objects.create(
+                round=rounds[t["round_id"]],
+                table=t["table"],
+                team_a=teams[t["team_a_id"]],
+                team_b=teams.get(t["team_b_id"]),
+                result=t["result"],
+            )
+            for t in data.get("team_matches", [])
+        }
     matches: dict[int, Match] = {}
-    for m in data["matches"]:
-        fields = {k: m[k] for k in MATCH_KEYS if not k.endswith("_id") and k != "id"}
-        matches[m["id"]] = Match.objects.create(
-            round=rounds[m["round_id"]],
-            player_a=players[m["player_a_id"]],
-            player_b=players[m["player_b_id"]] if m["player_b_id"] is not None else None,
-            team_match=team_matches.get(m["team_match_id"]),
-            **fields,
-        )
-    for rep in data.get("reports", []):
-        ResultReport.objects.create(
-            match=matches[rep["match_id"]],
-            by_player=players.get(rep["by_player_id"]) if rep["by_player_id"] is not None else None,
-            by_user=User.objects.filter(username=rep.get("by_user") or "").first(),
-            record=rep["record"],
-            basis=rep["basis"],
-            idempotency_key=rep["idempotency_key"],
-        )
+    with _part("matches"):
+        for m in data["matches"]:
+            fields = {k: m[k] for k in MATCH_KEYS if not k.endswith("_id") and k != "id"}
+            matches[m["id"]] = Match.objects.create(
+                round=rounds[m["round_id"]],
+                player_a=players[m["player_a_id"]],
+                player_b=players[m["player_b_id"]] if m["player_b_id"] is not None else None,
+                team_match=team_matches.get(m["team_match_id"]),
+                **fields,
+            )
+    with _part("reports"):
+        for rep in data.get("reports", []):
+            ResultReport.objects.create(
+                match=matches[rep["match_id"]],
+                by_player=players.get(rep["by_player_id"]) if rep["by_player_id"] is not None else None,
+                by_user=User.objects.filter(username=rep.get("by_user") or "").first(),
+                record=rep["record"],
+                basis=rep["basis"],
+                idempotency_key=rep["idempotency_key"],
+            )
+    for name, (_export, import_section) in SECTIONS.items():
+        with _part(name):
+            import_section(event, data.get(name, []), new_id)
     return event
 
 
 def _refuse_control_characters(data: Any, depth: int = 0) -> None:
     """NUL and other control characters never belong in the file's texts (PostgreSQL cannot store NUL)."""
     if depth > 64:
-        raise ServiceError("import-invalid", detail="nested too deeply")
+        raise ServiceError("import-invalid", part="nesting")
     if isinstance(data, str):
         if any(ord(ch) < 0x20 and ch not in "\t\n\r" for ch in data):
-            raise ServiceError("import-invalid", detail="a text contains a control character")
+            raise ServiceError("import-invalid", part="text (a control character)")
     elif isinstance(data, dict):
         for key, value in data.items():
             _refuse_control_characters(key, depth + 1)

@@ -39,3 +39,33 @@ def flash_error(request: HttpRequest, exc: ServiceError) -> None:
 
 def error_text(exc: ServiceError) -> str:
     return problem_text(exc.problem)
+
+
+def confirmed(request: HttpRequest) -> bool:
+    """A destructive POST goes ahead only from its confirmation page (works without JavaScript)."""
+    return request.POST.get("confirm") == "yes"
+
+
+def confirm_page(
+    request: HttpRequest,
+    event: Event,
+    *,
+    title: str,
+    text: str,
+    button: str,
+    cancel: str,
+    keep: dict[str, str] | None = None,
+    items: list[str] | None = None,
+) -> HttpResponse:
+    """Ask before destroying: the same POST again, with confirm=yes, or back to ``cancel``. Nothing changes."""
+    context = {
+        "event": event,
+        "title": title,
+        "text": text,
+        "button": button,
+        "cancel": cancel,
+        "keep": keep or {},
+        "items": items or [],
+        "action": request.path,
+    }
+    return render(request, "events/confirm.html", context)

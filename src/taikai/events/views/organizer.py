@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.problems import Problem
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
+from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player, StaffRole
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
-from taikai.events.views.common import error_text, flash_error, staff_view
+from taikai.events.venue import browsed_over_loopback, venue_base, venue_known, venue_url
+from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
+from taikai.events.views.public import kana_key
 
 
 @login_required
@@ -54,6 +60,7 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
     players = event.players.all()
     active = [p for p in players if not p.dropped]
     suggested_rounds, suggested_cut = event_services.suggested_rounds(event, max(len(active), 1))
+    plan = round_services.plan(event)
     context = {
         "event": event,
         "role": request.event_role,  # type: ignore[attr-defined]
@@ -63,8 +70,12 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
         "rounds": event.rounds.all(),
         "suggested_rounds": suggested_rounds,
         "suggested_cut": suggested_cut,
-        "plan": round_services.plan(event),
+        "plan": plan,
+        "cut": round_services.top_cut_preview(event) if plan.next_action == "top-cut" else None,
         "staff": event.staff.select_related("user"),
+        "venue": venue_base(request),
+        "loopback": browsed_over_loopback(request),
+        "venue_known": venue_known(request),
     }
     return render(request, "events/console.html", context)
 
@@ -104,19 +115,162 @@ def staff_manage(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 @staff_view
+@require_POST
+def staff_remove(request: HttpRequest, event: Event) -> HttpResponse:
+    username = request.POST.get("staff_username", "")
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("Remove %(name)s from the staff?") % {"name": username},
+            text=_("They can no longer open this event's staff pages. Their past actions stay in the log."),
+            button=_("Remove"),
+            cancel=reverse("staff_manage", args=[event.pk]),
+            keep={"staff_username": username},
+        )
+    try:
+        event_services.remove_staff(event, by=Staff(request.user), username=username)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(name)s is no longer staff.") % {"name": username})
+    return redirect("staff_manage", event_id=event.pk)
+
+
+@staff_view
+@require_POST
+def registration_toggle(request: HttpRequest, event: Event) -> HttpResponse:
+    close = request.POST.get("close") == "yes"
+    try:
+        event_services.close_registration(event, by=Staff(request.user), closed=close)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("Registration is closed.") if close else _("Registration is open again."))
+    return redirect(request.POST.get("next") or reverse("players", args=[event.pk]))
+
+
+@staff_view
 def players(request: HttpRequest, event: Event) -> HttpResponse:
+    """The player list and the desk: register (or, once registration is closed, a late entry), import."""
+    late = not event.registration_open
     form = PlayerForm(request.POST or None, prefix="reg")
     csv_form = CsvImportForm(prefix="csv")
-    if request.method == "POST" and form.is_valid():
+    finished = event.status == Event.Status.FINISHED
+    if request.method == "POST" and form.is_valid() and not finished:
+        by = Staff(request.user)
         try:
-            player, token = player_services.register_with_access(event, by=Staff(request.user), **form.cleaned_data)
+            if late:  # a late arrival is at the desk: checked in at once, and the slip prints
+                player = player_services.register_player(event, by=by, late_entry=True, **form.cleaned_data)
+                player, token = player_services.check_in(player, by=by, id_card_shown=True)
+            else:  # the personal link at once, so a deck list can be sent before the event (issue 14, item 15)
+                player, token = player_services.register_with_access(event, by=by, **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
-            return _slip(request, event, player, token)  # the personal link at once (issue 14, item 15)
-    rows = event.players.select_related("team").order_by("name_kana", "name")
-    return render(request, "events/players.html", {"event": event, "form": form, "csv_form": csv_form, "players": rows})
+            return _slips(request, event, [(player, token)])
+    rows = sorted(event.players.select_related("team"), key=lambda p: (kana_key(p.name_kana, p.name), p.name))
+    context = {
+        "event": event,
+        "form": form,
+        "csv_form": csv_form,
+        "players": rows,
+        "late": late,
+        "finished": finished,
+        "can_reopen": event.registration_closed and not event.rounds.exists() and not finished,
+        "rounds_paired": event.rounds.count(),
+        "checked_in": sum(1 for p in rows if p.checked_in_at),
+        "csv_problems": [problem_text(_problem(p)) for p in request.session.pop("csv_problems", [])],
+    }
+    return render(request, "events/players.html", context)
+
+
+@staff_view
+def player_edit(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    initial = {f: getattr(player, f) for f in PlayerForm.base_fields}
+    form = PlayerForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player_services.update_player(player, by=Staff(request.user), **form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("players", event_id=event.pk)
+    return render(request, "events/player_edit.html", {"event": event, "player": player, "form": form})
+
+
+@staff_view
+@require_POST
+def player_delete(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("Delete %(name)s?") % {"name": player.name},
+            text=_(
+                "The registration (and a deck list already sent) is removed. Use this for a registration made by "
+                "mistake; a player who leaves the event drops instead."
+            ),
+            button=_("Delete"),
+            cancel=reverse("players", args=[event.pk]),
+        )
+    try:
+        player_services.delete_player(player, by=Staff(request.user))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(name)s deleted.") % {"name": player.name})
+    return redirect("players", event_id=event.pk)
+
+
+@staff_view
+@require_POST
+def player_undrop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    try:
+        player_services.undrop_player(player, by=Staff(request.user))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(name)s is back in the event.") % {"name": player.name})
+    return redirect("players", event_id=event.pk)
+
+
+@staff_view
+def players_template(request: HttpRequest, event: Event) -> HttpResponse:
+    """A CSV to fill in for the import (UTF-8 with a BOM, so spreadsheet programs read the Japanese)."""
+    response = HttpResponse(("\ufeff" + player_services.CSV_TEMPLATE).encode(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="players-template.csv"'
+    return response
+
+
+@staff_view
+@require_POST
+def slips_print(request: HttpRequest, event: Event) -> HttpResponse:
+    """Every checked-in player's slip on one page to print (a new link each: the old slips stop working)."""
+    count = event.players.filter(checked_in_at__isnull=False).count()
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("Print the slips of all %(n)d checked-in players?") % {"n": count},
+            text=_(
+                "Every checked-in player gets a new personal link: slips already handed out stop working. "
+                "Hand out the new slips."
+            ),
+            button=_("Issue new links and print"),
+            cancel=reverse("players", args=[event.pk]),
+        )
+    try:
+        issued = player_services.issue_slips(event, by=Staff(request.user))
+    except ServiceError as exc:
+        flash_error(request, exc)
+        return redirect("players", event_id=event.pk)
+    return _slips(request, event, issued)
 
 
 def spam_window(request: HttpRequest) -> dt.datetime:
@@ -153,6 +307,9 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
         created = player_services.import_players_csv(event, by=Staff(request.user), data=upload.read())
     except ServiceError as exc:
         flash_error(request, exc)
+        rows = exc.problem.params.get("problems", ())
+        # Each bad row with its line and reason, shown once on the player list (the codes are translated there).
+        request.session["csv_problems"] = [_as_json(p) for p in rows][:200]
     else:
         messages.success(request, _("%(count)d players imported.") % {"count": len(created)})
     return redirect("players", event_id=event.pk)
@@ -191,25 +348,43 @@ def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpR
     if not token:  # the link from registration stays valid
         messages.success(request, _("%(name)s checked in.") % {"name": player.name})
         return redirect("players", event_id=event.pk)
-    return _slip(request, event, player, token)
+    return _slips(request, event, [(player, token)])
 
 
 @staff_view
 @require_POST
 def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("Issue a new link for %(name)s?") % {"name": player.name},
+            text=_("The link on the slip they have stops working; give them the new slip."),
+            button=_("Issue a new link"),
+            cancel=reverse("players", args=[event.pk]),
+        )
     try:
         token = player_services.issue_access(player, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
-    return _slip(request, event, player, token)
+    return _slips(request, event, [(player, token)])
 
 
 @staff_view
 @require_POST
 def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("Revoke the link of %(name)s?") % {"name": player.name},
+            text=_("Their page stops opening until the desk issues a new link (or they recover it with their PIN)."),
+            button=_("Revoke the link"),
+            cancel=reverse("players", args=[event.pk]),
+        )
     player_services.revoke_access(player, by=Staff(request.user))
     messages.success(request, _("The personal link of %(name)s no longer works.") % {"name": player.name})
     return redirect("players", event_id=event.pk)
@@ -228,14 +403,30 @@ def player_drop(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
     return redirect("players", event_id=event.pk)
 
 
-def _slip(request: HttpRequest, event: Event, player: Player, token: str) -> HttpResponse:
-    """The printable check-in slip with the player's personal link and its QR code (shown once)."""
+def _slips(request: HttpRequest, event: Event, issued: list[tuple[Player, str]]) -> HttpResponse:
+    """Printable slips with each player's personal link and its QR code (shown once), on the venue address
+    phones can open (taikai.events.venue), several to an A4 page."""
     import qrcode
     import qrcode.image.svg
 
-    url = request.build_absolute_uri(f"/p/{token}/")
-    svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12).to_string(encoding="unicode")
-    return render(request, "events/slip.html", {"event": event, "player": player, "url": url, "qr_svg": svg})
+    slips = []
+    for player, token in issued:
+        url = venue_url(request, reverse("player_home", args=[token]))
+        svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).to_string(encoding="unicode")
+        slips.append({"player": player, "url": url, "qr_svg": svg})
+    context = {"event": event, "slips": slips, "loopback_only": not venue_known(request)}
+    return render(request, "events/slip.html", context)
+
+
+def _as_json(problem: Problem) -> dict[str, Any]:
+    inner = problem.params.get("inner")
+    params = {k: v for k, v in problem.params.items() if k != "inner"}
+    return {"code": problem.code, "params": params, "inner": _as_json(inner) if isinstance(inner, Problem) else None}
+
+
+def _problem(data: dict[str, Any]) -> Problem:
+    inner = data.get("inner")
+    return Problem(data["code"], **data["params"], **({"inner": _problem(inner)} if inner else {}))
 
 
 @staff_view

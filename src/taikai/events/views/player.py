@@ -24,6 +24,7 @@ from taikai.events.forms import PinForm, PlayerForm, RecoverForm
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
+from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
 from taikai.security import rates
 
@@ -264,7 +265,7 @@ def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:  # the personal link and its QR code at once, shown this one time
-            url = request.build_absolute_uri(reverse("player_home", kwargs={"token": token}))
+            url = venue_url(request, reverse("player_home", kwargs={"token": token}))  # the address phones open
             context.update(done=done, url=url, qr_svg=_qr_svg(url))
     return render(request, "events/self_register.html", context)
 

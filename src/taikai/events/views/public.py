@@ -12,7 +12,7 @@ from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 
 
-def _kana_key(name_kana: str, name: str) -> str:
+def kana_key(name_kana: str, name: str) -> str:
     """あいうえお order: by the kana reading (katakana folded to hiragana), then the name."""
     s = unicodedata.normalize("NFKC", name_kana or name)
     return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
@@ -33,7 +33,7 @@ def pairing_rows(matches: list[Match]) -> list[dict[str, object]]:
                 {
                     "table": m.table,
                     "name": me.name,
-                    "kana": _kana_key(me.name_kana, me.name),
+                    "kana": kana_key(me.name_kana, me.name),
                     "opponent": opp.name if opp else None,
                     "bye": m.is_bye,
                     "seat": m.seat,
@@ -126,10 +126,34 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
                 "outcome": outcome,
             }
         )
+    # A late entry's Swiss rounds before its first count as the ruleset scores them (missed rounds).
+    swiss = event.rounds.filter(stage="swiss").values_list("number", flat=True)
+    seen = {r["round"] for r in rows}
+    missed = [n for n in swiss if player.late_entry_round and n < player.late_entry_round and n not in seen]
+    loss = event.ruleset.scoring.late_entry_missed_round == "loss"
+    rows += [
+        {"round": n, "stage": "swiss", "opponent": None, "opponent_row": None, "outcome": "missed"} for n in missed
+    ]
+    rows.sort(key=lambda r: r["round"])  # type: ignore[arg-type, return-value]
+    mine = table.get(player.pk)
+    by_lot = [
+        r.name
+        for r in table.values()
+        if mine is not None
+        and r.player_id != player.pk
+        and (r.points, r.omw, r.oomw) == (mine.points, mine.omw, mine.oomw)
+    ]
     return render(
         request,
         "events/player_path.html",
-        {"event": event, "player": player, "row": table.get(player.pk), "rows": rows},
+        {
+            "event": event,
+            "player": player,
+            "row": mine,
+            "rows": rows,
+            "missed_is_loss": loss,
+            "tied_by_lot": by_lot,
+        },
     )
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Round
+from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.views.common import error_text, flash_error, staff_view
+from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
+from taikai.events.views.public import pairing_rows
 
 
 @staff_view
@@ -40,6 +42,8 @@ def round_pair(request: HttpRequest, event: Event) -> HttpResponse:
 def round_detail(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
+    for m in matches:
+        m.extension_text = duration_words(m.extension_seconds)  # type: ignore[attr-defined]
     clock = round_services.round_clock(rnd)
     return render(
         request,
@@ -47,8 +51,12 @@ def round_detail(request: HttpRequest, event: Event, number: int) -> HttpRespons
         {
             "event": event,
             "round": rnd,
-            "matches": matches,
+            "matches": [m for m in matches if not m.is_bye],
+            "byes": [m for m in matches if m.is_bye],
             "clock": clock,
+            "remaining_minutes": int(clock.remaining // 60),
+            "can_undo": rnd.number == len(event.rounds.all())
+            and not any(m.status != Match.Status.PENDING for m in matches if not m.is_bye),
             "open_tables": [m for m in matches if m.status != Match.Status.CONFIRMED],
             "rounds": event.rounds.all(),
             "role": request.event_role,  # type: ignore[attr-defined]
@@ -80,6 +88,22 @@ def round_clock_action(request: HttpRequest, event: Event, number: int, action: 
 @require_POST
 def round_repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
+    if not confirmed(request):
+        manual = rnd.matches.filter(manual=True).select_related("player_a", "player_b")
+        return confirm_page(
+            request,
+            event,
+            title=_("Pair round %(n)d again?") % {"n": rnd.number},
+            text=_(
+                "The current pairings are replaced by new ones from a new seed. Pairings edited by hand "
+                "(and byes given by hand) are lost:"
+            )
+            if manual
+            else _("The current pairings are replaced by new ones from a new seed."),
+            button=_("Pair again"),
+            cancel=reverse("round_detail", args=[event.pk, number]),
+            items=[_table_words(m) for m in manual],
+        )
     try:
         round_services.repair_round(rnd, by=Staff(request.user))
     except ServiceError as exc:
@@ -89,11 +113,132 @@ def round_repair(request: HttpRequest, event: Event, number: int) -> HttpRespons
     return redirect("round_detail", event_id=event.pk, number=number)
 
 
+def duration_words(seconds: int) -> str:
+    """A time extension as people say it: 「3分」, "2 min 30 s"."""
+    minutes, rest = divmod(int(seconds), 60)
+    if minutes and rest:
+        return _("%(m)d min %(s)d s") % {"m": minutes, "s": rest}
+    if minutes:
+        return _("%(m)d min") % {"m": minutes}
+    return _("%(s)d s") % {"s": rest}
+
+
+def _table_words(m: Match) -> str:
+    if m.is_bye:
+        return _("Bye: %(name)s") % {"name": m.player_a.name}
+    names = {"n": m.table, "a": m.player_a.name, "b": m.player_b.name if m.player_b else ""}
+    return _("Table %(n)s: %(a)s v %(b)s") % names
+
+
+@staff_view
+@require_POST
+def round_undo(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    rnd = get_object_or_404(Round, event=event, number=number)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("Undo round %(n)d?") % {"n": rnd.number},
+            text=_(
+                "Its pairings and clock are removed, as if it had never been paired. Players who already saw "
+                "their table must be told. Possible only while no result is in."
+            ),
+            button=_("Undo the round"),
+            cancel=reverse("round_detail", args=[event.pk, number]),
+        )
+    try:
+        round_services.undo_round(rnd, by=Staff(request.user))
+    except ServiceError as exc:
+        flash_error(request, exc)
+        return redirect("round_detail", event_id=event.pk, number=number)
+    messages.success(request, _("Round %(n)d was undone.") % {"n": number})
+    return redirect("event_console", event_id=event.pk)
+
+
+@staff_view
+@require_POST
+def round_time(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Whole-round time: add or take away minutes, or set the remaining minutes."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    by = Staff(request.user)
+    try:
+        version = int(request.POST.get("version", rnd.version))
+        if "set_minutes" in request.POST:
+            seconds = int(float(request.POST["set_minutes"]) * 60)
+            round_services.set_remaining_time(rnd, by=by, seconds=seconds, version=version)
+        else:
+            seconds = int(float(request.POST.get("add_minutes", "0")) * 60)
+            round_services.adjust_round_time(rnd, by=by, seconds=seconds, version=version)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    except ValueError:
+        messages.error(request, _("Type a number of minutes."))
+    else:
+        messages.success(request, _("The round's time was changed."))
+    return redirect("round_detail", event_id=event.pk, number=number)
+
+
+@staff_view
+def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    matches = list(rnd.matches.select_related("player_a", "player_b"))
+    by_name = sorted(pairing_rows(matches), key=lambda r: (r["kana"], r["name"]))  # type: ignore[arg-type, return-value]
+    return render(
+        request,
+        "events/round_print.html",
+        {
+            "event": event,
+            "round": rnd,
+            "matches": [m for m in matches if not m.is_bye],
+            "byes": [m for m in matches if m.is_bye],
+            "by_name": by_name,
+        },
+    )
+
+
+@staff_view
+def round_slips(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Result slips, one per table (table, names, a box per duel, signatures), several to an A4 page."""
+    rnd = get_object_or_404(Round, event=event, number=number)
+    matches = [m for m in rnd.matches.select_related("player_a", "player_b") if not m.is_bye]
+    duels = range(1, event.ruleset.match.duels_to_win * 2)  # best of three: three duel boxes (MATCH-1)
+    return render(
+        request, "events/round_slips.html", {"event": event, "round": rnd, "matches": matches, "duels": duels}
+    )
+
+
+@staff_view
+@require_POST
+def cut_decline(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            event,
+            title=_("%(name)s declines the top cut?") % {"name": player.name},
+            text=_("The next player in the standings takes the place. This is recorded and cannot be taken back."),
+            button=_("Record the decline"),
+            cancel=reverse("event_console", args=[event.pk]),
+        )
+    try:
+        round_services.decline_top_cut(player, by=Staff(request.user))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("%(name)s declined; the next player moves up.") % {"name": player.name})
+    return redirect("event_console", event_id=event.pk)
+
+
 @staff_view
 def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    players = list(event.players.filter(dropped_after_round__isnull=True).order_by("name_kana", "name"))
+    players = list(
+        event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False).order_by(
+            "name_kana", "name"
+        )
+    )
     error = None
     if request.method == "POST":
         pairs: list[tuple[int, int | None]] = []
