@@ -12,6 +12,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from taikai.events import signals
+from taikai.events.actors import System
 from taikai.events.models import Match, Player
 from taikai.judging.services import calls
 
@@ -39,3 +40,10 @@ def flag_changed_after_confirmation(
 def flag_intentional_draw_attempt(sender: Any, *, match_id: int, player_id: int | None, **kwargs: Any) -> None:
     player = Player.objects.filter(pk=player_id).first() if player_id is not None else None
     calls.flag_intentional_draw_attempt(_match(match_id), player=player)  # END-2
+
+
+@receiver(signals.result_confirmed, dispatch_uid="judging.close_settled_disputes")
+@receiver(signals.result_corrected, dispatch_uid="judging.close_settled_disputes_on_correction")
+def close_settled_disputes(sender: Any, *, match_id: int, **kwargs: Any) -> None:
+    # END-4: the judge (or the players' matching reports) settled the table: its dispute call is done.
+    calls.close_settled_disputes(_match(match_id), by=System("taikai"))
