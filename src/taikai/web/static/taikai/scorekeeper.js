@@ -28,6 +28,7 @@
   });
   form.addEventListener("keydown", function (e) {
     if (e.target === box || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Enter" && e.target.name === "outcome") { e.preventDefault(); form.requestSubmit(); return; }
     var n = parseInt(e.key, 10);
     if (n >= 1 && n <= outcomes.length) { outcomes[n - 1].checked = true; outcomes[n - 1].focus(); e.preventDefault(); }
   });
