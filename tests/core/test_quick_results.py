@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from taikai.core.match import Format, Player, evaluate
+from taikai.core.match import Format, MatchRecord, Player, evaluate
 from taikai.core.quick_results import quick_result, quick_results
 from taikai.core.ruleset import builtin
 
@@ -24,7 +24,7 @@ def test_each_outcome_is_what_the_match_rules_make_of_its_record() -> None:
     for r in quick_results(ruleset, Format.SWISS):
         if r.key == "id":
             continue
-        state = evaluate(r.report.record(Format.SWISS), ruleset)
+        state = evaluate(MatchRecord(Format.SWISS, r.report.duels, r.report.time_called_between_duels), ruleset)
         assert state.finished
         assert (state.score.a, state.score.b) == (r.wins_a, r.wins_b)
         assert state.draw if r.winner is None else state.winner is r.winner

@@ -64,6 +64,7 @@ def _stored_values() -> set[str]:
     values |= {p.value for p in tp.Phase} | {i.value for i in tp.Input}
     values |= {pen.CAUTION, pen.WARNING, pen.DUEL_LOSS, pen.MATCH_LOSS, pen.DQ}
     values |= {"heads", "tails", "not-started", "winner"}
+    values |= {"ja", "en", "ko"}  # card languages (DECK-8) by name, never by code
     return values
 
 

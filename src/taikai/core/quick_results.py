@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taikai.core.match import Drawn, Duel, Format, MatchRecordError, Player, Won, evaluate, intentional_draw_allowed
+from taikai.core.match import (
+    Drawn,
+    Duel,
+    Format,
+    MatchRecord,
+    MatchRecordError,
+    Player,
+    Won,
+    evaluate,
+    intentional_draw_allowed,
+)
 from taikai.core.match_json import Report
 from taikai.core.ruleset import Ruleset
 
@@ -60,7 +70,7 @@ def _draw(ruleset: Ruleset, fmt: Format) -> QuickResult:
 
 def _draws(report: Report, ruleset: Ruleset, fmt: Format) -> bool:
     try:
-        state = evaluate(report.record(fmt), ruleset)
+        state = evaluate(_as_record(report, fmt), ruleset)
     except MatchRecordError:
         return False
     return state.finished and state.draw
@@ -70,12 +80,16 @@ def _valid(result: QuickResult, ruleset: Ruleset, fmt: Format) -> bool:
     if result.key == INTENTIONAL_DRAW:
         return True
     try:
-        state = evaluate(result.report.record(fmt), ruleset)
+        state = evaluate(_as_record(result.report, fmt), ruleset)
     except MatchRecordError:
         return False
     if not state.finished:
         return False
     return state.draw if result.winner is None else state.winner is result.winner
+
+
+def _as_record(report: Report, fmt: Format) -> MatchRecord:
+    return MatchRecord(fmt, report.duels, report.time_called_between_duels)
 
 
 def quick_result(ruleset: Ruleset, fmt: Format, key: str) -> QuickResult | None:
