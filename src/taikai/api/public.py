@@ -12,8 +12,10 @@ from ninja import Field, Query, Router, Schema
 from taikai.api import schemas as s
 from taikai.api import serialize
 from taikai.api.base import READ_ERRORS
+from taikai.core.placings import Stage
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import rounds as round_services
+from taikai.events.services.placings import PlacingRow, placings_for
 from taikai.events.services.standings import standings_for
 
 router = Router()
@@ -124,6 +126,50 @@ def list_standings(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) 
     rows = standings_for(_event(event_id))
     window = rows[paging.offset : paging.offset + paging.limit]
     return _page([serialize.standing_row(r) for r in window], paging, len(rows))
+
+
+class PlacingOut(Schema):
+    rank: int = Field(..., description="The final place; players who went out in the same bracket round share it.")
+    player: s.PlayerRef
+    stage: str = Field(
+        ...,
+        description="How far the player went: `champion`, `finalist`, `top-4`, `top-8`, ... (lost in the bracket "
+        "round of that many players), `in-bracket` (still playing) or `swiss` (did not reach the top cut).",
+    )
+    points: int = Field(..., description="Swiss match points.")
+    disqualified: bool
+
+
+class PlacingPage(s.Page):
+    items: list[PlacingOut]
+
+
+def placing_stage(row: PlacingRow) -> str:
+    if row.stage == Stage.BEST:
+        return f"top-{row.best}"
+    return str(row.stage.value)
+
+
+@router.get(
+    tags=PUBLIC,
+    path="/events/{event_id}/placings",
+    response={200: PlacingPage, **READ_ERRORS},
+    summary="Final placings: the top cut decides the top, then Swiss order, disqualified players last",
+)
+def list_placings(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
+    rows = placings_for(_event(event_id))
+    window = rows[paging.offset : paging.offset + paging.limit]
+    items = [
+        {
+            "rank": r.rank,
+            "player": {"id": str(r.player_id), "name": r.name},
+            "stage": placing_stage(r),
+            "points": r.points,
+            "disqualified": r.disqualified,
+        }
+        for r in window
+    ]
+    return _page(items, paging, len(rows))
 
 
 @router.get(

@@ -10,8 +10,8 @@ from django.utils.safestring import mark_safe
 
 from taikai.api import charts
 from taikai.audit.models import AuditEntry
-from taikai.events.models import Event, Match, Round
-from taikai.events.services.standings import standings_for
+from taikai.events.models import Event, Match
+from taikai.events.views.final import shown_rows
 
 RESULT_ACTIONS = (
     "taikai.match.result_confirmed",
@@ -21,15 +21,13 @@ RESULT_ACTIONS = (
 
 
 def winners(event: Event) -> list[dict[str, Any]]:
-    """The final's winner and runner-up when there was a cut; otherwise the top of the Swiss standings."""
-    final = event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("-number").first()
-    if final is not None:
-        matches = list(final.matches.select_related("player_a", "player_b"))
-        if len(matches) == 1 and matches[0].status == Match.Status.CONFIRMED and matches[0].player_b:
-            m = matches[0]
-            first, second = (m.player_a, m.player_b) if m.result == "a" else (m.player_b, m.player_a)
-            return [{"place": 1, "name": first.name}, {"place": 2, "name": second.name}]
-    return [{"place": row.rank, "name": row.name} for row in standings_for(event)[:3]]
+    """After a top cut, the bracket's top: champion, runner-up and the semifinal losers (ベスト4), from the
+    final placings; without one, the top three of the Swiss standings."""
+    rows, placings = shown_rows(event)
+    if placings:
+        top = [r for r in rows if r.stage_text and r.rank <= 4 and not r.disqualified]
+        return [{"place": r.rank, "stage": r.stage_text, "name": r.swiss.name} for r in top]
+    return [{"place": r.rank, "stage": "", "name": r.swiss.name} for r in rows[:3]]
 
 
 def timings(event: Event) -> list[dict[str, Any]]:
@@ -70,15 +68,17 @@ def penalties(event: Event) -> dict[str, Any] | None:
     """Counts by infraction and by penalty (no names: only what a series would publish)."""
     if not apps.is_installed("taikai.judging"):
         return None
+    from taikai.judging.labels import infraction_label, rung_label
     from taikai.judging.models import Penalty
 
     rows = Penalty.objects.filter(event=event, overturned=False).values_list("infraction", "rung")
     by_infraction = Counter(i for i, _ in rows)
     by_rung = Counter(r for _, r in rows)
+    ordered = sorted(by_infraction.items(), key=lambda kv: int(kv[0].split("-")[-1]) if kv[0][-1:].isdigit() else 0)
     return {
         "total": sum(by_rung.values()),
-        "by_infraction": sorted(by_infraction.items()),
-        "by_rung": sorted(by_rung.items(), key=lambda kv: -kv[1]),
+        "by_infraction": [(infraction_label(code), n) for code, n in ordered],
+        "by_rung": [(rung_label(rung), n) for rung, n in sorted(by_rung.items(), key=lambda kv: -kv[1])],
     }
 
 
@@ -86,7 +86,8 @@ def context(event: Event) -> dict[str, Any]:
     return {
         "event": event,
         "winners": winners(event),
-        "standings": standings_for(event),
+        "standings": shown_rows(event)[0],
+        "placings": shown_rows(event)[1],
         "metagame": charts.metagame_bars(event),
         "metagame_svg": mark_safe(charts.metagame_svg(event)),  # noqa: S308 - built by taikai.charts with escaping
         "attendance_svg": mark_safe(charts.attendance_svg(event)),  # noqa: S308

@@ -86,10 +86,22 @@ _R(
     "A confirmed result can only be corrected by staff.",
 )
 _R("bad-record", "結果を読めません: {detail}", "Cannot read the result: {detail}")
+_R("match-not-finished", "マッチはまだ終わっていません。", "The match is not finished yet.")
+# What the record still lacks, by the rules' next step (core.match.Next): said in words, never as the step's code.
 _R(
-    "match-not-finished",
-    "マッチはまだ終わっていません（次: {next}）。",
-    "The match is not finished yet (next: {next}).",
+    "match-not-finished-duel",
+    "マッチはまだ終わっていません。次のデュエルの結果も入力してください。",
+    "The match is not finished yet: enter the next duel's result too.",
+)
+_R(
+    "match-not-finished-sudden_death",
+    "マッチはまだ終わっていません。ライフポイントが同じなので、サドンデスの勝者を入力してください。",
+    "The match is not finished yet: the life points were equal, so enter who won the sudden death.",
+)
+_R(
+    "match-not-finished-extra_duel",
+    "マッチはまだ終わっていません。エキストラデュエルの結果を入力してください。",
+    "The match is not finished yet: enter the extra duel's result.",
 )
 _R("nothing-to-confirm", "確認する報告がありません。", "There is no report to confirm.")
 _R(
@@ -221,6 +233,8 @@ FIELDS = {
 
 def problem_text(problem: Problem) -> str:
     lang = (translation.get_language() or "ja")[:2]
+    if problem.code == "match-not-finished" and problem.params.get("next") in ("duel", "sudden_death", "extra_duel"):
+        problem = Problem(f"match-not-finished-{problem.params['next']}")
     inner = problem.params.get("inner")
     if isinstance(inner, Problem):  # e.g. a CSV row: "line 3: <what was wrong>"
         prefix = (

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from taikai.events.views import exports, organizer, player, public, rounds
+from taikai.events.views import exports, organizer, player, public, rounds, scorekeeper
 
 urlpatterns = [
     path("events/", organizer.event_list, name="event_list"),
@@ -37,6 +37,7 @@ urlpatterns = [
     path(
         "events/<int:event_id>/rounds/<int:number>/clock/<str:action>/", rounds.round_clock_action, name="round_clock"
     ),
+    path("events/<int:event_id>/rounds/<int:number>/results/", scorekeeper.round_results, name="round_results"),
     path("events/<int:event_id>/matches/<int:match_id>/result/", rounds.match_result, name="match_result"),
     path("events/<int:event_id>/standings/", exports.staff_standings, name="event_standings"),
     path("events/<int:event_id>/export.json", exports.event_export, name="event_export"),

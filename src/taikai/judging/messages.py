@@ -39,8 +39,8 @@ _R("bad-import", "取り込めないファイルです: {detail}", "This file ca
 _R("procedure-done", "時間切れの処理はもう終わっています。", "The time procedure is already finished.")
 _R(
     "procedure-input",
-    "今は {input} を入力できません (待っているもの: {expected})。",
-    "{input} is not expected now (expected: {expected}).",
+    "今はその操作はできません（ほかの人が先に進めたかもしれません）。画面の指示に従ってください。",
+    "That step is not possible now (someone may have gone on first). Follow the step shown on the page.",
 )
 _R("time-not-callable", "この対戦はもう決着しています。", "This match is already decided.")
 _R(

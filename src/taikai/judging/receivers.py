@@ -13,6 +13,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from taikai.events import signals
+from taikai.events.actors import System
 from taikai.events.models import Match, Player
 from taikai.judging.services import calls
 
@@ -48,3 +49,10 @@ def flag_possible_misreport(
 ) -> None:
     player = Player.objects.filter(pk=player_id).first() if player_id is not None else None
     calls.flag_possible_misreport(_match(match_id), player=player, a=params.get("a", 0), b=params.get("b", 0))
+
+
+@receiver(signals.result_confirmed, dispatch_uid="judging.close_settled_disputes")
+@receiver(signals.result_corrected, dispatch_uid="judging.close_settled_disputes_on_correction")
+def close_settled_disputes(sender: Any, *, match_id: int, **kwargs: Any) -> None:
+    # END-4: the judge (or the players' matching reports) settled the table: its dispute call is done.
+    calls.close_settled_disputes(_match(match_id), by=System("taikai"))

@@ -14,15 +14,16 @@ from taikai.events.actors import Staff
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.services import transfer
-from taikai.events.services.standings import standings_for
 from taikai.events.site_roles import is_organizer
 from taikai.events.views.common import flash_error, staff_view
+from taikai.events.views.final import shown_rows
 from taikai.security.spreadsheet import SafeWriter
 
 
 @staff_view
 def staff_standings(request: HttpRequest, event: Event) -> HttpResponse:
-    return render(request, "events/staff_standings.html", {"event": event, "rows": standings_for(event)})
+    rows, placings = shown_rows(event)
+    return render(request, "events/staff_standings.html", {"event": event, "rows": rows, "placings": placings})
 
 
 @staff_view
@@ -34,6 +35,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
     w.writerow(
         [
             "rank",
+            "stage",
             "name",
             "name_kana",
             "card_game_id",
@@ -45,12 +47,16 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
             "oomw",
             "code",
             "dropped",
+            "disqualified",
         ]
     )
-    for r in standings_for(event):
+    rows, _placings = shown_rows(event)
+    for shown in rows:
+        r = shown.swiss
         w.writerow(
             [
-                r.rank,
+                shown.rank,
+                shown.stage_text,
                 r.name,
                 r.name_kana,
                 r.card_game_id,
@@ -62,6 +68,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
                 r.oomw_text,
                 r.code,
                 "yes" if r.dropped else "",
+                "yes" if shown.disqualified else "",
             ]
         )
     return response

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from taikai.events.models import Event, Match, Round
+from taikai.events.services.placings import champion
 from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
+from taikai.events.views.final import shown_rows
 
 
 def kana_key(name_kana: str, name: str) -> str:
@@ -46,7 +50,8 @@ def public_event(request: HttpRequest, event_id: int) -> HttpResponse:
     def page() -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
         rnd = current_round(event)
-        return render(request, "events/public_event.html", {"event": event, "round": rnd, "rounds": event.rounds.all()})
+        context = {"event": event, "round": rnd, "rounds": event.rounds.all(), "champion": champion(event)}
+        return render(request, "events/public_event.html", context)
 
     return cached_page(request, ("event", event_id, event_change_key(event_id)), page)
 
@@ -85,12 +90,19 @@ STANDINGS_PAGE = 200  # rows per page: a phone shows them at once; a 4,096-playe
 def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
     def page() -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
-        rows = standings_for(event)
+        rows, placings = shown_rows(event)
         pages = max(1, -(-len(rows) // STANDINGS_PAGE))
         raw = request.GET.get("page", "1")
         number = min(max(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1, 1), pages)
         shown = rows[(number - 1) * STANDINGS_PAGE : number * STANDINGS_PAGE]
-        context = {"event": event, "rows": shown, "page": number, "pages": range(1, pages + 1), "page_count": pages}
+        context = {
+            "event": event,
+            "rows": shown,
+            "placings": placings,
+            "page": number,
+            "pages": range(1, pages + 1),
+            "page_count": pages,
+        }
         return render(request, "events/public_standings.html", context)
 
     return cached_page(request, ("standings", event_id, event_change_key(event_id)), page)
@@ -163,14 +175,61 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         rnd = current_round(event)
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
         rows = sorted(pairing_rows(matches), key=lambda r: (str(r["kana"]), str(r["name"])))
-        return render(request, "events/projector.html", {"event": event, "round": rnd, "rows": rows})
+        winner = champion(event)
+        placed = shown_rows(event)[0] if winner is not None else []  # the bracket is over: the final placings
+        context = {"event": event, "round": rnd, "rows": rows, "champion": winner, "placed": placed}
+        return render(request, "events/projector.html", context)
 
     return cached_page(request, ("projector", event_id, rounds_key(event_id)), page)
 
 
+def bracket_stage_name(rounds_left: int) -> str:
+    """決勝 / 準決勝 / 準々決勝 / ベストN, from how many bracket rounds are left (this one included)."""
+    if rounds_left <= 1:
+        return _("Final")
+    if rounds_left == 2:
+        return _("Semifinals")
+    if rounds_left == 3:
+        return _("Quarterfinals")
+    return _("Round of %(n)d") % {"n": 1 << rounds_left}
+
+
+def bracket_columns(event: Event) -> list[dict[str, Any]]:
+    """The bracket's rounds, each with its stage name and its tables (seed, name, duel wins, winner)."""
+    rounds = list(event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"))
+    if not rounds:
+        return []
+    first = rounds[0].pairing_input
+    seeds = {int(pid): k for k, pid in enumerate(first.get("seeds") or [], start=1)} if not first.get("random") else {}
+    entrants = first.get("seeds") or [pid for m in rounds[0].matches.all() for pid in (m.player_a_id, m.player_b_id)]
+    total = max(len(entrants) - 1, 0).bit_length()
+    columns = []
+    for k, rnd in enumerate(rounds):
+        tables = []
+        for m in rnd.matches.select_related("player_a", "player_b").order_by("table"):
+            decided = m.status == Match.Status.CONFIRMED
+            sides = [(m.player_a, m.duel_wins_a, "a"), (m.player_b, m.duel_wins_b, "b")]
+            tables.append(
+                {
+                    "table": m.table,
+                    "bye": m.is_bye,
+                    "decided": decided,
+                    "sides": [
+                        {
+                            "name": p.name if p else "",
+                            "seed": seeds.get(p.pk) if p else None,
+                            "score": score if decided and not m.is_bye else None,
+                            "won": decided and m.result == side,
+                        }
+                        for p, score, side in sides
+                    ],
+                }
+            )
+        columns.append({"round": rnd, "name": bracket_stage_name(total - k), "tables": tables})
+    return columns
+
+
 def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    columns = []
-    for rnd in event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"):
-        columns.append({"round": rnd, "matches": list(rnd.matches.select_related("player_a", "player_b"))})
-    return render(request, "events/bracket.html", {"event": event, "columns": columns})
+    context = {"event": event, "columns": bracket_columns(event), "champion": champion(event)}
+    return render(request, "events/bracket.html", context)

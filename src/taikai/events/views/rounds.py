@@ -306,9 +306,10 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             "error": error,
             "preview": preview,
             "post": request.POST,
+            # After a refused post the form shows what was typed, not the stored record (nothing typed is lost).
             "prefill": result_services.form_values(match.record, ruleset=event.ruleset)
             if request.method != "POST"
-            else {},
+            else {k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm", "version")},
             "result_form": result_services.result_form(match),
             "reports": match.reports.select_related("by_player", "by_user"),
         },

@@ -198,7 +198,7 @@ def open_calls(event: Event) -> list[JudgeCall]:
     return list(
         JudgeCall.objects.filter(event=event)
         .exclude(status=JudgeCall.Status.CLOSED)
-        .select_related("match__player_a", "match__player_b", "taken_by", "raised_by_player")
+        .select_related("match__round__event", "match__player_a", "match__player_b", "taken_by", "raised_by_player")
         .order_by("created_at", "id")
     )
 
@@ -249,3 +249,42 @@ def flag_possible_misreport(match: Match, *, player: Player | None = None, a: in
     described = f"{who}{names[0]} {a}–{b} {names[1]} (intentional draw)"
     key = f"misreport:{match.pk}:{match.version}"  # both players trying the same report: one flag
     return _flag(match.round.event, match, "possible-misreport", key, described)
+
+
+def close_settled_disputes(match: Match, *, by: Actor) -> list[JudgeCall]:
+    """END-4: once a table's result is settled (confirmed, entered or corrected by staff), the calls that
+    flagged its reports as disagreeing close by themselves; each closing is audited."""
+    closed = []
+    with transaction.atomic():
+        pending = (
+            JudgeCall.objects.select_for_update()
+            .filter(match=match, source=JudgeCall.Source.INTEGRITY, topic="disputed")
+            .exclude(status=JudgeCall.Status.CLOSED)
+        )
+        for call in pending:
+            before = _state(call)
+            call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()
+            call.save(update_fields=["status", "closed_at"])
+            record(actions.CALL_SETTLED, actor=by, event_id=call.event_id, obj=call, before=before, after=_state(call))
+            closed.append(call)
+    return closed
+
+
+@dataclass(frozen=True)
+class SideReport:
+    """One player's latest report of a disputed table: who said it, and what, in the order the table seats them."""
+
+    player: Player
+    report: Any  # taikai.events.models.ResultReport, or None when that player has not reported
+
+
+def latest_reports(match: Match) -> list[SideReport]:
+    """Each player's latest report of the match, player A first (for the judges' side-by-side view)."""
+    reports = list(match.reports.filter(by_player__isnull=False).order_by("id"))
+    out = []
+    for p in (match.player_a, match.player_b):
+        if p is None:
+            continue
+        mine = [r for r in reports if r.by_player_id == p.pk]
+        out.append(SideReport(p, mine[-1] if mine else None))
+    return out

@@ -182,6 +182,26 @@ def close(match: Match, *, by: Actor) -> None:
             record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=event_id, obj=match, after={"closed": True})
 
 
+def undo(run: TimeProcedureRun, *, by: Actor) -> TimeProcedureRun | None:
+    """Take back the judge's last input (a mis-tap); with none left, take back the start itself. Audited with
+    the step taken back. Once the procedure has entered the table's result, a change is a correction (END-3)."""
+    match = Match.objects.select_related("round__event").get(pk=run.match_id)
+    require_judge(by, match.round.event)
+    with transaction.atomic():
+        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
+        if run.result_entered:
+            raise ServiceError("procedure-done")
+        if run.inputs:
+            step = run.inputs[-1]
+            run.inputs = run.inputs[:-1]
+            run.save()
+            record(actions.TIME_PROCEDURE_UNDONE, actor=by, event_id=match.round.event_id, obj=match, step=step)
+            return run
+        record(actions.TIME_PROCEDURE_UNDONE, actor=by, event_id=match.round.event_id, obj=match, before=run.start)
+        run.delete()
+    return None
+
+
 def _finish_if_done(run: TimeProcedureRun, match: Match, by: Actor) -> None:
     proc = replay(run, match)
     if proc.phase is not tp.Phase.DONE:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -14,11 +17,12 @@ from taikai.judging.services import prizes as services
 
 
 def _ranks_from_post(post: dict[str, str] | object) -> list[tuple[str, int, int, bool]]:
-    """One prize per line: ``label first last`` and an optional ``=`` to mark the places as equal."""
-    text = str(getattr(post, "get")("ranks", ""))  # noqa: B009
+    """One prize per line: ``label first last`` and an optional ``=`` to mark the places as equal. Spaces or
+    commas separate the parts (``優勝,1,1`` as a spreadsheet writes it; full-width digits and 、， read too)."""
+    text = unicodedata.normalize("NFKC", str(getattr(post, "get")("ranks", "")))  # noqa: B009
     ranks = []
     for line in text.splitlines():
-        parts = line.split()
+        parts = [p for p in re.split(r"[\s,、，]+", line.strip()) if p]
         if not parts:
             continue
         shared = parts[-1] == "="
@@ -46,9 +50,8 @@ def prize_page(request: HttpRequest, event: Event) -> HttpResponse:
         if not error:
             return redirect("prizes", event.pk)
     standings = services.prize_standings(event)
-    ranks_text = (
-        "\n".join(f"{r.label} {r.first} {r.last}{' =' if r.shared else ''}" for r in standings.ranks)
-        or "1st 1 1\n2nd 2 2\n3rd-4th 3 4 =\n5th-8th 5 8 ="
+    ranks_text = "\n".join(f"{r.label} {r.first} {r.last}{' =' if r.shared else ''}" for r in standings.ranks) or _(
+        "1st 1 1\n2nd 2 2\n3rd-4th 3 4 =\n5th-8th 5 8 ="
     )
     names = standings.names
     rows = []

@@ -18,7 +18,9 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.permissions import is_head_judge
+from taikai.events.services import rounds as round_services
 from taikai.events.views.common import flash_error, staff_view
+from taikai.events.views.result_words import report_text, result_text
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
 from taikai.judging.services import calls, tools
 from taikai.judging.services import time_procedure as tps
@@ -45,13 +47,18 @@ def dismiss_spam_reports(request: HttpRequest, event: Event) -> HttpResponse:
 def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
     now = timezone.now()
     queue = calls.open_calls(event)
+    rnd = current_round(event)
     for call in queue:
         call.waiting = int((now - call.created_at).total_seconds())  # type: ignore[attr-defined]
-    rnd = current_round(event)
+        call.sides = _sides(call) if call.topic == "disputed" else []  # type: ignore[attr-defined]
+    # The current round's calls (and calls for no table) first; older rounds' calls fold away below.
+    current = [c for c in queue if c.match is None or rnd is None or c.match.round_id == rnd.pk]
+    older = [c for c in queue if c not in current]
     matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
     context = {
         "event": event,
-        "calls": queue,
+        "calls": current,
+        "older_calls": older,
         "pending": pending_penalties(event),
         "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty"),
         "is_head_judge": is_head_judge(Staff(request.user), event),
@@ -59,6 +66,16 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
         "matches": matches,
     }
     return render(request, "judging/queue.html", context)
+
+
+def _sides(call: JudgeCall) -> list[dict[str, Any]]:
+    """A disputed table's two reports side by side: each player's name and what they reported, in words."""
+    if call.match is None:
+        return []
+    return [
+        {"name": side.player.name, "words": report_text(call.match, side.report.record) if side.report else ""}
+        for side in calls.latest_reports(call.match)
+    ]
 
 
 @staff_view
@@ -81,7 +98,9 @@ def call_new(request: HttpRequest, event: Event) -> HttpResponse:
 @staff_view
 def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
     call = get_object_or_404(
-        JudgeCall.objects.select_related("match__player_a", "match__player_b"), event=event, pk=call_id
+        JudgeCall.objects.select_related("match__round__event", "match__player_a", "match__player_b"),
+        event=event,
+        pk=call_id,
     )
     if request.method == "POST":
         try:
@@ -107,6 +126,7 @@ def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpRespons
     context = {
         "event": event,
         "call": call,
+        "sides": _sides(call) if call.topic == "disputed" else [],
         "offer": offer,
         "threshold": event.ruleset.time.extension_threshold_minutes,
     }
@@ -131,9 +151,22 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         Match.objects.select_related("round__event", "player_a", "player_b"), round__event=event, pk=match_id
     )
     run = TimeProcedureRun.objects.filter(match=match).first()
-    if request.method == "POST":
+    clock = round_services.round_clock(match.round, extension=match.extension_seconds)
+    early = None
+    if (
+        request.method == "POST"
+        and "start" in request.POST
+        and clock.status != "time"
+        and not request.POST.get("early")
+    ):
+        # Time has not been called for this table yet: a mis-tap must not start the procedure (issue 14.20).
+        early = {"minutes": max(1, round(clock.remaining / 60)), "post": _kept(request.POST)}
+    elif request.method == "POST":
         try:
-            if "start" in request.POST:
+            if "undo" in request.POST and run is not None:
+                tps.undo(run, by=Staff(request.user))
+                messages.success(request, _("The last step was taken back."))
+            elif "start" in request.POST:
                 tps.start(
                     match,
                     by=Staff(request.user),
@@ -149,6 +182,7 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
             else:
                 messages.error(request, _("Enter both players' life points as numbers."))
         return redirect("time_procedure", event.pk, match.pk)
+    run = TimeProcedureRun.objects.filter(match=match).first()
     proc = None
     if run is not None:
         try:
@@ -167,11 +201,20 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         "finished_rows": range(1, event.ruleset.match.max_duels),
         "draws": event.ruleset.format_rules(fmt_of(match)).match_draws,
         "phase_text": _phase_text(proc) if proc else "",
+        "early": early,
+        "clock_status": clock.status,
+        "steps": len(run.inputs) if run else 0,
+        "result_words": result_text(match) if match.status == Match.Status.CONFIRMED else "",
         "turn_name": (match.player_a.name if proc.turn_player.value == "A" else match.player_b.name)
         if proc and proc.turn_player and match.player_b
         else "",
     }
     return render(request, "judging/time_procedure.html", context)
+
+
+def _kept(post: Any) -> list[tuple[str, str]]:
+    """The start form's fields, to post again once the early start is confirmed."""
+    return [(k, v) for k, v in post.items() if k not in ("csrfmiddlewaretoken", "early")]
 
 
 def _step_from_post(post: Any) -> list[Any]:

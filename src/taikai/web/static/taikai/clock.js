@@ -30,18 +30,19 @@
     if (note) note.hidden = !atTime || state.status === "finished" || clock.status === "finished";
     if (state.status === "finished" || clock.status === "finished") { el.textContent = "✔"; return; }
     el.textContent = clock.status === "not-started" ? fmt(clock.remaining)
-      : (atTime ? (el.dataset.timeText || "TIME") : fmt(remaining));
+      : (atTime ? (el.dataset.timeText || "0:00") : fmt(remaining));
     var list = document.getElementById("tables-list") || document.getElementById("tables-playing");
     var banner = document.getElementById("time-called");
     if (banner) banner.hidden = state.status !== "time";
     if (list && state.tables_playing) {
       list.textContent = state.tables_playing.map(function (t) {
-        var p = t.procedure, step = "";
-        if (p && p.phase === "extra_turn") step = " ET " + p.turn + "/" + p.turns + (p.turn_player ? " " + p.turn_player : "");
-        else if (p && p.phase === "extra_duel_turn") step = " ED " + p.turn + "/" + p.turns;
-        else if (p && p.phase === "sudden_death") step = " SD";
-        else if (p && p.phase === "life_points") step = " LP";
-        else if (p && p.phase === "finish_turn") step = " →ET";
+        // Where the table stands, in the page's language (the list carries the words; no codes on screen).
+        var p = t.procedure, step = "", words = list.dataset;
+        if (p && p.phase === "extra_turn") step = " " + (words.extraTurn || "") + " " + p.turn + "/" + p.turns;
+        else if (p && p.phase === "extra_duel_turn") step = " " + (words.extraDuel || "") + " " + p.turn + "/" + p.turns;
+        else if (p && p.phase === "sudden_death") step = " " + (words.suddenDeath || "");
+        else if (p && p.phase === "life_points") step = " " + (words.lifePoints || "");
+        else if (p && p.phase === "finish_turn") step = " " + (words.finishTurn || "");
         return "#" + t.table + step + (t.extension ? " (+" + Math.round(t.extension / 60) + "m)" : "");
       }).join("  ");
     }

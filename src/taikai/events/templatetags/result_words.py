@@ -1,0 +1,26 @@
+"""``{% load result_words %}`` ``{{ match|result_words }}``: a match's result in words (「山田 太郎 の勝ち 2–1」)."""
+
+from __future__ import annotations
+
+from django import template
+
+from taikai.events.models import Match
+from taikai.events.views import result_words as words
+
+register = template.Library()
+
+
+@register.filter(name="result_words")
+def result_words(match: Match) -> str:
+    return words.result_text(match)
+
+
+@register.filter(name="report_words")
+def report_words(report: object, match: Match) -> str:
+    """``{{ report|report_words:match }}``: what a player's (or staff's) report says, in words."""
+    return words.report_text(match, getattr(report, "record", None))
+
+
+@register.filter(name="basis_words")
+def basis_words(basis: str) -> str:
+    return words.basis_text(basis)
