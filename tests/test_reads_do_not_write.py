@@ -69,7 +69,7 @@ def build(organizer: Any) -> Tempting:  # noqa: F811
     players = list(event.players.order_by("id"))
     for p in players[:4]:
         deck_services.submit_deck(p, deck_services.DeckInput(text=LEGAL_SHEET), by=PlayerSelf(p))
-    tokens = {p.pk: player_services.check_in(p, by=Staff(organizer))[1] for p in players}
+    tokens = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in players}
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     round_services.start_round(rnd, by=Staff(organizer))
     disputed, reported, timed, corrected, penalized = rnd.matches.filter(is_bye=False).order_by("table")[:5]

@@ -248,7 +248,7 @@ def test_only_the_last_round_is_undone_and_the_event_knows(organizer_api: Api, a
     assert organizer_api.post(f"/events/{eid}/rounds").status_code == 201
     version = Event.objects.get(pk=eid).version
     r = organizer_api.client.delete(f"/api/v1/events/{eid}/rounds/1", headers=organizer_api.headers())
-    assert r.status_code == 400 and r.json()["error"]["code"] == "not-last-round"
+    assert r.status_code == 400 and r.json()["error"]["code"] == "undo-not-latest"
     assert (
         organizer_api.client.delete(f"/api/v1/events/{eid}/rounds/2", headers=organizer_api.headers()).status_code
         == 204

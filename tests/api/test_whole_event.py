@@ -112,7 +112,7 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
     assert boss.post(f"/events/{eid}/rounds").status_code == 201
     _play(boss, eid, 1)
     refused = client.delete(f"/api/v1/events/{eid}/rounds/1", headers=boss.headers())
-    assert refused.status_code == 400 and refused.json()["error"]["code"] == "round-has-results"
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "undo-result-in"
 
     # Round 2: a head judge disqualifies a player during their match (PEN-6).
     assert boss.post(f"/events/{eid}/rounds").status_code == 201

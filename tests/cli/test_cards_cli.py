@@ -205,6 +205,7 @@ def test_banlist_import_skips_a_bad_line_and_names_it(capsys: pytest.CaptureFixt
     assert code == 0 and [e["card"] for e in json.loads(out)["entries"]] == [5678]
 
 
+@pytest.mark.django_db
 def test_banlist_import_of_a_file_with_no_list_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bad = tmp_path / "bad.conf"
     bad.write_text("1234 7\n")

@@ -39,8 +39,8 @@ def _paired(organizer: Any, players: int = 2, **kwargs: Any) -> tuple[Match, str
     event = make_event(organizer, players, **kwargs)
     match = round_services.pair_next_round(event, by=Staff(organizer)).matches.filter(is_bye=False).first()
     assert match is not None
-    _, token_a = player_services.check_in(match.player_a, by=Staff(organizer))
-    _, token_b = player_services.check_in(match.player_b, by=Staff(organizer))
+    token_a = player_services.issue_access(match.player_a, by=Staff(organizer))
+    token_b = player_services.issue_access(match.player_b, by=Staff(organizer))
     return match, token_a, token_b
 
 

@@ -86,6 +86,7 @@ def test_player_page_reminds_to_start_from_the_registered_deck(organizer: Any) -
 
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    player, token = player_services.check_in(rnd.matches.get().player_a, by=Staff(organizer))
+    player = rnd.matches.get().player_a
+    token = player_services.issue_access(player, by=Staff(organizer))
     page = Client().get(f"/p/{token}/").content.decode()
     assert "1デュエル目の前のサイドチェンジはできません" in page

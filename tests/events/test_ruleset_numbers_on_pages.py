@@ -113,7 +113,7 @@ def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organize
 def test_the_players_result_form_follows_the_ruleset_too(organizer: Any) -> None:
     event = make_event(organizer, 2, ruleset_document=_house_rules())
     match = _match(event, organizer)
-    _, token = player_services.check_in(match.player_a, by=Staff(organizer))
+    token = player_services.issue_access(match.player_a, by=Staff(organizer))
     page = _page(Client(), f"/p/{token}/", "en")
     assert 'name="duel5"' in page and 'name="duel6"' not in page
     assert "Life points after the 5 extra turns" in page

@@ -115,7 +115,7 @@ def test_card_game_id_is_ten_digits_and_once_per_event(organizer: Any) -> None: 
 
 
 def test_check_in_records_the_id_card_and_gives_a_personal_link(organizer: Any) -> None:  # REG-1, REG-3
-    event = make_event(organizer, 1)
+    event = make_event(organizer, 1, checked_in=False)
     player = event.players.get()
     player, token = player_services.check_in(player, by=Staff(organizer))
     assert player.id_card_shown and player.checked_in_at is not None

@@ -171,7 +171,7 @@ def test_pen_1_the_judge_may_send_a_duel_loss_to_the_next_match(event: Event, ju
 
 def test_pen_1_the_player_sees_where_the_penalty_landed(event: Event, judge: Any, organizer: Any) -> None:
     m = pair(event, organizer)[0]
-    token = player_services.check_in(m.player_a, by=Staff(organizer))[1]
+    token = player_services.issue_access(m.player_a, by=Staff(organizer))
     svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-3", rung="match-loss", reason="r")
     page = Client().get(f"/p/{token}/record/").content.decode()
     assert "player-penalties" in page and f"{m.table}" in page and "INF-3" in page

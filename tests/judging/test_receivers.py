@@ -38,7 +38,7 @@ def flags(event: Event, topic: str) -> list[JudgeCall]:
 @pytest.fixture
 def elimination(organizer: Any) -> tuple[Event, Match, str]:  # noqa: F811
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
-    tokens = {p.pk: player_services.check_in(p, by=Staff(organizer))[1] for p in event.players.all()}
+    tokens = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     match = pair(event, organizer)[0]
     return event, match, tokens[match.player_a_id]
 

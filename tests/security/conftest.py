@@ -86,7 +86,7 @@ def build_world(players: int = 8) -> World:
     other = new_event(other_staff, 4, name="別の大会")
     world = World(admin, organizer, head_judge, judge, other_staff, event, other)
     for p in event.players.all():
-        _, token = player_services.check_in(p, by=Staff(organizer))
+        token = player_services.issue_access(p, by=Staff(organizer))
         world.tokens[p.pk] = token
     world.round = round_services.pair_next_round(event, by=Staff(organizer))
     round_services.start_round(world.round, by=Staff(organizer))

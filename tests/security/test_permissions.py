@@ -186,7 +186,7 @@ def test_a_player_cannot_report_or_confirm_another_players_match(world: World) -
     # A player of another event is refused in this one.
     stranger = world.other_event.players.first()
     assert stranger is not None
-    _, stranger_token = player_services.check_in(stranger, by=Staff(world.other_staff))
+    stranger_token = player_services.issue_access(stranger, by=Staff(world.other_staff))
     response = client.post(
         f"/api/v1/events/{world.event.pk}/matches/{theirs.pk}/result",
         json.dumps({"duels": [{"winner": "A"}, {"winner": "A"}]}),

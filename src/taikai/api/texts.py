@@ -55,16 +55,6 @@ register(
     "大会の最後の主催者は外せません。",
     "The event's last organizer cannot be removed.",
 )
-register(
-    "round-has-results",
-    "第{number}回戦には結果が入っているので取り消せません。",
-    "Round {number} has results and cannot be undone.",
-)
-register(
-    "not-last-round",
-    "取り消せるのは最後の回戦（第{last}回戦）だけです。",
-    "Only the last round (round {last}) can be undone.",
-)
 register("prizes-not-published", "賞の一覧はまだ公開されていません。", "The prize list is not published yet.")
 register(
     "bad-webhook-url",

@@ -233,7 +233,7 @@ def _decode_csv(data: bytes) -> str:
 def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     """CSV with a header: name, card_game_id, and optionally name_kana, contact (or 名前, カードゲームID,
     ふりがな, 連絡先). All rows or none: every bad row is reported with its line and reason."""
-    require_staff(by, event)
+    require_organizer(by, event)
     if not event.registration_open:
         raise ServiceError("registration-closed-late-entry")
     reader = csv.DictReader(io.StringIO(_decode_csv(data)))
