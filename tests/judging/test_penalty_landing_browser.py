@@ -31,6 +31,7 @@ def test_pen_1_a_dq_during_the_last_match_lets_the_next_round_pair_at_once(new_p
     assert f"{last.table}" in landing.inner_text() and last.player_b.name in landing.inner_text()
     screenshot(page, "judging-dq-during-match-phone")
     page.click("button[name=issue]")
+    page.click(".confirm-step button[name=issue]")  # a DQ asks twice
     m = fresh(last)
     assert (m.status, m.result) == (Match.Status.CONFIRMED, "b")
     assert Round.objects.get(pk=m.round_id).status == Round.Status.FINISHED

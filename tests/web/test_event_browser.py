@@ -130,9 +130,8 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
         else:
             _staff_enters(org, event, round_number)
 
-    # a judge corrects a round-1 result, seeing what changes first
-    jp = new_page()
-    _login(jp, "judge1", "judge-password-1")
+    # the organizer corrects a round-1 result (END-3: corrections are the organizer's), seeing what changes first
+    jp = org
     m = Match.objects.get(round__event=event, round__number=1, table=1)
     jp.goto(f"{jp.base_url}/events/{event_id}/matches/{m.pk}/result/")
     # the form opens with the confirmed record (B, A, A: a tapped 2–1); the judge changes it to B, B

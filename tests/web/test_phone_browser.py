@@ -46,7 +46,7 @@ def _event(organizer: Any, players: int = 4) -> tuple[Event, dict[int, str]]:
     round_services.start_round(rnd, by=Staff(organizer))
     links = {}
     for p in event.players.all():
-        _, links[p.pk] = player_services.check_in(p, by=Staff(organizer))
+        links[p.pk] = player_services.issue_access(p, by=Staff(organizer))
     return event, links
 
 

@@ -305,8 +305,12 @@ def confirm_result(match: Match, *, player: Player, version: int | None = None) 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
 @announces_refusal("id-contradicts-duels", signals.misreport_suspected)
 def enter_result(match: Match, *, by: Actor, result: ResultInput, version: int | None = None) -> Match:
-    """The organizer enters a result from the paper slip: confirmed at once."""
-    require_organizer(by, match.round.event)
+    """The organizer enters a result from the paper slip: confirmed at once. A disputed match (END-4) is a
+    judge's call: the judge who settled it at the table enters the result too."""
+    if match.status == Match.Status.DISPUTED:
+        require_judge(by, match.round.event)
+    else:
+        require_organizer(by, match.round.event)
     return _enter(match, by, result, version)
 
 
