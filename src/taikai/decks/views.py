@@ -199,7 +199,7 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
     history = []
     if registration is not None:
         entries = AuditEntry.objects.filter(object_type="decks.deckregistration", object_id=str(registration.pk))
-        history = [(e, describe_action(e.action)) for e in entries.select_related("actor")]
+        history = [(e, describe_action(e.action), _who(e, player)) for e in entries.select_related("actor")]
     context.update(
         event=event,
         player=player,
@@ -210,6 +210,15 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
         history=history,
     )
     return render(request, "decks/detail.html", context)
+
+
+def _who(entry: AuditEntry, player: Player) -> str:
+    """Who made a change, in words: the staff member's name, or the player (never the log's ``player:N``)."""
+    if entry.actor is not None:
+        return str(entry.actor.get_username())
+    if entry.actor_label == f"player:{player.pk}":
+        return player.name
+    return _("taikai") if entry.actor_label else "—"
 
 
 def _print_context(event: Event, player_id: int, *, sort_for_check: bool) -> dict[str, Any]:
