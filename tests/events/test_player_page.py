@@ -155,3 +155,13 @@ def test_the_player_page_is_an_installable_app(organizer: Any) -> None:
     assert any(icon["sizes"] == "512x512" for icon in manifest["icons"])
     sw = _client().get("/p/sw.js")
     assert sw.status_code == 200 and sw["Service-Worker-Allowed"] == "/p/" and b"caches.open" in sw.content
+
+
+def test_the_self_registration_page_says_registration_is_closed_once_round_one_is_paired(organizer: Any) -> None:
+    # REG-3: once round 1 is paired, a newcomer is a late entry at the desk, never a phone registration.
+    event = make_event(organizer, 2)
+    round_services.pair_next_round(event, by=Staff(organizer))
+    r = _client().get(f"/e/{event.pk}/register/")
+    assert r.status_code == 200 and "参加受付は終了しました" in _text(r) and 'name="name"' not in r.content.decode()
+    posted = _client().post(f"/e/{event.pk}/register/", {"name": "遅刻 太郎", "card_game_id": "4000000001"})
+    assert posted.status_code == 200 and not event.players.filter(card_game_id="4000000001").exists()

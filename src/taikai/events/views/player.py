@@ -253,8 +253,8 @@ def recover(request: HttpRequest, event_id: int) -> HttpResponse:
 def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = PlayerForm(request.POST or None)
-    context: dict[str, Any] = {"event": event, "form": form, "done": None}
-    if request.method == "POST" and form.is_valid():
+    context: dict[str, Any] = {"event": event, "form": form, "done": None, "closed": not event.registration_open}
+    if request.method == "POST" and form.is_valid() and not context["closed"]:
         wait = rates.take(
             (rates.REGISTER_PER_ADDRESS, rates.client_address(request)), (rates.REGISTER_PER_EVENT, event.pk)
         )
