@@ -11,9 +11,9 @@ from taikai.audit.services import record
 from taikai.core import prizes as core
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player, Round, Team
+from taikai.events.models import Event, Player, Team
 from taikai.events.permissions import require_judge, require_organizer
-from taikai.events.services.standings import standings_for
+from taikai.events.services.placings import placings_for
 from taikai.events.services.teams import team_standings
 from taikai.judging import actions
 from taikai.judging.models import Penalty, Playoff, PrizeRank
@@ -45,28 +45,14 @@ def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int,
 
 def final_order(event: Event) -> list[list[str]]:
     """Final places as tied groups of entrants, best first. Team events rank teams by the team standings
-    (CS 1.2: 該当のプレイヤー及びチーム); otherwise the elimination bracket (losers of one round tie), then the
-    Swiss standings (exactly tied rows share a group)."""
+    (CS 1.2: 該当のプレイヤー及びチーム); otherwise the event's final placings (taikai.core.placings over the
+    event sheet: the bracket's stages, then the Swiss standings; players sharing a place share a group)."""
     if event.is_team_event:
         return _team_order(event)
-    groups: list[list[str]] = []
-    elimination = list(event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("-number"))
-    for i, rnd in enumerate(elimination):
-        matches = list(Match.objects.filter(round=rnd, is_bye=False, status=Match.Status.CONFIRMED))
-        if i == 0 and len(matches) == 1 and matches[0].result in ("a", "b"):
-            m = matches[0]
-            winner, loser = (m.player_a_id, m.player_b_id) if m.result == "a" else (m.player_b_id, m.player_a_id)
-            groups += [[str(winner)], [str(loser)]]
-            continue
-        losers = [str(m.player_b_id if m.result == "a" else m.player_a_id) for m in matches if m.result in ("a", "b")]
-        if losers:
-            groups.append(losers)
-    placed = {e for g in groups for e in g}
     by_rank: dict[int, list[str]] = {}
-    for row in standings_for(event):
-        if str(row.player_id) not in placed:
-            by_rank.setdefault(row.rank, []).append(str(row.player_id))
-    return groups + [by_rank[r] for r in sorted(by_rank)]
+    for row in placings_for(event):
+        by_rank.setdefault(row.rank, []).append(str(row.player_id))
+    return [by_rank[r] for r in sorted(by_rank)]
 
 
 def _team_order(event: Event) -> list[list[str]]:
