@@ -7,8 +7,10 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from taikai.audit.models import AuditEntry
+from taikai.core.ruleset import from_document
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
@@ -205,6 +207,18 @@ def test_loop_counter_prompts_on_the_fourth_repetition(event: Event, judge: Any)
     assert [s.must_deviate for s in states] == [False, False, False, True]
     assert tools.loop_reset(event, 5, by=Staff(judge)).repetitions == 0
     assert tools.loop_state(event, 6).repetitions == 0
+
+
+def test_the_loop_limit_is_the_rulesets(event: Event, judge: Any) -> None:
+    # LOOP-2: the repetition that makes the first actor deviate is a ruleset parameter (match.loop_limit)
+    document = {**event.ruleset_document, "match": {**event.ruleset_document["match"], "loop_limit": 3}}
+    house = from_document(document)
+    Event.objects.filter(pk=event.pk).update(ruleset_document=house.to_dict(), ruleset_fingerprint=house.fingerprint)
+    event = Event.objects.get(pk=event.pk)
+    states = [tools.loop_repeat(event, 7, by=Staff(judge)) for _ in range(3)]
+    assert [s.must_deviate for s in states] == [False, False, True]
+    page = Client().get(f"/judging/rules/?event={event.pk}", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "3回目に同じ局面になった時" in page and "4回目に同じ局面" not in page
 
 
 def test_rules_reference_covers_loops_concession_and_time(client: Any) -> None:

@@ -66,6 +66,7 @@ class DeckRules:
 class MatchRules:
     duels_to_win: int
     max_duels: int
+    loop_limit: int = 4  # LOOP-2 (CS 4.12): the time the same position arises when the first actor must deviate
 
 
 @dataclass(frozen=True)

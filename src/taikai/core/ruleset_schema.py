@@ -96,6 +96,7 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
     "match": {
         "duels_to_win": (_pos_int, "positive integer"),
         "max_duels": (_pos_int, "positive integer"),
+        "loop_limit": (_pos_int, "positive integer"),
     },
     "time": {
         "match_minutes": (_pos_int, "positive integer"),
@@ -146,7 +147,12 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "swiss_rounds": (lambda v: isinstance(v, list), "list of [[tournament.swiss_rounds]] tables"),
     },
 }
-OPTIONAL = {"ruleset.based_on", "penalties.team_propagation_from", "penalties.max_downgrade_steps"}
+OPTIONAL = {
+    "ruleset.based_on",
+    "penalties.team_propagation_from",
+    "penalties.max_downgrade_steps",
+    "match.loop_limit",
+}
 INFRACTION_KEYS: dict[str, tuple[Check, str]] = {
     "id": (_str, "string"),
     "off": (_str, "string"),

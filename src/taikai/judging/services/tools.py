@@ -15,8 +15,6 @@ from taikai.events.permissions import require_judge, require_player_or_staff
 from taikai.judging import actions
 from taikai.judging.models import TableToolLog
 
-LOOP_LIMIT = 4  # LOOP-2 (CS 4.12): on the 4th time the same position arises, the first actor must deviate
-
 
 def _log(event: Event, table: int, kind: str, value: str, by: Actor, player: Player | None) -> TableToolLog:
     if player is None:
@@ -68,7 +66,7 @@ def loop_state(event: Event, table: int) -> LoopState:
         if entry.kind == TableToolLog.Kind.LOOP_RESET:
             break
         count += 1
-    return LoopState(count, count >= LOOP_LIMIT)
+    return LoopState(count, count >= event.ruleset.match.loop_limit)  # LOOP-2 (CS 4.12), a ruleset parameter
 
 
 def loop_repeat(event: Event, table: int, *, by: Actor) -> LoopState:

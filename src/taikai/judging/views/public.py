@@ -21,7 +21,6 @@ from taikai.judging.labels import infraction_label, rung_label
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, calls
 from taikai.judging.services.penalties import history
-from taikai.judging.services.tools import LOOP_LIMIT
 from taikai.security import rates
 
 
@@ -37,7 +36,7 @@ def rules_reference(request: HttpRequest) -> HttpResponse:
     known = event_id.isascii() and event_id.isdigit() and len(event_id) < 10
     event = Event.objects.filter(pk=int(event_id)).first() if known else None
     ruleset = event.ruleset if event is not None else _default_ruleset()
-    context = {"event": event, "ruleset": ruleset, "loop_limit": LOOP_LIMIT}
+    context = {"event": event, "ruleset": ruleset, "loop_limit": ruleset.match.loop_limit}
     return render(request, "judging/rules.html", context)
 
 

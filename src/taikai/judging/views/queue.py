@@ -262,6 +262,6 @@ def table_tools(request: HttpRequest, event: Event, table: int) -> HttpResponse:
         "table": table,
         "log": tools.recent(event, table),
         "loop": tools.loop_state(event, table),
-        "loop_limit": tools.LOOP_LIMIT,
+        "loop_limit": event.ruleset.match.loop_limit,
     }
     return render(request, "judging/table_tools.html", context)
