@@ -214,3 +214,16 @@ def test_at_time_the_phone_says_so_and_what_happens_next(organizer: Any, venue_p
     expect(extended.locator("#clock")).to_have_text(re.compile(r"^[34]:[0-5][0-9]$"))
     expect(extended.locator("#extension")).to_have_text("この卓の延長：+5:00")
     expect(extended.locator("#time-note")).to_be_hidden()
+
+
+def test_the_projector_says_the_round_is_paused(organizer: Any, venue_page: Any) -> None:
+    # TIME-1: the organizer paused the round clock; the hall sees 一時停止中, not a clock that merely stopped
+    event, _links = _event(organizer)
+    rnd = event.rounds.get(number=1)
+    round_services.pause_round(rnd, by=Staff(organizer))
+    projector = venue_page(viewport=PROJECTOR)
+    projector.goto(f"{projector.base_url}/e/{event.pk}/projector/")
+    expect(projector.locator("#clock")).to_have_attribute("data-status", "paused")
+    expect(projector.locator("#proj-paused")).to_be_visible()
+    expect(projector.locator("#proj-paused")).to_have_text("一時停止中")
+    screenshot(projector, "projector-paused")
