@@ -64,3 +64,24 @@ def test_a_forbidden_card_on_the_real_list(real_cards: None, event: Event) -> No
     reg = services.submit_deck(event.players.first(), DeckInput(text=text), by=PlayerSelf(event.players.first()))
     assert [(p["code"], p["card"], p["limit"]) for p in reg.problems] == [("forbidden", 55144522, 0)]
     assert DeckRegistration.objects.get(pk=reg.pk).legal is False
+
+
+def test_a_ygopro_ydk_with_its_extra_deck_under_main_says_on_the_deck_page_what_was_moved(
+    real_cards: None, event: Event
+) -> None:
+    # DECK-2: YGOPro files cards by type; the page says the extra-deck monsters were moved, so the counts explain
+    # themselves (the real sample deck, its extra deck written under #main as some tools do).
+    from django.test import Client
+
+    from taikai.cards.formats import read_ydk
+    from taikai.events.actors import Staff
+    from taikai.events.services import players as player_services
+
+    sample = read_ydk(SAMPLE_TEXT)
+    ydk = "#main\n" + "\n".join(map(str, sample.main + sample.extra)) + "\n!side\n" + "\n".join(map(str, sample.side))
+    player = event.players.first()
+    reg = services.submit_deck(player, DeckInput(text=ydk), by=PlayerSelf(player))
+    assert reg.legal and {n["code"] for n in reg.notes} == {"ydk-moved-to-extra"}
+    token = player_services.issue_access(player, by=Staff(event.created_by))
+    page = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/p/{token}/deck/").content.decode()
+    assert "ファイルの読み取りについて" in page and "メインデッキからエクストラデッキに移しました" in page

@@ -47,6 +47,7 @@ class DeckRegistration(models.Model):
     mixed_languages = models.BooleanField(default=False)  # DECK-8: flagged for the check-in desk
     legal = models.BooleanField(default=False)
     problems = models.JSONField(default=list)  # [{"code": ..., params...}] as `taikai deck check --json`
+    notes = models.JSONField(default=list)  # what reading changed (a .ydk's extra-deck monster moved), same shape
     banlist = models.ForeignKey(Banlist, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     submitted_at = models.DateTimeField()
     submitted_by = models.ForeignKey(

@@ -195,6 +195,7 @@ def _apply(
 ) -> None:
     reg.main, reg.extra, reg.side = list(check.deck.main), list(check.deck.extra), list(check.deck.side)
     reg.problems = [p.as_dict() for p in check.problems]
+    reg.notes = [p.as_dict() for p in check.notes]
     reg.legal = check.legal
     reg.languages = languages
     reg.mixed_languages = bool(check_languages(languages))  # DECK-8

@@ -38,6 +38,7 @@ def _registration_context(registration: DeckRegistration | None) -> dict[str, An
     return {
         "registration": registration,
         "problems": sheets.problem_texts(registration.problems, cards, _lang()),
+        "notes": sheets.problem_texts(registration.notes, cards, _lang()),
         "sections": sheets.sections(registration, cards),
         "cards": cards,
     }
