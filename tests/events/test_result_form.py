@@ -69,3 +69,29 @@ def test_the_result_form_offers_the_rows_of_the_ruleset(organizer: Any) -> None:
     assert [r.number for r in form.rows] == list(range(1, max_duels + 1))  # MATCH-1; Swiss has no extra duel
     assert form.intentional_draw  # END-2
     assert form.extra_turns == match.round.event.ruleset.time.extra_turns
+
+
+def test_match_3_the_staff_form_records_who_won_rock_paper_scissors_and_went_first(organizer: Any) -> None:
+    # MATCH-3: the slip's rock-paper-scissors winner and the player who went first in duel 1 are kept
+    from django.test import Client
+
+    match = _match(organizer)
+    client = Client()
+    client.force_login(organizer)
+    url = f"/events/{match.round.event_id}/matches/{match.pk}/result/"
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert 'name="rps_winner"' in page and "1デュエル目の先攻" in page
+    posted = client.post(url, {"duel1": "A", "duel2": "A", "basis": "played", "rps_winner": "B", "first": "A"})
+    assert posted.status_code in (200, 302)
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED
+    assert match.record["opening"] == {"rps_winner": "B", "first": "A"}
+
+
+def test_match_3_the_players_phone_form_offers_the_opening_from_their_side(organizer: Any) -> None:
+    # MATCH-3, from B's phone: "me" won rock-paper-scissors and the opponent went first
+    match = _match(organizer)
+    form = {"duel1": "A", "duel2": "A", "rps_winner": "A", "first": "B"}
+    result_services.report_result(match, player=match.player_b, result=ResultInput.from_post(form, flip=True))
+    match.refresh_from_db()
+    assert match.record["opening"] == {"rps_winner": "B", "first": "A"}
