@@ -7,9 +7,11 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from taikai.api import charts
+from taikai.events.models import Event
 from tests.api.conftest import played_event
 from tests.conftest import PHONE, screenshot
 
@@ -92,3 +94,18 @@ def test_the_api_docs_work_offline_in_a_browser(new_page: Any) -> None:
     assert page.locator(".opblock").count() >= 16
     assert not outside, outside
     screenshot(page, "api-docs")
+
+
+def test_declared_archetypes_are_public_only_once_the_event_has_finished(organizer: Any, client: Client) -> None:
+    # Issue 16: while the event runs, a public read must not tell a player what deck their opponent registered.
+    event = played_event(organizer)
+    assert event.status == Event.Status.FINISHED
+    names = {p["archetype"] for p in client.get(f"/api/v1/events/{event.pk}/players").json()["items"]}
+    assert "スネークアイ" in names
+    assert client.get(f"/e/{event.pk}/charts/metagame.svg").status_code == 200
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.RUNNING)
+    cache.clear()
+    names = {p["archetype"] for p in client.get(f"/api/v1/events/{event.pk}/players").json()["items"]}
+    assert names == {None}
+    assert client.get(f"/e/{event.pk}/charts/metagame.svg").status_code == 404
+    assert "chart-metagame" not in client.get(f"/e/{event.pk}/charts/").content.decode()

@@ -67,7 +67,8 @@ def list_players(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) ->
     event = _event(event_id)
     players = event.players.order_by("id")
     window = list(players[paging.offset : paging.offset + paging.limit])
-    return _page(serialize.player_rows(window), paging, players.count())
+    rows = serialize.player_rows(window, archetypes=serialize.archetypes_public(event))
+    return _page(rows, paging, players.count())
 
 
 @router.get(tags=PUBLIC, path="/events/{event_id}/rounds", response={200: s.RoundPage, **READ_ERRORS}, summary="Rounds")

@@ -44,9 +44,18 @@ def player_row(p: Player, archetype: str | None = None) -> dict[str, Any]:
     }
 
 
-def player_rows(players: list[Player]) -> list[dict[str, Any]]:
-    names = dict(DeckArchetype.objects.filter(player__in=players).values_list("player_id", "name"))
+def player_rows(players: list[Player], *, archetypes: bool = True) -> list[dict[str, Any]]:
+    """``archetypes`` False: every player's ``archetype`` is null (not public yet: ``archetypes_public``)."""
+    names = (
+        dict(DeckArchetype.objects.filter(player__in=players).values_list("player_id", "name")) if archetypes else {}
+    )
     return [player_row(p, names.get(p.pk)) for p in players]
+
+
+def archetypes_public(event: Event) -> bool:
+    """Declared deck archetypes are shown to everyone once the event has finished: while it runs they would
+    tell opponents what they are about to face (issue 16). Staff see them on the event's pages."""
+    return event.status == Event.Status.FINISHED
 
 
 def archetype_of(player: Player) -> str | None:

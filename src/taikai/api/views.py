@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from taikai.api import charts
 from taikai.api import report as report_data
 from taikai.api.models import ApiToken
+from taikai.api.serialize import archetypes_public
 from taikai.api.services import create_token, revoke_token
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -21,8 +22,10 @@ from taikai.events.views.common import staff_view
 
 def charts_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    pictures = [
-        ("metagame", mark_safe(charts.metagame_svg(event))),  # noqa: S308 - escaped by taikai.charts
+    pictures = []
+    if archetypes_public(event):  # the metagame names players' decks: public once the event has finished
+        pictures.append(("metagame", mark_safe(charts.metagame_svg(event))))  # noqa: S308 - escaped by taikai.charts
+    pictures += [
         ("paths", mark_safe(charts.paths_svg(event))),  # noqa: S308
         ("attendance", mark_safe(charts.attendance_svg(event))),  # noqa: S308
     ]
@@ -34,7 +37,7 @@ def charts_page(request: HttpRequest, event_id: int) -> HttpResponse:
 def chart_svg(request: HttpRequest, event_id: int, name: str) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     draw = charts.CHARTS.get(name)
-    if draw is None:
+    if draw is None or (name == "metagame" and not archetypes_public(event)):
         raise Http404
     player = request.GET.get("player", "")
     if name == "paths" and player.isascii() and player.isdigit() and len(player) < 19:
