@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -230,13 +231,18 @@ def player_delete(request: HttpRequest, event: Event, player_id: int) -> HttpRes
 @staff_view
 @require_POST
 def player_undrop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
+    return _on_player(request, event, player_id, player_services.undrop_player, _("%(name)s is back in the event."))
+
+
+def _on_player(request: HttpRequest, event: Event, player_id: int, act: Callable[..., Any], done: str) -> HttpResponse:
+    """One desk action on one player (drop, un-drop): the service decides, the list page says what happened."""
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        player_services.undrop_player(player, by=Staff(request.user))
+        act(player, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
-        messages.success(request, _("%(name)s is back in the event.") % {"name": player.name})
+        messages.success(request, done % {"name": player.name})
     return redirect("players", event_id=event.pk)
 
 
@@ -393,14 +399,7 @@ def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpRes
 @staff_view
 @require_POST
 def player_drop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id, event=event)
-    try:
-        player_services.drop_player(player, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("%(name)s dropped.") % {"name": player.name})
-    return redirect("players", event_id=event.pk)
+    return _on_player(request, event, player_id, player_services.drop_player, _("%(name)s dropped."))
 
 
 def _slips(request: HttpRequest, event: Event, issued: list[tuple[Player, str]]) -> HttpResponse:
