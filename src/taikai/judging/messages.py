@@ -12,13 +12,13 @@ _R(
 _R("unknown-rung", "罰則 {rung!r} は罰則の段階にありません。", "{rung!r} is not a rung of the penalty ladder.")
 _R(
     "rung-required",
-    "この違反には既定の罰則がありません。罰則を選んでください (PEN-7)。",
-    "This infraction has no default penalty: choose one (PEN-7).",
+    "この違反には既定の罰則がありません。罰則を選んでください。",
+    "This infraction has no default penalty: choose one.",
 )
 _R(
     "rung-reason-required",
-    "既定 ({default}) と違う罰則には理由が必要です (PEN-7)。",
-    "A penalty other than the default ({default}) needs a reason (PEN-7).",
+    "既定 ({default}) と違う罰則には理由が必要です。",
+    "A penalty other than the default ({default}) needs a reason.",
 )
 _R("not-in-event", "このプレイヤーはこの大会にいません。", "This player is not in this event.")
 _R("no-current-match", "このプレイヤーには今の対戦がありません。", "This player has no current match.")
