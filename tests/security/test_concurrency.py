@@ -122,6 +122,26 @@ def test_a_double_tapped_confirmation_confirms_once(world: World) -> None:
     assert audit == {actions.RESULT_REPORTED: 1, actions.RESULT_CONFIRMED: 1}
 
 
+def test_the_last_two_tables_confirmed_at_once_finish_the_round_once(world: World) -> None:
+    """END-4: the round ends when its last table is confirmed, checked after each result commits (no round
+    lock while the result is written): of two last tables at once, the later commit sees the earlier one."""
+    assert world.round is not None
+    matches = list(world.round.matches.filter(is_bye=False).order_by("table"))
+    for m in matches[2:]:
+        result_services.enter_result(m, by=Staff(world.organizer), result=A_WINS)
+    enter = lambda m: (
+        lambda: result_services.enter_result(  # noqa: E731
+            Match.objects.get(pk=m.pk), by=Staff(world.organizer), result=A_WINS
+        )
+    )
+    outcomes = at_once(enter(matches[0]), enter(matches[1]))
+    assert all(isinstance(o, Match) for o in outcomes), outcomes
+    rnd = Round.objects.get(pk=world.round.pk)
+    assert rnd.status == Round.Status.FINISHED
+    finished = AuditEntry.objects.filter(action=actions.ROUND_FINISHED, object_id=str(rnd.pk))
+    assert finished.count() == 1
+
+
 def test_pairing_while_the_last_result_arrives_either_waits_for_it_or_counts_it(world: World) -> None:
     last = _finish_round_but_one(world)
     pair = lambda: round_services.pair_next_round(world.event, by=Staff(world.organizer))  # noqa: E731

@@ -34,9 +34,19 @@ def _player(event: Event, player_id: s.Id) -> Player:
 
 
 def _match(event: Event, match_id: s.Id) -> Match:
-    return get_object_or_404(
-        Match.objects.select_related("round__event", "player_a", "player_b"), pk=match_id, round__event=event
+    match = get_object_or_404(
+        Match.objects.select_related("round", "player_a", "player_b"), pk=match_id, round__event=event
     )
+    match.round.event = event  # read once, by the caller
+    return match
+
+
+def _event_of_caller(request: HttpRequest, event_id: s.Id) -> Event:
+    """The path's event: a player's token was read together with the player's event, so reuse that one."""
+    auth = getattr(request, "auth", None)
+    if isinstance(auth, Player) and auth.event_id == event_id:
+        return auth.event
+    return _event(event_id)
 
 
 @router.post("/events/{event_id}/players", response={201: s.PlayerOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
@@ -133,7 +143,7 @@ def clock(
 def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultIn) -> dict[str, Any]:
     """Report a result. A player (X-Player-Token) reports and the opponent's matching report confirms it;
     staff (Bearer) enter the result slip, confirmed at once."""
-    event = _event(event_id)
+    event = _event_of_caller(request, event_id)
     match = _match(event, match_id)
     data = result_services.ResultInput.from_json(body.dict(exclude={"idempotency_key", "version"}))
     me = acting_player(request, event)
@@ -141,7 +151,7 @@ def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultI
         match = result_services.report_result(match, player=me, result=data, idempotency_key=body.idempotency_key)
     else:
         match = result_services.enter_result(match, by=staff_actor(request, event), result=data, version=body.version)
-    return serialize.match_row(_match(event, match.pk))
+    return serialize.match_row(match)  # the service's own copy, as saved
 
 
 @router.post(
@@ -152,12 +162,12 @@ def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultI
 )
 def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ConfirmIn) -> dict[str, Any]:
     """The opponent confirms the reported result as it stands (X-Player-Token)."""
-    event = _event(event_id)
+    event = _event_of_caller(request, event_id)
     me = acting_player(request, event)
     if me is None:
         raise PermissionDenied("player-token-required")
     match = result_services.confirm_result(_match(event, match_id), player=me, version=body.version)
-    return serialize.match_row(_match(event, match.pk))
+    return serialize.match_row(match)
 
 
 @router.put(

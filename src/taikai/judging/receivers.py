@@ -55,4 +55,5 @@ def flag_possible_misreport(
 @receiver(signals.result_corrected, dispatch_uid="judging.close_settled_disputes_on_correction")
 def close_settled_disputes(sender: Any, *, match_id: int, **kwargs: Any) -> None:
     # END-4: the judge (or the players' matching reports) settled the table: its dispute call is done.
-    calls.close_settled_disputes(_match(match_id), by=System("taikai"))
+    if calls.has_open_dispute(match_id):  # most tables never had one: no join, no write transaction
+        calls.close_settled_disputes(_match(match_id), by=System("taikai"))

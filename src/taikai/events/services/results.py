@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from taikai.audit.services import record
 from taikai.core import match_json
@@ -30,6 +30,7 @@ from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_judge, require_organizer
+from taikai.events.services.round_end import finish_when_committed
 from taikai.events.services.teams import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
 
@@ -113,6 +114,21 @@ def outcome_of(match: Match, data: ResultInput) -> Outcome:
     return Outcome(result, state.score.a, state.score.b, state.score.draws, tuple(state.rules))
 
 
+def _judged(match: Match, data: ResultInput) -> Outcome | ServiceError:
+    """``outcome_of``, worked out before the transaction (pure rules, nothing the row lock protects), so the
+    write lock is held for the writes alone; the refusal is raised where the service would have refused."""
+    try:
+        return outcome_of(match, data)
+    except ServiceError as exc:
+        return exc
+
+
+def _outcome(judged: Outcome | ServiceError) -> Outcome:
+    if isinstance(judged, ServiceError):
+        raise judged
+    return judged
+
+
 def _snapshot(m: Match) -> dict[str, Any]:
     return {
         "status": m.status,
@@ -132,53 +148,30 @@ def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
     m.version += 1
 
 
-def _finish_round_if_complete(m: Match) -> None:
-    """The last confirmed table finishes the round (its clock stops showing time; the console moves on);
-    when the event has no round left to pair, the event is finished too."""
-    # The round's lock comes before the check: two last tables confirmed at once would otherwise each see the
-    # other still open, and neither would finish the round.
-    rnd = Round.objects.select_for_update().get(pk=m.round_id)
-    if rnd.status == Round.Status.FINISHED or rnd.matches.exclude(status=Match.Status.CONFIRMED).exists():
-        return
-    before = {"status": rnd.status, "version": rnd.version}
-    rnd.status = Round.Status.FINISHED
-    rnd.version += 1  # a clock change still holding the old version now gets a conflict
-    rnd.save(update_fields=["status", "version"])
-    m.round = rnd
-    record(
-        actions.ROUND_FINISHED,
-        actor_label="taikai",
-        event_id=rnd.event_id,
-        obj=rnd,
-        before=before,
-        after={"status": rnd.status, "version": rnd.version},
-        number=rnd.number,
-    )
-    from taikai.events.services.rounds import plan
-
-    event = rnd.event = Event.objects.select_for_update().get(pk=rnd.event_id)
-    if plan(event).next_action == "finished" and event.status != Event.Status.FINISHED:
-        before = {"status": event.status, "version": event.version}
-        event.status = Event.Status.FINISHED
-        event.version += 1
-        event.save(update_fields=["status", "version"])
-        record(
-            actions.EVENT_FINISHED,
-            actor_label="taikai",
-            event_id=event.pk,
-            obj=event,
-            before=before,
-            after={"status": event.status, "version": event.version},
-        )
+RESULT_FIELDS = ["record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "status", "version"]
+_RELATIONS = ("round", "player_a", "player_b")
 
 
 def _lock(match: Match, version: int | None) -> Match:
+    """The match's row, read afresh under the transaction's lock (its status and version may have moved
+    since the caller read it).
+
+    The round, its event and the players come from the caller's copy when it holds them: a result does not
+    change them, and reading them again with the row was a five-table join on every report.
+    """
+    held = match._state.fields_cache  # the related objects the caller's copy already holds
+    cached = {name: held[name] for name in _RELATIONS if name in held}
+    event_cached = "round" in cached and "event" in cached["round"]._state.fields_cache
+    missing = [name for name in ("player_a", "player_b") if name not in cached]
+    missing += [] if event_cached else ["round__event"]
     # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
-    locked = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event", "player_a", "player_b")
-        .get(pk=match.pk)
-    )
+    rows = Match.objects.select_for_update(of=("self",))
+    locked = (rows.select_related(*missing) if missing else rows).get(pk=match.pk)  # () would follow every key
+    for name, value in cached.items():
+        if name == "round" and not event_cached:
+            continue
+        if getattr(locked, f"{name}_id") == (value.pk if value is not None else None):
+            setattr(locked, name, value)
     if version is not None and locked.version != version:
         raise Conflict("conflict")
     if locked.is_bye:
@@ -207,7 +200,7 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return replace(left, opening=None) == replace(right, opening=None)
 
 
-def _report_key(m: Match, key: str, record_dict: dict[str, Any]) -> str | None:
+def _report_key(reports: list[ResultReport], key: str, record_dict: dict[str, Any]) -> str | None:
     """The key to store a report under, or None when this exact report is already stored (a retry).
 
     A key already used for a different record gets a suffix naming the record, so a retry of the
@@ -217,7 +210,7 @@ def _report_key(m: Match, key: str, record_dict: dict[str, Any]) -> str | None:
         return ""
     digest = hashlib.sha256(json.dumps(record_dict, sort_keys=True).encode()).hexdigest()[:16]
     keys = [key[:64], f"{key[:47]}~{digest}"]
-    stored = list(m.reports.filter(idempotency_key__in=keys))
+    stored = [r for r in reports if r.idempotency_key in keys]
     if any(_same(r.record, record_dict) for r in stored):
         return None
     return keys[1] if stored else keys[0]
@@ -231,31 +224,27 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
     Retrying with the same idempotency key and the same record returns the stored state without counting
     twice; the same key with a different record (the player corrected it before resending) is a new report.
     """
+    judged = _judged(match, result)
     with transaction.atomic():
         m = _lock(match, None)
         side = m.side_of(player)
         if side is None:
             raise ServiceError("not-your-match")
         record_dict = result.stored()
-        key = _report_key(m, idempotency_key, record_dict)
+        # Every report of this table, oldest first (a handful): the retry check and the opponent's latest.
+        # No other report of the table can be added meanwhile: each is written under the row lock taken above.
+        reports = list(m.reports.all())
+        key = _report_key(reports, idempotency_key, record_dict)
         if key is None:
             return m
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
-        outcome = outcome_of(m, result)
+        outcome = _outcome(judged)
         before = _snapshot(m)
-        try:
-            with transaction.atomic():
-                ResultReport.objects.create(
-                    match=m,
-                    by_player=player,
-                    record=record_dict,
-                    basis=result.basis,
-                    idempotency_key=key,
-                )
-        except IntegrityError:
-            return m
-        opponent_reports = [r for r in m.reports.filter(by_player__isnull=False).exclude(by_player=player)]
+        ResultReport.objects.create(
+            match=m, by_player=player, record=record_dict, basis=result.basis, idempotency_key=key
+        )
+        opponent_reports = [r for r in reports if r.by_player_id is not None and r.by_player_id != player.pk]
         latest = opponent_reports[-1] if opponent_reports else None
         if latest is None:
             _apply(m, result, outcome, Match.Status.REPORTED)
@@ -267,10 +256,10 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             m.status = Match.Status.DISPUTED  # a mismatch goes to the judges' queue
             m.version += 1
             action = actions.RESULT_DISPUTED
-        m.save()
+        m.save(update_fields=RESULT_FIELDS)
         if m.status == Match.Status.CONFIRMED:
             settle_team_match(m)
-            _finish_round_if_complete(m)
+            finish_when_committed(m)
         record(
             action,
             actor_label=f"player:{player.pk}",
@@ -323,17 +312,18 @@ def enter_ruled_result(match: Match, *, by: Actor, result: ResultInput) -> Match
 
 
 def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) -> Match:
+    judged = _judged(match, result)
     with transaction.atomic():
         m = _lock(match, version)
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
-        outcome = outcome_of(m, result)
+        outcome = _outcome(judged)
         before = _snapshot(m)
         ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
-        m.save()
+        m.save(update_fields=RESULT_FIELDS)
         settle_team_match(m)
-        _finish_round_if_complete(m)
+        finish_when_committed(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
         send_on_commit(signals.result_confirmed, sender=Match, **_announced(m, by=by))
     return m
@@ -358,15 +348,16 @@ def rule_result(match: Match, *, by: Actor, result: ResultInput, reason: str) ->
 def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None) -> Match:
     if not reason.strip():
         raise ServiceError("reason-required")
+    judged = _judged(match, result)
     with transaction.atomic():
         m = _lock(match, version)
-        outcome = outcome_of(m, result)
+        outcome = _outcome(judged)
         before = _snapshot(m)
         ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
-        m.save()
+        m.save(update_fields=RESULT_FIELDS)
         settle_team_match(m)
-        _finish_round_if_complete(m)
+        finish_when_committed(m)
         record(
             actions.RESULT_CORRECTED,
             actor=by,

@@ -23,6 +23,7 @@ from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services import engine
 from taikai.events.services.history import event_sheet, round_facts
+from taikai.events.services.round_end import finish_round
 from taikai.events.signals import round_paired, round_started, send_on_commit
 
 
@@ -75,11 +76,13 @@ def plan(event: Event) -> Plan:
 
 
 def _require_previous_finished(event: Event) -> None:
-    last = event.rounds.last()
+    last = event.rounds.select_for_update().last()
     if last is not None:
         open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count()
         if open_tables:
             raise ServiceError("round-not-finished", count=open_tables)
+        if last.status != Round.Status.FINISHED:
+            finish_round(last)  # its last result committed but the server stopped before the round ended
 
 
 def pair_next_round(event: Event, *, by: Actor) -> Round:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from taikai.audit.services import record
@@ -251,16 +252,23 @@ def flag_possible_misreport(match: Match, *, player: Player | None = None, a: in
     return _flag(match.round.event, match, "possible-misreport", key, described)
 
 
+def _open_disputes(match_id: int) -> QuerySet[JudgeCall]:
+    return JudgeCall.objects.filter(match_id=match_id, source=JudgeCall.Source.INTEGRITY, topic="disputed").exclude(
+        status=JudgeCall.Status.CLOSED
+    )
+
+
+def has_open_dispute(match_id: int) -> bool:
+    """Whether a call flagged this table's reports as disagreeing and is still open (END-4)."""
+    return _open_disputes(match_id).exists()
+
+
 def close_settled_disputes(match: Match, *, by: Actor) -> list[JudgeCall]:
     """END-4: once a table's result is settled (confirmed, entered or corrected by staff), the calls that
     flagged its reports as disagreeing close by themselves; each closing is audited."""
     closed = []
     with transaction.atomic():
-        pending = (
-            JudgeCall.objects.select_for_update()
-            .filter(match=match, source=JudgeCall.Source.INTEGRITY, topic="disputed")
-            .exclude(status=JudgeCall.Status.CLOSED)
-        )
+        pending = _open_disputes(match.pk).select_for_update()
         for call in pending:
             before = _state(call)
             call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()

@@ -1,0 +1,77 @@
+"""A round ends when its last table is confirmed; the event ends when no round is left to pair.
+
+Checked once a result's transaction has committed, in a short transaction of its own. Checking inside the
+result's transaction needed the round's row lock first (two last tables confirmed at once would otherwise
+each see the other still open), so on PostgreSQL every report of a round waited for the one before it to
+commit. After the commit no lock is needed for the check: of two last tables confirmed at once, the one that
+commits second sees the first one's commit, finds no table open, and finishes the round.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from taikai.audit.services import record
+from taikai.events import actions
+from taikai.events.models import Event, Match, Round
+
+
+def finish_when_committed(match: Match) -> None:
+    """Once the transaction in progress commits, finish ``match``'s round if it was its last open table; the
+    caller's ``match.round`` then shows the finished round."""
+
+    def finish() -> None:
+        finished = finish_round_if_complete(match.round_id)
+        if finished is not None:
+            match.round = finished
+
+    # robust: the result is saved by then; were this to fail, pairing the next round finishes the round
+    transaction.on_commit(finish, robust=True)
+
+
+def finish_round_if_complete(round_id: int) -> Round | None:
+    """Finish the round when every table is confirmed (its clock stops; the console moves on), and the event
+    when it has no round left to pair. Returns the round when this call finished it."""
+    if Match.objects.filter(round_id=round_id).exclude(status=Match.Status.CONFIRMED).exists():
+        return None  # the common case, read without a transaction or a lock
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round_id)
+        if rnd.status == Round.Status.FINISHED:
+            return None
+        if rnd.matches.exclude(status=Match.Status.CONFIRMED).exists():
+            return None  # a correction or an undo reopened a table meanwhile
+        finish_round(rnd)
+    return rnd
+
+
+def finish_round(rnd: Round) -> None:
+    """Mark a complete round finished (inside the caller's transaction, the round's row locked)."""
+    before = {"status": rnd.status, "version": rnd.version}
+    rnd.status = Round.Status.FINISHED
+    rnd.version += 1  # a clock change still holding the old version now gets a conflict
+    rnd.save(update_fields=["status", "version"])
+    record(
+        actions.ROUND_FINISHED,
+        actor_label="taikai",
+        event_id=rnd.event_id,
+        obj=rnd,
+        before=before,
+        after={"status": rnd.status, "version": rnd.version},
+        number=rnd.number,
+    )
+    from taikai.events.services.rounds import plan
+
+    event = rnd.event = Event.objects.select_for_update().get(pk=rnd.event_id)
+    if plan(event).next_action == "finished" and event.status != Event.Status.FINISHED:
+        before = {"status": event.status, "version": event.version}
+        event.status = Event.Status.FINISHED
+        event.version += 1
+        event.save(update_fields=["status", "version"])
+        record(
+            actions.EVENT_FINISHED,
+            actor_label="taikai",
+            event_id=event.pk,
+            obj=event,
+            before=before,
+            after={"status": event.status, "version": event.version},
+        )
