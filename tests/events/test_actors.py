@@ -148,6 +148,15 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ),
     ("import_event", "site_organizer", True, lambda w, a: transfer.import_event({}, by=a)),
     ("update_event", "organizer", False, lambda w, a: event_services.update_event(w.event, by=a, venue="会場")),
+    ("publish_archetypes", "organizer", False, lambda w, a: event_services.publish_archetypes(w.event, by=a)),
+    (
+        "unpublish_archetypes",
+        "organizer",
+        False,
+        lambda w, a: event_services.unpublish_archetypes(
+            event_services.publish_archetypes(w.event, by=System("test")), by=a
+        ),
+    ),
     (
         "assign_staff",
         "organizer",

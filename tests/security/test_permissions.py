@@ -35,6 +35,7 @@ ORGANIZER_ONLY_POSTS = {
     "round_repair": {},
     "event_edit": {"name": "乗っ取り", "date": "2026-12-06", "ruleset_name": "harajuku-cs-1.2", "format": "swiss"},
     "staff_manage": {"username": "judge_a", "role": "organizer", "password": ""},
+    "archetypes_publication": {"publish": "yes", "confirm": "yes"},
 }
 
 
@@ -114,6 +115,7 @@ def test_judges_cannot_do_what_only_the_organizer_may(world: World, role: str) -
     assert world.event.name == event_name
     assert set(StaffRole.objects.values_list("user", "role")) == staff_roles
     assert world.event.rounds.count() == rounds
+    assert world.event.archetypes_published_at is None
     assert audit_count(world) == before
     for name in ("event_create", "event_import"):
         assert client.get(by_name[name].url(v)).status_code == 403

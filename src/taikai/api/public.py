@@ -11,9 +11,10 @@ from ninja import Field, Query, Router, Schema
 
 from taikai.api import schemas as s
 from taikai.api import serialize
-from taikai.api.base import READ_ERRORS
+from taikai.api.base import READ_ERRORS, optional_staff
 from taikai.core.placings import Stage
 from taikai.events.models import Event, Match, Round
+from taikai.events.permissions import is_staff
 from taikai.events.services import rounds as round_services
 from taikai.events.services.placings import PlacingRow, placings_for
 from taikai.events.services.standings import standings_for
@@ -64,11 +65,20 @@ def get_event(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     summary="Registered players",
 )
 def list_players(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
+    """Each player's `archetype` is null until the event has finished or the organizer published them
+    (`archetypes_public` on the event); the event's staff see them with their token at any time."""
     event = _event(event_id)
     players = event.players.order_by("id")
     window = list(players[paging.offset : paging.offset + paging.limit])
-    rows = serialize.player_rows(window, archetypes=serialize.archetypes_public(event))
+    rows = serialize.player_rows(window, archetypes=_archetypes_shown(request, event))
     return _page(rows, paging, players.count())
+
+
+def _archetypes_shown(request: HttpRequest, event: Event) -> bool:
+    if serialize.archetypes_public(event):
+        return True
+    by = optional_staff(request, event)
+    return by is not None and is_staff(by, event)
 
 
 @router.get(tags=PUBLIC, path="/events/{event_id}/rounds", response={200: s.RoundPage, **READ_ERRORS}, summary="Rounds")

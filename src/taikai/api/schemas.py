@@ -39,6 +39,11 @@ class EventOut(Schema):
     top_cut: int | None
     players: int
     rounds: int
+    archetypes_public: bool = Field(
+        ...,
+        description="Players' declared deck archetypes are public: the event has finished or the organizer "
+        "published them. Until then `archetype` is null in the players list (except with a staff token).",
+    )
 
 
 class EventPage(Page):
@@ -57,7 +62,7 @@ class PlayerOut(Schema):
     checked_in: bool
     late_entry_round: int | None
     dropped_after_round: int | None
-    archetype: str | None
+    archetype: str | None = Field(..., description="The declared deck archetype; null while it is not public.")
 
 
 class PlayerPage(Page):

@@ -163,6 +163,11 @@ class PrizesOut(Schema):
     no_prize: list[PlayerRef] = Field(..., description="Sanctioned players left without a prize.")
 
 
+class ArchetypesOut(Schema):
+    public: bool = Field(..., description="Anyone sees the declared deck archetypes: finished, or published.")
+    published_at: str | None = Field(..., description="When the organizer published them early; null if not.")
+
+
 class CallIn(Schema):
     table: int | None = Field(None, ge=1, le=100_000, description="Staff: the table. A player: their own.")
     description: str = Field("", max_length=2000)

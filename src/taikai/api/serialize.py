@@ -27,6 +27,7 @@ def event_rows(events: QuerySet[Event]) -> list[dict[str, Any]]:
             "top_cut": e.top_cut,
             "players": e.n_players,
             "rounds": e.n_rounds,
+            "archetypes_public": e.archetypes_public,
         }
         for e in annotated
     ]
@@ -53,9 +54,10 @@ def player_rows(players: list[Player], *, archetypes: bool = True) -> list[dict[
 
 
 def archetypes_public(event: Event) -> bool:
-    """Declared deck archetypes are shown to everyone once the event has finished: while it runs they would
-    tell opponents what they are about to face (issue 16). Staff see them on the event's pages."""
-    return event.status == Event.Status.FINISHED
+    """Declared deck archetypes are shown to everyone once the event has finished or the organizer published
+    them (``Event.archetypes_public``): while it runs they would tell opponents what they are about to face
+    (issue 16). Staff see them all along (with their token, or signed in on the charts page)."""
+    return event.archetypes_public
 
 
 def archetype_of(player: Player) -> str | None:

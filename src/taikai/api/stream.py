@@ -52,6 +52,8 @@ KINDS = {
     "taikai.player.checked_in": "players",
     "taikai.player.dropped": "players",
     "taikai.player.archetype_set": "players",
+    "taikai.event.archetypes_published": "players",  # the players' archetypes appear (or go) in public reads
+    "taikai.event.archetypes_unpublished": "players",
     "taikai.event.started": "event",
     "taikai.event.updated": "event",
     "taikai.event.finished": "event",

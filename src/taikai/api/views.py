@@ -23,7 +23,9 @@ from taikai.events.views.common import staff_view
 def charts_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     pictures = []
-    if archetypes_public(event):  # the metagame names players' decks: public once the event has finished
+    # The metagame names players' decks: public once the event has finished or the organizer published them.
+    # The same for staff on this public page (it may be on the projector); staff preview it in the report.
+    if archetypes_public(event):
         pictures.append(("metagame", mark_safe(charts.metagame_svg(event))))  # noqa: S308 - escaped by taikai.charts
     pictures += [
         ("paths", mark_safe(charts.paths_svg(event))),  # noqa: S308

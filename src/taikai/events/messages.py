@@ -144,6 +144,11 @@ _R(
     "Registration cannot reopen once a round is paired; register late arrivals as late entries.",
 )
 _R(
+    "archetypes-public-after-event",
+    "大会が終了したので、デッキタイプは公開されています。非公開には戻せません。",
+    "The event has finished, so the deck archetypes are public; they cannot be hidden again.",
+)
+_R(
     "player-delete-after-start",
     "ラウンド1の組み合わせ後は削除できません。ドロップにしてください（成績は残ります）。",
     "A player cannot be deleted after round 1 is paired; drop them instead (their results stay).",

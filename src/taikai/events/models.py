@@ -42,6 +42,9 @@ class Event(models.Model):
     is_team_event = models.BooleanField(_("team event"), default=False)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTRATION)
     registration_closed = models.BooleanField(default=False)  # by the organizer; pairing round 1 closes it too
+    # Declared deck archetypes are public once the event has finished, or from this moment when the organizer
+    # publishes them earlier (issue 16: a metagame breakdown announced after the Swiss rounds).
+    archetypes_published_at = models.DateTimeField(null=True, blank=True)
     tiebreak_seed = models.BigIntegerField()  # the recorded draw for final ties (never the player ID)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -68,6 +71,13 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/events/{self.pk}/"
+
+    @property
+    def archetypes_public(self) -> bool:
+        """Everyone may see each player's declared deck archetype (デッキタイプ): once the event has finished, or
+        earlier once the organizer published them. Before that they would tell a player what deck their next
+        opponent registered (issue 16); staff see them all along."""
+        return self.status == Event.Status.FINISHED or self.archetypes_published_at is not None
 
     @property
     def registration_open(self) -> bool:

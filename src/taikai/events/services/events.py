@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from taikai.audit.services import record
 from taikai.core.ruleset import Ruleset, RulesetError, builtin, builtin_names
@@ -249,3 +250,43 @@ def close_registration(event: Event, *, by: Actor, closed: bool = True) -> Event
             after={"registration_closed": closed},
         )
     return event
+
+
+def publish_archetypes(event: Event, *, by: Actor) -> Event:
+    """The organizer shows every player's declared deck archetype to everyone before the event ends, e.g. for a
+    metagame breakdown after the Swiss rounds (issue 16). Publishing twice is once."""
+    return _set_archetypes_published(event, by=by, published=True)
+
+
+def unpublish_archetypes(event: Event, *, by: Actor) -> Event:
+    """The organizer takes an early publication back (pressed too soon): public reads hide the archetypes again
+    until the event finishes. What was seen meanwhile stays seen; the log keeps both entries. Once the event
+    has finished they are public anyway, so taking them back then is refused rather than pretended."""
+    return _set_archetypes_published(event, by=by, published=False)
+
+
+def _set_archetypes_published(event: Event, *, by: Actor, published: bool) -> Event:
+    require_organizer(by, event)
+    with transaction.atomic():
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        if not published and event.status == Event.Status.FINISHED:
+            raise ServiceError("archetypes-public-after-event")
+        was = event.archetypes_published_at
+        if (was is not None) == published:
+            return event
+        event.archetypes_published_at = timezone.now() if published else None
+        event.version += 1
+        event.save(update_fields=["archetypes_published_at", "version"])
+        record(
+            actions.ARCHETYPES_PUBLISHED if published else actions.ARCHETYPES_UNPUBLISHED,
+            actor=by,
+            event_id=event.pk,
+            obj=event,
+            before={"archetypes_published_at": _iso(was)},
+            after={"archetypes_published_at": _iso(event.archetypes_published_at)},
+        )
+    return event
+
+
+def _iso(at: dt.datetime | None) -> str | None:
+    return at.isoformat() if at is not None else None
