@@ -129,11 +129,12 @@ def test_the_last_two_tables_confirmed_at_once_finish_the_round_once(world: Worl
     matches = list(world.round.matches.filter(is_bye=False).order_by("table"))
     for m in matches[2:]:
         result_services.enter_result(m, by=Staff(world.organizer), result=A_WINS)
-    enter = lambda m: (
-        lambda: result_services.enter_result(  # noqa: E731
+
+    def enter(m: Match) -> Callable[[], Any]:
+        return lambda: result_services.enter_result(
             Match.objects.get(pk=m.pk), by=Staff(world.organizer), result=A_WINS
         )
-    )
+
     outcomes = at_once(enter(matches[0]), enter(matches[1]))
     assert all(isinstance(o, Match) for o in outcomes), outcomes
     rnd = Round.objects.get(pk=world.round.pk)

@@ -10,10 +10,10 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
 
 - ``result_reported``, ``result_confirmed``, ``result_disputed``, ``result_corrected``: event_id,
   match_id, player_id (the reporting player, or None when staff acted), version (the match's, after the
-  change), actor. Reported: the first report of a match; confirmed: the opponent's matching report, or
-  staff entering the slip; disputed: the two reports disagree (END-4); corrected: staff changed a result
-  (END-3), with ``before_status`` (the match status before: "changed after confirmation" is
-  ``before_status == "confirmed"``) and ``reason``.
+  change), actor, before_status (the match status before the change). Reported: the first report of a
+  match; confirmed: the opponent's matching report, or staff entering the slip; disputed: the two reports
+  disagree (END-4); corrected: staff changed a result (END-3), with ``reason`` ("changed after
+  confirmation" is ``before_status == "confirmed"``).
 - ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw
   was reported where none is allowed and refused (END-2). Sent at once, not on commit: see
   ``announces_refusal``.

@@ -53,7 +53,11 @@ def flag_possible_misreport(
 
 @receiver(signals.result_confirmed, dispatch_uid="judging.close_settled_disputes")
 @receiver(signals.result_corrected, dispatch_uid="judging.close_settled_disputes_on_correction")
-def close_settled_disputes(sender: Any, *, match_id: int, **kwargs: Any) -> None:
-    # END-4: the judge (or the players' matching reports) settled the table: its dispute call is done.
-    if calls.has_open_dispute(match_id):  # most tables never had one: no join, no write transaction
+def close_settled_disputes(sender: Any, *, match_id: int, before_status: str, **kwargs: Any) -> None:
+    # END-4: the judge (or the players' matching reports) settled the table: its dispute call is done. A
+    # dispute call is raised only when a table becomes disputed, and a disputed table only moves on to
+    # confirmed: a table confirmed from any other state has none (most tables: no read, no transaction).
+    # A correction (rare) looks anyway.
+    looks = before_status == Match.Status.DISPUTED or "reason" in kwargs
+    if looks and calls.has_open_dispute(match_id):
         calls.close_settled_disputes(_match(match_id), by=System("taikai"))

@@ -179,7 +179,9 @@ def _lock(match: Match, version: int | None) -> Match:
     return locked
 
 
-def _announced(m: Match, *, player: Player | None = None, by: Actor | None = None) -> dict[str, Any]:
+def _announced(
+    m: Match, before: dict[str, Any], *, player: Player | None = None, by: Actor | None = None
+) -> dict[str, Any]:
     """The keyword arguments every result signal carries (taikai.events.signals)."""
     return {
         "event_id": m.round.event_id,
@@ -187,6 +189,7 @@ def _announced(m: Match, *, player: Player | None = None, by: Actor | None = Non
         "player_id": player.pk if player else None,
         "version": m.version,
         "actor": by,
+        "before_status": before["status"],
     }
 
 
@@ -269,7 +272,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             after=_snapshot(m),
             side=side,
         )
-        send_on_commit(signals.RESULT_BY_ACTION[action], sender=Match, **_announced(m, player=player))
+        send_on_commit(signals.RESULT_BY_ACTION[action], sender=Match, **_announced(m, before, player=player))
     return m
 
 
@@ -325,7 +328,7 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
         settle_team_match(m)
         finish_when_committed(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
-        send_on_commit(signals.result_confirmed, sender=Match, **_announced(m, by=by))
+        send_on_commit(signals.result_confirmed, sender=Match, **_announced(m, before, by=by))
     return m
 
 
@@ -367,8 +370,8 @@ def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, versio
             after=_snapshot(m),
             reason=reason.strip(),
         )
-        corrected = {"before_status": before["status"], "reason": reason.strip()}
-        send_on_commit(signals.result_corrected, sender=Match, **_announced(m, by=by), **corrected)
+        announced = _announced(m, before, by=by)
+        send_on_commit(signals.result_corrected, sender=Match, **announced, reason=reason.strip())
     return m
 
 
