@@ -332,3 +332,45 @@ def test_postgresql_disk_full_counts_and_other_resource_errors_do_not(transactio
     assert diskfull.is_disk_full(raised("insufficient_resources", "could not write: No space left on device"))
     assert not diskfull.is_disk_full(raised("out_of_memory", "out of memory"))  # 53200: not about the disk
     assert not diskfull.is_disk_full(raised("too_many_connections", "too many clients"))  # 53300
+
+
+def test_a_refusal_outside_a_view_gets_the_same_page_and_other_errors_djangos_500() -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    from taikai.web.diskfull import server_error
+
+    request = RequestFactory().post("/events/1/players/", HTTP_COOKIE="taikai_language=en")
+    request.user = AnonymousUser()
+    try:  # as Django's handler500 is called: inside the except block of the failed middleware
+        with open("/dev/full", "wb", buffering=0) as out:
+            out.write(b"an upload spooled to a full temp folder")
+    except OSError:
+        answer = server_error(request)
+    assert answer.status_code == 507 and EN_TITLE in answer.content.decode()
+    try:
+        raise KeyError("something else")
+    except KeyError:
+        assert server_error(request).status_code == 500
+
+
+def test_a_database_session_changed_on_a_full_disk_is_held_in_a_cookie_and_signing_out_ends_both(
+    world: World, full: FullDisk
+) -> None:
+    client = Client()
+    assert sign_in(client).status_code == 302  # the disk has room: a database session
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert not session_store.is_cookie_key(key) and Session.objects.filter(session_key=key).exists()
+    full.fill()
+    store = session_store.SessionStore(key)
+    store["csv_problems"] = ["CSV 3行目: カードゲームIDは10桁の数字です。" * 10] * 40  # as a refused CSV import does
+    store.save()
+    held = store.session_key or ""
+    assert session_store.is_cookie_key(held) and len(held) <= session_store.MAX_COOKIE
+    assert store.load()["_auth_user_id"] == str(world.organizer.pk)  # too large for a cookie: who is signed in stays
+    cookie = Client()
+    cookie.cookies[settings.SESSION_COOKIE_NAME] = held
+    assert cookie.get("/").status_code == 200
+    assert cookie.post("/logout/").status_code == 302
+    assert not Session.objects.filter(session_key=key).exists()  # the row it was held for is gone too
+    assert client.get("/").status_code == 302

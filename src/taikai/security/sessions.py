@@ -165,7 +165,8 @@ class SessionStore(db.SessionStore):
             if not diskfull.is_disk_full(exc):
                 raise
             diskfull.report(exc, "saving a session (kept in a signed cookie instead)")
-            self._hold_in_cookie()
+            # An existing row keeps its old data; signing out of the cookie deletes it too.
+            self._hold_in_cookie(came_from="" if must_create else str(self.session_key))
 
     def create(self) -> None:
         data = self._data()
@@ -184,11 +185,10 @@ class SessionStore(db.SessionStore):
         self._cookie_id = ""
         super().cycle_key()
 
-    def _hold_in_cookie(self) -> None:
+    def _hold_in_cookie(self, came_from: str) -> None:
         data = self._data(no_load=True)
         self._cookie_id = self._cookie_id or str(data.get(HELD) or "") or secrets.token_urlsafe(16)
         data.pop(HELD, None)
-        came_from = "" if is_cookie_key(self.session_key) else str(self.session_key or "")
         payload: dict[str, Any] = {"n": self._cookie_id, "d": data, "k": came_from}
         key = signing.dumps(payload, salt=SALT, compress=True)
         if len(key) > MAX_COOKIE:  # e.g. a long list of CSV problems: keep who is signed in, drop the rest
