@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "taikai.web.middleware.LanguageMiddleware",
+    "taikai.web.diskfull.DiskFullMiddleware",  # a write refused for lack of space: a clear page, not a 500
     "taikai.web.middleware.RejectNulMiddleware",
     "taikai.web.middleware.BoundedIdsMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -105,7 +106,10 @@ def _database(url: str) -> dict[str, object]:
         db["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 30,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+            # temp_store=MEMORY: sorting for a page needs no temporary file, so reads work with the disk full.
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY;"
+            ),
         }
         db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
     elif db["ENGINE"] == "django.db.backends.postgresql":
@@ -144,6 +148,8 @@ LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 
 SESSION_COOKIE_AGE = 60 * 60 * 12  # one event day
+# Database sessions, held in a signed cookie while the disk is full so that staff can still sign in.
+SESSION_ENGINE = "taikai.security.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

@@ -7,3 +7,6 @@ urlpatterns = [
     path("", include("taikai.events.urls")),
     path("", include("taikai.web.urls")),
 ]
+
+# A write refused because the disk is full answers a clear page (taikai.web.diskfull), other errors Django's 500.
+handler500 = "taikai.web.diskfull.server_error"

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import APIKeyHeader, HttpBearer
@@ -21,6 +22,7 @@ from taikai.events.errors import Conflict, PermissionDenied, ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player
 from taikai.events.services.players import player_for_token
+from taikai.security import diskfull
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +218,10 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.exception_handler(Exception)
 def _crash(request: HttpRequest, exc: Exception) -> HttpResponse:
+    if diskfull.is_disk_full(exc):  # nothing was saved; reads still work (issue 16)
+        diskfull.report(exc, f"{request.method} {request.path}")
+        lang = (translation.get_language() or "ja")[:2]
+        return api.create_response(request, diskfull.api_body(lang), status=diskfull.STATUS)
     log.exception("API error on %s %s", request.method, request.path)
     return api.problem_response(request, Problem("server-error"), 500)
 
@@ -225,4 +231,4 @@ def errors(*codes: int) -> dict[int, Any]:
 
 
 READ_ERRORS = errors(404, 422)
-WRITE_ERRORS = errors(400, 401, 403, 404, 409, 422)
+WRITE_ERRORS = errors(400, 401, 403, 404, 409, 422, 507)

@@ -38,6 +38,7 @@ from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.permissions import require_organizer
+from taikai.security import diskfull
 
 log = logging.getLogger(__name__)
 
@@ -171,8 +172,11 @@ def run(stop: threading.Event, interval: float = 1.0) -> None:
         try:
             close_old_connections()
             deliver_due()
-        except Exception:  # keep the worker alive: a database hiccup must not end deliveries for good
-            log.exception("webhook delivery failed")
+        except Exception as exc:  # keep the worker alive: a database hiccup must not end deliveries for good
+            if diskfull.is_disk_full(exc):  # said once, loudly, not a traceback a second
+                diskfull.report(exc, "webhook delivery (retried when the disk has room)")
+            else:
+                log.exception("webhook delivery failed")
         stop.wait(interval)
 
 

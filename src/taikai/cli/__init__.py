@@ -29,6 +29,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        from taikai.security import diskfull
+
+        if not diskfull.is_disk_full(exc):
+            raise
+        # The write was refused whole (a database transaction rolls back; a backup keeps no partial file).
+        place = diskfull.storage()
+        sys.stderr.write(
+            f"taikai: ディスクがいっぱいです。何も保存されていません。空きを作ってからもう一度実行してください。\n"
+            f"taikai: the disk is full: nothing was saved. Free space, then run it again.\n"
+            f"taikai: data folder {place.var_dir} (free: {diskfull.megabytes(place.free_bytes)}); "
+            f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}\n"
+        )
+        return 3
 
 
 if __name__ == "__main__":

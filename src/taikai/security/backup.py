@@ -105,6 +105,17 @@ def backup(dest: Path) -> Summary:
     dest.parent.mkdir(parents=True, exist_ok=True)
     partial = dest.with_name(dest.name + ".partial")
     events = _count_events()
+    try:
+        _copy(db, partial)
+    except BaseException:  # a full disk, a failed check, Ctrl-C: no partial file is left behind
+        partial.unlink(missing_ok=True)
+        raise
+    partial.chmod(0o600)  # a backup holds every player's data
+    os.replace(partial, dest)
+    return Summary(dest, connection.vendor, dest.stat().st_size, events)
+
+
+def _copy(db: dict[str, Any], partial: Path) -> None:
     if connection.vendor == "sqlite":
         with (
             contextlib.closing(sqlite3.connect(str(db["NAME"]), timeout=30)) as src,
@@ -125,9 +136,6 @@ def backup(dest: Path) -> Summary:
             raise BackupError(f"pg_dump に失敗しました / pg_dump failed: {result.stderr.strip()}")
     else:  # pragma: no cover - only the two supported databases
         raise BackupError(f"unsupported database {connection.vendor}")
-    partial.chmod(0o600)  # a backup holds every player's data
-    os.replace(partial, dest)
-    return Summary(dest, connection.vendor, dest.stat().st_size, events)
 
 
 def _kind_of(path: Path) -> str:

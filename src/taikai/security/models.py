@@ -37,3 +37,11 @@ class RateHit(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["scope", "key", "at"])]
+
+
+class RevokedSession(models.Model):
+    """A session held in a signed cookie (while the disk was full) that was signed out: refused until ``until``,
+    when the cookie would have expired anyway (taikai.security.sessions)."""
+
+    cookie_id = models.CharField(max_length=64, unique=True)
+    until = models.DateTimeField(db_index=True)

@@ -12,6 +12,12 @@ A browser that signed in as a name before carries a signed "known device" cookie
 name are counted for that device alone, so other people's failures (from another address, or from the same
 venue Wi-Fi address) never lock out the right password typed on an already-known device.
 
+With the disk full a failure cannot be written: it is then counted in this process's memory (``unsaved``), and
+the limits count those too. A known device is still limited on its own count only, so the organizer is never
+locked out by the bookkeeping; an unknown device is not let through either, it meets the same limits, counted
+per process (with W web processes at most W times the limit until the disk has room). Refusing every unknown
+device instead would lock the organizer out on a new phone, which is the failure this is meant to avoid.
+
 Addresses are REMOTE_ADDR, which uvicorn sets from X-Forwarded-For only for TAIKAI_TRUSTED_PROXIES.
 Why not django-axes: it throttles Django's authenticate() only, while the player-page recovery is not a
 Django login; and it has no known-device exemption. This module is small and covers both.
@@ -23,6 +29,7 @@ import datetime as dt
 import hashlib
 import math
 import secrets
+import threading
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,10 +37,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
+from django.db import DatabaseError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from taikai.security import diskfull
 from taikai.security.models import FailedAttempt
 from taikai.security.rates import client_address
 
@@ -99,6 +108,37 @@ def remember_device(request: HttpRequest, response: HttpResponse, attempt: Attem
     )
 
 
+class _Unsaved:
+    """Failures the database refused (disk full), counted in this process until they leave the window."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rows: list[tuple[Attempt, dt.datetime]] = []
+
+    def add(self, attempt: Attempt, at: dt.datetime) -> None:
+        with self._lock:
+            self._rows = [(a, t) for a, t in self._rows if t >= at - WINDOW] + [(attempt, at)]
+
+    def times(self, scope: str, field: str, value: str, since: dt.datetime) -> list[dt.datetime]:
+        with self._lock:
+            return [t for a, t in self._rows if a.scope == scope and getattr(a, field) == value and t >= since]
+
+    def forget(self, attempt: Attempt) -> None:
+        with self._lock:
+            self._rows = [
+                (a, t)
+                for a, t in self._rows
+                if not (a.scope == attempt.scope and (a.key == attempt.key or a.name == attempt.name))
+            ]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows = []
+
+
+unsaved = _Unsaved()
+
+
 def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
     """Seconds until this attempt may be tried again; 0 when it is not throttled."""
     now = now or timezone.now()
@@ -109,24 +149,39 @@ def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
         checks += [("address", attempt.address, ADDRESS_LIMIT), ("name", attempt.name, NAME_LIMIT)]
     for field, value, limit in checks:
         recent = FailedAttempt.objects.filter(scope=attempt.scope, at__gte=since, **{field: value})
-        if recent.count() >= limit:
+        times = list(recent.order_by("-at").values_list("at", flat=True)[:limit])
+        times = sorted(times + unsaved.times(attempt.scope, field, value, since), reverse=True)
+        if len(times) >= limit:
             # Free again when enough of the oldest failures leave the window.
-            times = list(recent.order_by("-at").values_list("at", flat=True)[:limit])
-            waits.append((times[-1] + WINDOW - now).total_seconds())
+            waits.append((times[limit - 1] + WINDOW - now).total_seconds())
     return max(0, math.ceil(max(waits))) if waits else 0
 
 
 def record_failure(attempt: Attempt, now: dt.datetime | None = None) -> None:
     now = now or timezone.now()
-    FailedAttempt.objects.create(
-        scope=attempt.scope, key=attempt.key, address=attempt.address, name=attempt.name, at=now
-    )
-    FailedAttempt.objects.filter(at__lt=now - WINDOW).delete()  # keep the table small
+    try:
+        with transaction.atomic():
+            FailedAttempt.objects.create(
+                scope=attempt.scope, key=attempt.key, address=attempt.address, name=attempt.name, at=now
+            )
+            FailedAttempt.objects.filter(at__lt=now - WINDOW).delete()  # keep the table small
+    except DatabaseError as exc:
+        if not diskfull.is_disk_full(exc):
+            raise
+        diskfull.report(exc, f"counting a failed {attempt.scope} (counted in memory)")
+        unsaved.add(attempt, now)
 
 
 def clear_failures(attempt: Attempt) -> None:
-    FailedAttempt.objects.filter(scope=attempt.scope, key=attempt.key).delete()
-    FailedAttempt.objects.filter(scope=attempt.scope, name=attempt.name).delete()
+    unsaved.forget(attempt)
+    try:
+        with transaction.atomic():
+            FailedAttempt.objects.filter(scope=attempt.scope, key=attempt.key).delete()
+            FailedAttempt.objects.filter(scope=attempt.scope, name=attempt.name).delete()
+    except DatabaseError as exc:  # the old failures stay counted until they leave the window
+        if not diskfull.is_disk_full(exc):
+            raise
+        diskfull.report(exc, f"clearing the failed {attempt.scope} count after a success")
 
 
 class ThrottleMiddleware:
