@@ -69,3 +69,20 @@ def test_serve_tells_phones_the_public_url_else_the_first_lan_address() -> None:
     assert venue_address("https://taikai.example.jp", ["192.168.1.20"], 8000) == "https://taikai.example.jp"
     assert venue_address("", ["192.168.1.20", "10.0.0.3"], 8000) == "http://192.168.1.20:8000"
     assert venue_address("", [], 8000) == ""
+
+
+def test_postgresql_connections_come_from_psycopgs_pool_sized_by_the_request_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.db import connection
+
+    from taikai.settings import _database
+
+    monkeypatch.setenv("TAIKAI_THREADS", "8")
+    db = _database("postgresql://taikai@127.0.0.1:5432/taikai")
+    assert db["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not each thread
+    assert db["OPTIONS"] == {"pool": {"min_size": 2, "max_size": 9, "timeout": 10}}  # type: ignore[comparison-overlap]
+    sqlite = _database("sqlite:////tmp/taikai-config-test.sqlite3")
+    assert "pool" not in sqlite["OPTIONS"]  # type: ignore[operator]
+    if connection.vendor == "postgresql":  # the suite's own connections on its PostgreSQL pass
+        assert connection.pool is not None

@@ -72,7 +72,7 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         rnd = round_services.pair_next_round(event, by=organizer)
         t1 = time.perf_counter()
-        for m in rnd.matches.filter(is_bye=False).select_related("round__event"):
+        for m in rnd.matches.filter(is_bye=False).select_related("round__event", "player_a", "player_b"):
             result_services.enter_result(m, by=organizer, result=rng.choice(outcomes))
         t2 = time.perf_counter()
         standings_for(event)

@@ -305,7 +305,8 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
     one without (imported from a CSV file) gets their personal link now (returned once)."""
     require_organizer(by, player.event)
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        # of=("self",): the event is read with the row (one statement), only the player's row is locked
+        player = Player.objects.select_for_update(of=("self",)).select_related("event").get(pk=player.pk)
         if player.event.status == Event.Status.FINISHED:
             raise ServiceError("event-finished")
         before = as_dict(player, PLAYER_FIELDS)
