@@ -33,10 +33,17 @@ def _player(event: Event, player_id: s.Id) -> Player:
     return get_object_or_404(Player.objects.select_related("event"), pk=player_id, event=event)
 
 
+# A result's answer names the two players; the rest of their rows is not needed on the busiest write.
+_MATCH_AND_ROUND = [f.name for f in Match._meta.concrete_fields] + [
+    f"round__{f.name}" for f in Round._meta.concrete_fields
+]
+_MATCH_READ = Match.objects.select_related("round", "player_a", "player_b").only(
+    *_MATCH_AND_ROUND, "player_a__name", "player_a__event_id", "player_b__name", "player_b__event_id"
+)
+
+
 def _match(event: Event, match_id: s.Id) -> Match:
-    match = get_object_or_404(
-        Match.objects.select_related("round", "player_a", "player_b"), pk=match_id, round__event=event
-    )
+    match = get_object_or_404(_MATCH_READ, pk=match_id, round__event=event)
     match.round.event = event  # read once, by the caller
     return match
 
