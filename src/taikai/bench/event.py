@@ -101,6 +101,7 @@ def _run_simulation(db: Any, players: int, rounds: int, cut: int) -> dict[str, A
 
 
 def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
+    from taikai.bench._breakdown import cpu_of_group, postgres_seconds, postgres_ticks
     from taikai.bench._live import Server, database, get_load, report_jobs, seed, send_reports_fast
 
     with (
@@ -118,7 +119,11 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
                 for clients in (50, 200):
                     row["load"][(page, clients)] = get_load(url, clients, args.seconds)
             jobs = report_jobs(seeded)
+            assert server.proc is not None
+            cpu_before, pg_before = cpu_of_group(server.proc.pid), postgres_ticks()
             statuses, elapsed = send_reports_fast(server.url, seeded["event_id"], jobs, clients=50)
+            server_cpu = cpu_of_group(server.proc.pid) - cpu_before
+            pg_cpu = postgres_seconds(pg_before, postgres_ticks()) if vendor == "postgresql" else 0.0
         ids = ",".join(m["id"] for m in seeded["matches"])
         confirmed = db.query(f"SELECT COUNT(*) FROM events_match WHERE status='confirmed' AND id IN ({ids})")[0][0]
         ok = statuses.count(200)
@@ -127,8 +132,28 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
             "ok": ok,
             "per_s": len(jobs) / elapsed,
             "lost": len(seeded["matches"]) - confirmed,
+            "server_cpu_ms": server_cpu / len(jobs) * 1000,
+            "postgres_cpu_ms": pg_cpu / len(jobs) * 1000,
         }
+        row["breakdown"] = _breakdown(db)
         return row
+
+
+def _breakdown(db: Any) -> dict[str, Any]:
+    """A third event, measured inside Django (taikai.bench._breakdown): statements and CPU per report."""
+    out = subprocess.run(
+        [sys.executable, "-m", "taikai.bench._breakdown", "--players", "200"],
+        env=db.env(),
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-3000:])
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _kinds(counts: dict[str, int]) -> str:
+    return f"{sum(counts.values())} ({', '.join(f'{n} {kind}' for kind, n in counts.items())})"
 
 
 def _fmt_ms(seconds: float) -> str:
@@ -177,6 +202,20 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
         print(
             f"| {r['vendor']} | {rep['sent']} | {rep['ok']} | {rep['per_s']:.0f} | {rep['lost']} "
             f"| ≥ 300/s, none lost {'✅' if met else '❌'} |"
+        )
+    print("\n### Where a report's time goes (CPU per report; statements of one report and one confirmation)\n")
+    print(
+        "| database | server CPU (live, 2 workers) | of it in Django: view, services, ORM, driver (in-process) "
+        "| HTTP stack and threads (the rest) | PostgreSQL server CPU | statements: report | confirmation |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        rep, b = r["reports"], r["breakdown"]
+        rest = rep["server_cpu_ms"] - b["cpu_ms"]
+        pg = f"{rep['postgres_cpu_ms']:.1f} ms" if r["vendor"] == "postgresql" else "—"
+        print(
+            f"| {r['vendor']} | {rep['server_cpu_ms']:.1f} ms | {b['cpu_ms']:.1f} ms | {rest:.1f} ms | {pg} "
+            f"| {_kinds(b['report'])} | {_kinds(b['confirmation'])} |"
         )
 
 
