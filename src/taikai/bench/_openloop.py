@@ -248,6 +248,7 @@ class _Pool:
                 conn = self.idle.pop()
                 if conn.usable:
                     return conn
+                self.opened -= 1  # the server closed it while it was idle (its keep-alive timeout)
             if self.opened < self.limit:
                 self.opened += 1
                 try:

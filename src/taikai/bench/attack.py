@@ -3,9 +3,11 @@
 ``python -m taikai.bench attack [--players 400] [--seconds 4] [--db sqlite,postgresql]`` seeds one event with
 round 1 started (each row of the table gets its own ``--players`` players, so every report is a first report
 or the confirming one) and a second event whose deck lists are still open (the hostile player's). Each row
-offers the reports of its players at a fixed rate (``--players / --seconds`` per second) over 50 keep-alive
-connections (taikai.bench._openloop; a report due while all 50 are busy waits and counts as late), while
-the hostile client (taikai.bench._hostile, its own process) runs one attack, all of them, or none.
+offers its players' reports at a fixed rate over 50 keep-alive connections (taikai.bench._openloop; a
+report due while all 50 are busy waits and counts as late), while the hostile client (taikai.bench._hostile,
+its own process) runs one attack, all of them, or none. The rate is half of what the server answered in a
+50-connection burst just before (``--load``), at most ``--players / --seconds`` (or ``--rate``): below
+saturation, p99 shows what the attack adds, not a queue.
 Afterwards every report answered 200 must be in the database.
 
 With the card data (``--data``, as for ``python -m taikai.bench cards``) the server has the card database
@@ -40,7 +42,7 @@ ROWS: list[tuple[str, list[str]]] = [
     ("all four at once", ["slow", "deck", "pin", "upload"]),
     ("none (again: the noise)", []),
 ]
-WARM_REPORTS = 100  # sent over 2 s before the first row and not counted
+WARM_REPORTS = 200  # two bursts before the first row, not counted
 
 
 @dataclass
@@ -95,6 +97,30 @@ def _lost(db: Any, jobs: list[Any], step: Step) -> int:
     return sum(1 for job in acknowledged if (int(job.match_id), job.key) not in stored)
 
 
+def _rate(url: str, warm: list[bytes], args: argparse.Namespace) -> tuple[float, float]:
+    """(the rate to offer, the burst's reports/s). Two bursts over the 50 connections: the first opens every
+    thread's database connection, the second measures what the server answers when it never waits."""
+    half = len(warm) // 2
+    steps = offer(url, [(10_000.0, warm[:half]), (10_000.0, warm[half:])], limit=CLIENTS, warm=CLIENTS)
+    capacity = steps[-1].achieved
+    return (args.rate or min(args.load * capacity, args.players / args.seconds)), capacity
+
+
+def _rows(server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, seconds: float) -> list[Row]:
+    host = f"127.0.0.1:{server.port}"
+    count = min(len(chunks[0]), max(2, round(rate * seconds)))
+    rows = []
+    for (name, attacks), jobs, player in zip(ROWS, chunks, seeded["open"]["players"], strict=True):
+        open_event = seeded["open"]["event_id"]
+        target = Target("127.0.0.1", server.port, seeded["event_id"], open_event, player["id"], player["token"])
+        del jobs[count:]  # the reports this row sends (the chunk was shuffled)
+        raws = [report_request(host, seeded["event_id"], job) for job in jobs]
+        with hostile(target, attacks) as h:
+            (step,) = offer(server.url, [(rate, raws)], limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)
+        rows.append(Row(name, step, h.got))
+    return rows
+
+
 def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
     from taikai.bench._live import Server, database, seed
     from taikai.bench.event import PG_URL
@@ -106,32 +132,13 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
         cards = _import_cards(db, Path(args.data))
         seeded = seed(db, args.players * len(ROWS) + WARM_REPORTS, timeout=900, open_players=len(ROWS))
         warm_jobs, chunks = _row_jobs(seeded, len(ROWS), WARM_REPORTS)
-        results: list[Row] = []
         with Server(db, workers=2) as server:
             host = f"127.0.0.1:{server.port}"
-            warm = [report_request(host, seeded["event_id"], job) for job in warm_jobs]
-            offer(server.url, [(len(warm) / 2, warm)], limit=CLIENTS, timeout=REPORT_TIMEOUT)  # both workers warm
-            for (name, attacks), jobs, player in zip(ROWS, chunks, seeded["open"]["players"], strict=True):
-                target = Target(
-                    "127.0.0.1", server.port, seeded["event_id"], seeded["open"]["event_id"], **player_of(player)
-                )
-                raws = [report_request(host, seeded["event_id"], job) for job in jobs]
-                with hostile(target, attacks) as h:
-                    (step,) = offer(
-                        server.url,
-                        [(len(raws) / args.seconds, raws)],
-                        limit=CLIENTS,
-                        warm=CLIENTS,
-                        timeout=REPORT_TIMEOUT,
-                    )
-                results.append(Row(name, step, h.got))
-        for row, jobs in zip(results, chunks, strict=True):
+            rate, capacity = _rate(server.url, [report_request(host, seeded["event_id"], j) for j in warm_jobs], args)
+            rows = _rows(server, seeded, chunks, rate, args.seconds)
+        for row, jobs in zip(rows, chunks, strict=True):
             row.lost = _lost(db, jobs, row.step)
-    return {"vendor": vendor, "cards": cards, "rows": results}
-
-
-def player_of(player: dict[str, str]) -> dict[str, str]:
-    return {"player_id": player["id"], "token": player["token"]}
+    return {"vendor": vendor, "cards": cards, "rows": rows, "rate": rate, "capacity": capacity}
 
 
 def _hostile_text(got: dict[str, Counter[int]]) -> str:
@@ -141,15 +148,17 @@ def _hostile_text(got: dict[str, Counter[int]]) -> str:
 
 
 def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
-    rate = args.players / args.seconds
     cards = "card database imported" if rows and rows[0]["cards"] else "no card database"
     print(
-        f"### Result reports under attack ({args.players} reports per row at {rate:.0f}/s offered over "
-        f"{CLIENTS} connections; p99 from each report's due time; {cards}; load average "
-        f"{os.getloadavg()[0]:.1f})\n"
+        f"### Result reports under attack ({args.seconds:g} s per row over {CLIENTS} connections; p99 from each "
+        f"report's due time; {cards}; load average {os.getloadavg()[0]:.1f})\n"
     )
+    for r in rows:
+        how = "fixed by --rate" if args.rate else f"{args.load:.0%} of it, at most --players / --seconds"
+        burst = f"a {CLIENTS}-connection burst got {r['capacity']:.0f} reports/s"
+        print(f"- {r['vendor']}: {burst}; offered {r['rate']:.0f}/s ({how})")
     print(
-        "| database | hostile client | reports | answered 200 | reports/s | p50 | p99 | p99 / baseline | lost "
+        "\n| database | hostile client | reports | answered 200 | reports/s | p50 | p99 | p99 / baseline | lost "
         "| target | the hostile client got |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -175,6 +184,8 @@ def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m taikai.bench attack")
     parser.add_argument("--players", type=int, default=400, help="reporting players (= reports) per row")
     parser.add_argument("--seconds", type=float, default=4.0, help="per row")
+    parser.add_argument("--load", type=float, default=0.5, help="offered share of the burst's reports/s")
+    parser.add_argument("--rate", type=float, default=0.0, help="offer this many reports/s instead")
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--data", default=os.environ.get("TAIKAI_SHARED_DATA", "../shared/data"))
     args = parser.parse_args(argv)
