@@ -1,18 +1,21 @@
-"""The open-loop generator against a real `taikai serve` for about 2 s (issue 16)."""
+"""The open-loop generator against a real `taikai serve` for about 2 s (issue 16), on the database under test."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from taikai.bench._live import Server, database, seed
 from taikai.bench._openloop import get, offer
 
 
 def test_the_pairings_page_at_a_fixed_offered_rate(tmp_path: Path) -> None:
-    with database(tmp_path / "var") as db:
+    url = os.environ.get("TAIKAI_DATABASE_URL", "") if connection.vendor == "postgresql" else ""
+    with database(tmp_path / "var", url) as db:
         seeded = seed(db, 16)
         with Server(db) as server:
             host = f"127.0.0.1:{server.port}"
