@@ -205,7 +205,7 @@ ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
 async def _main(target: Target, attacks: list[str]) -> dict[str, dict[int, int]]:
     tallies = {name: Counter[int]() for name in attacks}
     tasks = [asyncio.ensure_future(ATTACKS[name](target, tallies[name])) for name in attacks]
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.3)  # the slow connections are open and dribbling
     print("ready", flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes it
     for task in tasks:
@@ -226,7 +226,7 @@ class Hostile:
 
 
 @contextlib.contextmanager
-def hostile(target: Target, attacks: list[str], ramp: float = 1.0) -> Iterator[Hostile]:
+def hostile(target: Target, attacks: list[str], ramp: float = 0.5) -> Iterator[Hostile]:
     """Run ``attacks`` from their own process while the block runs (none: an idle stand-in)."""
     import time
 
