@@ -65,7 +65,8 @@ def report_request(host: str, event_id: int, job: Any) -> bytes:
 
 
 def _row_jobs(seeded: dict[str, Any], rows: int, warm: int) -> tuple[list[Any], list[list[Any]]]:
-    """The warm-up's reports, and each row's (both players of each of its matches, in a shuffled order)."""
+    """The warm-up's reports, and each row's: both players of each of its matches, shuffled (a row sends as
+    many of them as its rate and length need, so most matches get both reports)."""
     from taikai.bench._live import report_jobs
 
     jobs = report_jobs(seeded)  # a, b of match 1, a, b of match 2, ...
@@ -101,9 +102,9 @@ def _rate(url: str, warm: list[bytes], args: argparse.Namespace) -> tuple[float,
     """(the rate to offer, the burst's reports/s). Two bursts over the 50 connections: the first opens every
     thread's database connection, the second measures what the server answers when it never waits."""
     half = len(warm) // 2
-    steps = offer(url, [(10_000.0, warm[:half]), (10_000.0, warm[half:])], limit=CLIENTS, warm=CLIENTS)
-    capacity = steps[-1].achieved
-    return (args.rate or min(args.load * capacity, args.players / args.seconds)), capacity
+    bursts = [(10_000.0, warm[:half]), (10_000.0, warm[half:])]
+    capacity = offer(url, bursts, limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)[-1].achieved
+    return max(1.0, args.rate or min(args.load * capacity, args.players / args.seconds)), capacity
 
 
 def _rows(server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, seconds: float) -> list[Row]:
