@@ -50,6 +50,7 @@ class Row:
     name: str
     step: Step
     hostile: dict[str, Counter[int]]
+    jobs: list[Any]  # the reports sent, in step.samples' order
     lost: int = 0  # reports answered 200 but not in the database
 
 
@@ -65,17 +66,21 @@ def report_request(host: str, event_id: int, job: Any) -> bytes:
 
 
 def _row_jobs(seeded: dict[str, Any], rows: int, warm: int) -> tuple[list[Any], list[list[Any]]]:
-    """The warm-up's reports, and each row's: both players of each of its matches, shuffled (a row sends as
-    many of them as its rate and length need, so most matches get both reports)."""
+    """The warm-up's reports, and each row's: its matches' two reports each, in an order of its own."""
     from taikai.bench._live import report_jobs
 
     jobs = report_jobs(seeded)  # a, b of match 1, a, b of match 2, ...
     warm_jobs, jobs = jobs[:warm], jobs[warm:]
     per_row = len(jobs) // rows // 2 * 2
-    chunks = [jobs[i * per_row : (i + 1) * per_row] for i in range(rows)]
-    for i, chunk in enumerate(chunks):
-        random.Random(i).shuffle(chunk)
-    return warm_jobs, chunks
+    return warm_jobs, [jobs[i * per_row : (i + 1) * per_row] for i in range(rows)]
+
+
+def _sent(jobs: list[Any], count: int, seed: int) -> list[Any]:
+    """The reports a row sends: both players of the first ``count / 2`` matches, shuffled (a report and its
+    confirmation may come in either order, far apart or close together)."""
+    chosen = jobs[: count // 2 * 2]
+    random.Random(seed).shuffle(chosen)
+    return chosen
 
 
 def _import_cards(db: Any, data: Path) -> bool:
@@ -111,14 +116,14 @@ def _rows(server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: fl
     host = f"127.0.0.1:{server.port}"
     count = min(len(chunks[0]), max(2, round(rate * seconds)))
     rows = []
-    for (name, attacks), jobs, player in zip(ROWS, chunks, seeded["open"]["players"], strict=True):
+    for i, ((name, attacks), player) in enumerate(zip(ROWS, seeded["open"]["players"], strict=True)):
         open_event = seeded["open"]["event_id"]
         target = Target("127.0.0.1", server.port, seeded["event_id"], open_event, player["id"], player["token"])
-        del jobs[count:]  # the reports this row sends (the chunk was shuffled)
+        jobs = _sent(chunks[i], count, seed=i)
         raws = [report_request(host, seeded["event_id"], job) for job in jobs]
         with hostile(target, attacks) as h:
             (step,) = offer(server.url, [(rate, raws)], limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)
-        rows.append(Row(name, step, h.got))
+        rows.append(Row(name, step, h.got, jobs))
     return rows
 
 
@@ -137,8 +142,8 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
             host = f"127.0.0.1:{server.port}"
             rate, capacity = _rate(server.url, [report_request(host, seeded["event_id"], j) for j in warm_jobs], args)
             rows = _rows(server, seeded, chunks, rate, args.seconds)
-        for row, jobs in zip(rows, chunks, strict=True):
-            row.lost = _lost(db, jobs, row.step)
+        for row in rows:
+            row.lost = _lost(db, row.jobs, row.step)
     return {"vendor": vendor, "cards": cards, "rows": rows, "rate": rate, "capacity": capacity}
 
 
