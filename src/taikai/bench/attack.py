@@ -1,6 +1,6 @@
 """Result reports while one hostile client runs (issue 16): report p99 with and without it, target ≤ 2×.
 
-``python -m taikai.bench attack [--players 300] [--seconds 4] [--db sqlite,postgresql]`` seeds one event with
+``python -m taikai.bench attack [--players 200] [--seconds 4] [--db sqlite,postgresql]`` seeds one event with
 round 1 started (each row of the table gets its own ``--players`` players, so every report is a first report
 or the confirming one) and a second event whose deck lists are still open (the hostile player's). Each row
 offers its players' reports at a fixed rate over 50 keep-alive connections (taikai.bench._openloop; a
@@ -188,7 +188,7 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
 
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m taikai.bench attack")
-    parser.add_argument("--players", type=int, default=300, help="reporting players per row (the most reports)")
+    parser.add_argument("--players", type=int, default=200, help="reporting players per row (the most reports)")
     parser.add_argument("--seconds", type=float, default=4.0, help="per row")
     parser.add_argument("--load", type=float, default=0.5, help="offered share of the burst's reports/s")
     parser.add_argument("--rate", type=float, default=0.0, help="offer this many reports/s instead")
