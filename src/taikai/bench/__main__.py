@@ -1,4 +1,6 @@
-"""`python -m taikai.bench [NAME ...]`: run every benchmark module (or the named ones) in turn."""
+"""`python -m taikai.bench [NAME ...]`: run every benchmark module (or the named ones) in turn.
+
+`python -m taikai.bench NAME --option ...` passes the options to that one module (e.g. a small smoke run)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,11 @@ import taikai.bench
 
 def main(argv: list[str]) -> int:
     names = [m.name for m in pkgutil.iter_modules(taikai.bench.__path__) if not m.name.startswith("_")]
-    chosen = argv or names
+    split = next((i for i, arg in enumerate(argv) if arg.startswith("-")), len(argv))
+    chosen, options = argv[:split] or names, argv[split:]
+    if options and len(argv[:split]) != 1:
+        print("options go to one named benchmark: python -m taikai.bench NAME --option ...", file=sys.stderr)
+        return 2
     for name in chosen:
         if name not in names:
             print(f"unknown benchmark {name!r}; known: {', '.join(names)}", file=sys.stderr)
@@ -19,7 +25,7 @@ def main(argv: list[str]) -> int:
     for name in chosen:
         module = importlib.import_module(f"taikai.bench.{name}")
         print(f"\n## {name}\n")
-        module.run([])
+        module.run(options)
     return 0
 
 

@@ -1,9 +1,10 @@
 """A real server for load, crash and scale runs: its own database, a seeded event, `taikai serve` in a
 subprocess, and bounded HTTP load from threads (tests and `make bench` share this; loopback only).
 
-``python -m taikai.bench._live seed --players N`` (run with the server's environment) creates an event with
-N checked-in players, pairs and starts round 1, and prints one JSON line: the event, its matches and the
-players' personal-link tokens.
+``python -m taikai.bench._live seed --players N [--open-players K]`` (run with the server's environment)
+creates an event with N checked-in players, pairs and starts round 1, and prints one JSON line: the event,
+its matches and the players' personal-link tokens. With K, a second event whose round 1 has not started
+(deck lists still open) gets K checked-in players, listed with their ids and tokens under "open".
 """
 
 from __future__ import annotations
@@ -106,9 +107,10 @@ def postgres_reachable(url: str) -> bool:
     return True
 
 
-def seed(db: Database, players: int, timeout: float = 300) -> dict[str, Any]:
+def seed(db: Database, players: int, timeout: float = 300, open_players: int = 0) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-m", "taikai.bench._live", "seed", "--players", str(players)],
+        [sys.executable, "-m", "taikai.bench._live", "seed", "--players", str(players)]
+        + ["--open-players", str(open_players)],
         env=db.env(),
         capture_output=True,
         text=True,
@@ -390,7 +392,7 @@ def get_load(
 # --- seeding (runs inside the server's environment) ----------------------------------------------------------
 
 
-def _seed(players: int) -> dict[str, Any]:
+def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
     import datetime as dt
 
     from taikai.cli.serve import prepare
@@ -418,7 +420,18 @@ def _seed(players: int) -> dict[str, Any]:
         {"id": str(m.pk), "a_token": tokens[m.player_a_id], "b_token": tokens[m.player_b_id]}
         for m in rnd.matches.filter(is_bye=False).order_by("table")
     ]
-    return {"event_id": event.pk, "round": rnd.number, "limit": rnd.time_limit_seconds, "matches": matches}
+    seeded = {"event_id": event.pk, "round": rnd.number, "limit": rnd.time_limit_seconds, "matches": matches}
+    if open_players:
+        later = event_services.create_event(
+            by=organizer, name="受付中 / Registration open", date=dt.date.today(), ruleset_name="harajuku-cs-1.2"
+        )
+        checked_in = []
+        for i in range(open_players):
+            p = player_services.register_player(later, by=organizer, name=f"Open {i:04d}", card_game_id=f"9{i:09d}")
+            _, token = player_services.check_in(p, by=organizer)
+            checked_in.append({"id": str(p.pk), "token": token})
+        seeded["open"] = {"event_id": later.pk, "players": checked_in}
+    return seeded
 
 
 def main(argv: list[str]) -> int:
@@ -426,8 +439,9 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("seed")
     p.add_argument("--players", type=int, default=100)
+    p.add_argument("--open-players", type=int, default=0)
     args = parser.parse_args(argv)
-    print(json.dumps(_seed(args.players)))
+    print(json.dumps(_seed(args.players, args.open_players)))
     return 0
 
 

@@ -1,0 +1,211 @@
+"""Result reports while one hostile client runs (issue 16): report p99 with and without it, target ≤ 2×.
+
+``python -m taikai.bench attack [--players 200] [--seconds 4] [--db sqlite,postgresql]`` seeds one event with
+round 1 started (each row of the table gets its own ``--players`` players, so every report is a first report
+or the confirming one) and a second event whose deck lists are still open (the hostile player's). Each row
+offers its players' reports at a fixed rate over 50 keep-alive connections (taikai.bench._openloop; a
+report due while all 50 are busy waits and counts as late), while the hostile client (taikai.bench._hostile,
+its own process) runs one attack, all of them, or none. The rate is half of what the server answered in a
+50-connection burst just before (``--load``), at most ``--players / --seconds`` (or ``--rate``): below
+saturation, p99 shows what the attack adds, not a queue.
+Afterwards every report answered 200 must be in the database.
+
+With the card data (``--data``, as for ``python -m taikai.bench cards``) the server has the card database
+imported, so a deck list is resolved against real names as at a venue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from taikai.bench._hostile import Target, hostile
+from taikai.bench._openloop import Step, offer, tally
+
+CLIENTS = 50
+TARGET_RATIO = 2.0
+REPORT_TIMEOUT = 30.0  # a phone gives up after this long
+ROWS: list[tuple[str, list[str]]] = [
+    ("none (baseline)", []),
+    ("slow bodies", ["slow"]),
+    ("big deck lists", ["deck"]),
+    ("PIN loop", ["pin"]),
+    ("big uploads", ["upload"]),
+    ("all four at once", ["slow", "deck", "pin", "upload"]),
+    ("none (again: the noise)", []),
+]
+WARM_REPORTS = 200  # two bursts before the first row, not counted
+
+
+@dataclass
+class Row:
+    name: str
+    step: Step
+    hostile: dict[str, Counter[int]]
+    jobs: list[Any]  # the reports sent, in step.samples' order
+    lost: int = 0  # reports answered 200 but not in the database
+
+
+def report_request(host: str, event_id: int, job: Any) -> bytes:
+    import json
+
+    body = json.dumps({**job.body, "idempotency_key": job.key}).encode()
+    head = (
+        f"POST /api/v1/events/{event_id}/matches/{job.match_id}/result HTTP/1.1\r\nHost: {host}\r\n"
+        f"Content-Type: application/json\r\nX-Player-Token: {job.token}\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def _row_jobs(seeded: dict[str, Any], rows: int, warm: int) -> tuple[list[Any], list[list[Any]]]:
+    """The warm-up's reports, and each row's: its matches' two reports each, in an order of its own."""
+    from taikai.bench._live import report_jobs
+
+    jobs = report_jobs(seeded)  # a, b of match 1, a, b of match 2, ...
+    warm_jobs, jobs = jobs[:warm], jobs[warm:]
+    per_row = len(jobs) // rows // 2 * 2
+    return warm_jobs, [jobs[i * per_row : (i + 1) * per_row] for i in range(rows)]
+
+
+def _sent(jobs: list[Any], count: int, seed: int) -> list[Any]:
+    """The reports a row sends: both players of the first ``count / 2`` matches, shuffled (a report and its
+    confirmation may come in either order, far apart or close together)."""
+    chosen = jobs[: count // 2 * 2]
+    random.Random(seed).shuffle(chosen)
+    return chosen
+
+
+def _import_cards(db: Any, data: Path) -> bool:
+    files = [data / "cards" / "cards-en-2026-08.cdb", data / "cards" / "cards-ja-2026-08.cdb"]
+    if not all(f.exists() for f in files):
+        return False
+    cli = "import sys; from taikai.cli import main; sys.exit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", cli, "cards", "import", *map(str, files)], env=db.env(), capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"card import failed: {done.stderr[-2000:]}")
+    return True
+
+
+def _lost(db: Any, jobs: list[Any], step: Step) -> int:
+    """Reports answered 200 that are not stored."""
+    stored = set(db.query("SELECT match_id, idempotency_key FROM events_resultreport WHERE idempotency_key != ''"))
+    acknowledged = [job for job, sample in zip(jobs, step.samples, strict=True) if sample.status == 200]
+    return sum(1 for job in acknowledged if (int(job.match_id), job.key) not in stored)
+
+
+def _rate(url: str, warm: list[bytes], args: argparse.Namespace) -> tuple[float, float]:
+    """(the rate to offer, the burst's reports/s). Two bursts over the 50 connections: the first opens every
+    thread's database connection, the second measures what the server answers when it never waits."""
+    half = len(warm) // 2
+    bursts = [(10_000.0, warm[:half]), (10_000.0, warm[half:])]
+    capacity = offer(url, bursts, limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)[-1].achieved
+    return max(1.0, args.rate or min(args.load * capacity, args.players / args.seconds)), capacity
+
+
+def _rows(server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, seconds: float) -> list[Row]:
+    host = f"127.0.0.1:{server.port}"
+    count = min(len(chunks[0]), max(2, round(rate * seconds)))
+    rows = []
+    for i, ((name, attacks), player) in enumerate(zip(ROWS, seeded["open"]["players"], strict=True)):
+        open_event = seeded["open"]["event_id"]
+        target = Target("127.0.0.1", server.port, seeded["event_id"], open_event, player["id"], player["token"])
+        jobs = _sent(chunks[i], count, seed=i)
+        raws = [report_request(host, seeded["event_id"], job) for job in jobs]
+        with hostile(target, attacks) as h:
+            (step,) = offer(server.url, [(rate, raws)], limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)
+        rows.append(Row(name, step, h.got, jobs))
+    return rows
+
+
+def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
+    from taikai.bench._live import Server, database, seed
+    from taikai.bench.event import PG_URL
+
+    with (
+        tempfile.TemporaryDirectory(prefix="taikai-bench-") as tmp,
+        database(Path(tmp), PG_URL if vendor == "postgresql" else "") as db,
+    ):
+        cards = _import_cards(db, Path(args.data))
+        seeded = seed(db, args.players * len(ROWS) + WARM_REPORTS, timeout=900, open_players=len(ROWS))
+        warm_jobs, chunks = _row_jobs(seeded, len(ROWS), WARM_REPORTS)
+        with Server(db, workers=2) as server:
+            host = f"127.0.0.1:{server.port}"
+            rate, capacity = _rate(server.url, [report_request(host, seeded["event_id"], j) for j in warm_jobs], args)
+            rows = _rows(server, seeded, chunks, rate, args.seconds)
+        for row in rows:
+            row.lost = _lost(db, row.jobs, row.step)
+    return {"vendor": vendor, "cards": cards, "rows": rows, "rate": rate, "capacity": capacity}
+
+
+def _hostile_text(got: dict[str, Counter[int]]) -> str:
+    if not got:
+        return "—"
+    return "; ".join(f"{name}: {tally(t).replace('-1×', 'unfinished×')}" for name, t in got.items())
+
+
+def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    cards = "card database imported" if rows and rows[0]["cards"] else "no card database"
+    print(
+        f"### Result reports under attack ({args.seconds:g} s per row over {CLIENTS} connections; p99 from each "
+        f"report's due time; {cards}; load average {os.getloadavg()[0]:.1f})\n"
+    )
+    for r in rows:
+        how = "fixed by --rate" if args.rate else f"{args.load:.0%} of it, at most --players / --seconds"
+        burst = f"a {CLIENTS}-connection burst got {r['capacity']:.0f} reports/s"
+        print(f"- {r['vendor']}: {burst}; offered {r['rate']:.0f}/s ({how})")
+    print(
+        "\n| database | hostile client | reports | answered 200 | reports/s | p50 | p99 | p99 / baseline | lost "
+        "| target | the hostile client got |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        base = r["rows"][0].step.latency_ms(99)
+        for row in r["rows"]:
+            step = row.step
+            ok = step.statuses()[200]
+            p99 = step.latency_ms(99)
+            ratio = p99 / base if base else float("nan")
+            first = row is r["rows"][0]
+            met = (first or ratio <= TARGET_RATIO) and row.lost == 0 and ok == len(step.samples)
+            target = ("none lost" if first else f"≤ {TARGET_RATIO:g}×") + (" ✅" if met else " ❌")
+            print(
+                f"| {r['vendor']} | {row.name} | {len(step.samples)} | {ok} | {step.achieved:.0f} "
+                f"| {step.latency_ms(50):.0f} ms | {p99:.0f} ms | {'—' if first else f'{ratio:.1f}×'} "
+                f"| {row.lost} | {target} | {_hostile_text(row.hostile)} |"
+            )
+    print("\n(unfinished: a request the hostile client was still sending or waiting on when the row ended.)")
+
+
+def run(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m taikai.bench attack")
+    parser.add_argument("--players", type=int, default=200, help="reporting players per row (the most reports)")
+    parser.add_argument("--seconds", type=float, default=4.0, help="per row")
+    parser.add_argument("--load", type=float, default=0.5, help="offered share of the burst's reports/s")
+    parser.add_argument("--rate", type=float, default=0.0, help="offer this many reports/s instead")
+    parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument("--data", default=os.environ.get("TAIKAI_SHARED_DATA", "../shared/data"))
+    args = parser.parse_args(argv)
+    from taikai.bench._live import postgres_reachable
+    from taikai.bench.event import PG_URL
+
+    rows = []
+    for vendor in args.db.split(","):
+        if vendor == "postgresql" and not postgres_reachable(PG_URL):
+            print(f"PostgreSQL not reachable at {PG_URL}: skipped\n")
+            continue
+        rows.append(_bench_database(vendor, args))
+    _print(rows, args)
+
+
+if __name__ == "__main__":
+    run(sys.argv[1:])
