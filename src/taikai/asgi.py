@@ -18,6 +18,7 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "taikai.settings")
 
 from a2wsgi import WSGIMiddleware  # noqa: E402
+from asgiref.sync import sync_to_async  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
@@ -33,6 +34,37 @@ _limits = settings.LIMITS
 LIMITS = BodyLimits(_limits.max_body, _limits.max_upload, _limits.body_timeout, _limits.body_min_rate)
 
 
+def _credentials_hold(scope: dict[str, Any]) -> bool:
+    """A signed-in staff session, a live API token or a player's link: the only senders of large bodies."""
+    from http.cookies import SimpleCookie
+
+    from django.contrib.auth import SESSION_KEY
+    from django.db import close_old_connections
+    from django.utils.module_loading import import_string
+
+    from taikai.api.services import token_user
+    from taikai.events.services.players import player_for_token
+
+    headers = {key.lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
+    try:
+        cookies = SimpleCookie(headers.get(b"cookie", ""))
+        session = cookies.get(settings.SESSION_COOKIE_NAME)
+        if session is not None:
+            store = import_string(settings.SESSION_ENGINE).SessionStore(session_key=session.value)
+            if SESSION_KEY in store.load():
+                return True
+        bearer = headers.get(b"authorization", "")
+        if bearer.lower().startswith("bearer ") and token_user(bearer[7:].strip(), touch=False) is not None:
+            return True
+        return player_for_token(headers.get(b"x-player-token", "")) is not None
+    finally:
+        close_old_connections()
+
+
+async def credentials_hold(scope: dict[str, Any]) -> bool:
+    return await sync_to_async(_credentials_hold, thread_sensitive=False)(scope)
+
+
 async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "http" and not STREAMS.match(scope.get("path", "")):
         await django_wsgi(scope, receive, send)
@@ -40,4 +72,4 @@ async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await django_asgi(scope, receive, send)
 
 
-application = buffer_bodies(route, LIMITS)
+application = buffer_bodies(route, LIMITS, credentials_hold)

@@ -138,6 +138,7 @@ CACHES = {
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "taikai.security.hashers.PinHasher",  # players' PINs only (make_password(pin, hasher=PIN_HASHER))
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},

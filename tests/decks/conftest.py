@@ -49,4 +49,4 @@ def demo_event(organizer: Any, demo_cards: None) -> Event:  # noqa: F811
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings: Any) -> None:
     # Argon2 is right for the site and slow for tests that make an organizer each time.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "taikai.security.hashers.PinHasher"]

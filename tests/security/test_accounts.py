@@ -29,7 +29,10 @@ PASSWORD = "correct horse battery"
 def _fast_hashes(request: pytest.FixtureRequest, settings: Any) -> None:
     # Argon2 is deliberately slow; the throttle tests log in dozens of times, so they use a fast hash.
     if "argon2" not in request.node.name:
-        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        settings.PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "taikai.security.hashers.PinHasher",
+        ]
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(autouse=True)
 def _fast_hashes(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "taikai.security.hashers.PinHasher"]
 
 
 def _login(client: Client, password: str, username: str = "head_x", **extra: Any) -> Any:
@@ -48,15 +48,27 @@ def test_a_pin_is_hashed_before_the_write_transaction(db: Any, monkeypatch: pyte
     seen: list[bool] = []
     real = player_services.make_password
 
-    def watching(pin: str) -> str:
+    def watching(pin: str, **options: Any) -> str:
         seen.append(heavy.in_write_transaction())
-        return real(pin)
+        return real(pin, **options)
 
     monkeypatch.setattr(player_services, "make_password", watching)
     player_services.set_pin(player, pin="864213")
     assert seen == [False]  # before: True, and 16 PIN loops made every staff write wait seconds
     player.refresh_from_db()
-    assert player.pin_hash.startswith("md5$")
+    assert player.pin_hash.startswith("taikai_pin_argon2$argon2id$")
+
+
+def test_a_pin_costs_one_core_for_milliseconds_not_both_cores_for_a_third_of_a_second(db: Any) -> None:
+    """Under attack, five PIN changes in a row with Django's default Argon2 (100 MiB, 8 lanes: ~300 ms of
+    both cores each) stalled every result report (make bench: attack). A PIN hash uses one lane, 19 MiB."""
+    from django.contrib.auth.hashers import check_password, identify_hasher
+
+    encoded = make_password("864213", hasher=player_services.PIN_HASHER)
+    hasher = identify_hasher(encoded)
+    assert (hasher.parallelism, hasher.memory_cost) == (1, 19456)  # type: ignore[attr-defined]
+    assert "$m=19456,t=2,p=1$" in encoded and check_password("864213", encoded)
+    assert not check_password("864214", encoded)
 
 
 def test_heavy_work_inside_a_write_transaction_is_refused(db: Any) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from taikai.bench._live import Database, Server
+from taikai.bench._live import Database, Server, seed
 
 
 def _slow_post(port: int, path: str, stop: threading.Event, answers: list[bytes], extra: str = "") -> None:
@@ -106,3 +106,22 @@ def test_oversized_anonymous_body_is_refused_before_it_is_read(small_server: Ser
         assert client.post(small_server.url + "/login/", content=big).status_code == 413
         # An ordinary small form still works through the same path.
         assert client.get(small_server.url + "/login/").status_code == 200
+
+
+def test_a_large_body_is_read_only_for_credentials_that_are_real(small_server: Server) -> None:
+    """A made-up session cookie or player token used to get the upload cap (64 MiB: the CSRF check then parsed
+    a 48 MiB multipart body before the sign-in page answered). Now a body over the anonymous cap is read only
+    once the credentials are found real; a small body never waits for that check."""
+    seeded = seed(small_server.db, 2)
+    match = seeded["matches"][0]
+    url = f"{small_server.url}/api/v1/events/{seeded['event_id']}/matches/{match['id']}/result"
+    big = b"x" * (2 * 1024 * 1024)  # over the 1 MiB anonymous cap, under the upload cap
+    with httpx.Client(timeout=30) as client:
+        for made_up in ({"Cookie": "sessionid=0123456789abcdefghijklmnopqrstuv"}, {"X-Player-Token": "made-up"}):
+            t0 = time.monotonic()
+            assert client.post(url, content=big, headers=made_up).status_code == 413
+            assert time.monotonic() - t0 < 5.0
+        real = client.post(url, content=big, headers={"X-Player-Token": match["a_token"]})
+        assert real.status_code != 413  # read, then refused by the API for what it is (not JSON)
+        small = client.post(url, json={"duels": []}, headers={"X-Player-Token": "made-up"})
+        assert small.status_code == 401

@@ -26,7 +26,7 @@ def full() -> Iterator[FullDisk]:
 
 @pytest.fixture
 def world(transactional_db: Any, settings: Any) -> World:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "taikai.security.hashers.PinHasher"]
     built = build_world()
     built.organizer.set_password(PASSWORD)
     built.organizer.save()

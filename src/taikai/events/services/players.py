@@ -359,6 +359,9 @@ def revoke_access(player: Player, *, by: Actor) -> None:
         record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
 
 
+PIN_HASHER = "taikai_pin_argon2"  # taikai.security.hashers.PinHasher: why PINs are hashed cheaper than passwords
+
+
 def set_pin(player: Player, *, pin: str) -> None:
     """The player chooses a PIN on their own page, to recover the link with their Card Game ID.
 
@@ -372,7 +375,7 @@ def set_pin(player: Player, *, pin: str) -> None:
     if not pin.isascii() or not pin.isdigit() or not settings.LIMITS.pin_digits <= len(pin) <= 12:
         raise ServiceError("bad-pin", digits=settings.LIMITS.pin_digits)
     require_outside_write("hashing a PIN")
-    pin_hash = make_password(pin)
+    pin_hash = make_password(pin, hasher=PIN_HASHER)
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(pin_hash=pin_hash)
         record(actions.PLAYER_PIN_SET, actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
@@ -387,7 +390,8 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
     require_outside_write("checking a PIN")
     # Check a hash even when no player matches, so timing does not reveal registered IDs.
     ok = check_password(
-        unicodedata.normalize("NFKC", pin or ""), player.pin_hash if player and player.pin_hash else make_password(None)
+        unicodedata.normalize("NFKC", pin or ""),
+        player.pin_hash if player and player.pin_hash else make_password(None, hasher=PIN_HASHER),
     )
     if player is None or not player.pin_hash or not ok:
         raise ServiceError("recovery-failed")
