@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from taikai.bench._openloop import Sample, Step, _Connection, crossing, get, offer, percentile, tally
+from taikai.bench._openloop import Sample, Step, _Connection, crossing, get, offer, percentile, run_loop, tally
 
 
 def test_percentile_is_the_nearest_rank() -> None:
@@ -97,7 +97,7 @@ def test_answers_are_read_by_length_chunked_or_to_a_close_in_any_pieces(cut: int
             assert answer.result() == status
             assert conn.usable is reusable
 
-    asyncio.run(read_all())
+    run_loop(read_all)
 
 
 @pytest.fixture

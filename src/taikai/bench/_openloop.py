@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 MAX_HEAD = 64 * 1024
 
@@ -128,6 +130,32 @@ def get(path: str, host: str) -> bytes:
 
 
 # --- the connection ----------------------------------------------------------------------------------------------
+
+
+T = TypeVar("T")
+
+
+def run_loop(main: Callable[[], Awaitable[T]]) -> T:
+    """``asyncio.run(main())``, on a thread of its own when this thread already runs an event loop (a test
+    process where a browser driver keeps one running)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(main())
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = asyncio.run(main())
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="openloop")
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]
 
 
 class _Connection(asyncio.Protocol):
@@ -361,4 +389,4 @@ def offer(
             pool.close()
         return results
 
-    return asyncio.run(main())
+    return run_loop(main)

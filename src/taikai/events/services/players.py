@@ -93,16 +93,16 @@ def register_player(
     require_registration(by, event)
     if event.status == Event.Status.FINISHED:
         raise ServiceError("event-finished")
-    if not event.registration_open and not late_entry:
+    if not late_entry and (event.status != Event.Status.REGISTRATION or event.registration_closed):
         raise ServiceError("registration-closed-late-entry")
     values = _clean_values(name=name, card_game_id=card_game_id, name_kana=name_kana, contact=contact)
     with transaction.atomic():
-        if Player.objects.filter(event=event, card_game_id=values["card_game_id"]).exists():
-            raise ServiceError("already-registered", card_game_id=values["card_game_id"])
         played = _played_rounds(event)
+        if played and not late_entry:  # round 1 was paired after the event was read
+            raise ServiceError("registration-closed-late-entry")
         try:
             player = Player.objects.create(event=event, late_entry_round=(played + 1) if played else None, **values)
-        except IntegrityError as exc:  # a concurrent registration of the same ID
+        except IntegrityError as exc:  # player_once_per_event: this Card Game ID is registered already
             raise ServiceError("already-registered", card_game_id=values["card_game_id"]) from exc
         record(
             actions.PLAYER_REGISTERED,
@@ -310,16 +310,23 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
         if player.event.status == Event.Status.FINISHED:
             raise ServiceError("event-finished")
         before = as_dict(player, PLAYER_FIELDS)
-        if player.checked_in_at is None and player.late_entry_round is None:
+        if (
+            player.checked_in_at is None
+            and player.late_entry_round is None
+            and player.event.status != Event.Status.REGISTRATION
+        ):
             # Checking in after Swiss rounds were paired is a late entry: the rounds missed are scored as
-            # the ruleset says (a player not checked in is never paired, so they were missed).
+            # the ruleset says (a player not checked in is never paired, so they were missed). Before round 1
+            # is paired the event is still in registration and no round was missed.
             played = _played_rounds(player.event)
             player.late_entry_round = (played + 1) if played else None
         player.checked_in_at = player.checked_in_at or timezone.now()
         player.id_card_shown = id_card_shown
         token = "" if player.access_token_hash else _new_token(player)
         player.version += 1
-        player.save()
+        player.save(
+            update_fields=["late_entry_round", "checked_in_at", "id_card_shown", "access_token_hash", "version"]
+        )
         record(
             actions.PLAYER_CHECKED_IN,
             actor=by,
