@@ -30,3 +30,25 @@ def test_errors_seconds_and_a_run_in_minutes() -> None:
 def test_output_without_a_distribution_is_a_clear_error() -> None:
     with pytest.raises(RuntimeError, match="cannot read wrk's output"):
         parse_wrk("unable to connect to 127.0.0.1:8000 Connection refused\n")
+
+
+ZERO = """Running 1s test @ http://127.0.0.1:41247/e/1/standings/
+  2 threads and 4 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     0.00us    0.00us   0.00us    -nan%
+    Req/Sec     0.00      0.00     0.00      -nan%
+  Latency Distribution
+     50%    0.00us
+     75%    0.00us
+     90%    0.00us
+     99%    0.00us
+  0 requests in 1.00s, 0.00B read
+Requests/sec:      0.00
+Transfer/sec:       0.00B
+"""
+
+
+def test_a_run_where_nothing_was_answered_is_zero_requests_not_a_crash() -> None:
+    # recorded on a 4,096-player standings page whose first render took longer than the 1 s warm-up
+    result = parse_wrk(ZERO)
+    assert (result.requests, result.rate) == (0, 0.0)

@@ -330,6 +330,8 @@ def parse_wrk(out: str) -> WrkResult:
             errors += int(words[-1])
         elif line.startswith("Socket errors:"):
             errors += sum(int(part.split()[-1]) for part in line.split(":", 1)[1].split(","))
+    if requests == 0 and seconds > 0:  # nothing answered within the run: a measurement, not a parse error
+        return WrkResult(0, errors, seconds, float("nan"), float("nan"))
     if not requests or "50%" not in percentiles or "99%" not in percentiles:
         raise RuntimeError(f"cannot read wrk's output: {out[-500:]}")
     return WrkResult(requests, errors, seconds, percentiles["50%"], percentiles["99%"])

@@ -101,6 +101,8 @@ def _run_simulation(db: Any, players: int, rounds: int, cut: int) -> dict[str, A
 
 
 def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
+    import httpx
+
     from taikai.bench._breakdown import cpu_of_group, postgres_seconds, postgres_ticks
     from taikai.bench._live import Server, database, get_load, report_jobs, seed, send_reports_fast
 
@@ -109,13 +111,14 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
         database(Path(tmp), PG_URL if vendor == "postgresql" else "") as db,
     ):
         sim = _run_simulation(db, args.players, args.rounds, args.cut)
+        print(f"{vendor}: simulated event {sim['total_s']:.1f} s (registration {sim['register_s']:.1f} s)", flush=True)
         row: dict[str, Any] = {"vendor": vendor, "sim": sim, "load": {}}
         seeded = seed(db, args.reports // 2)  # a second event, round 1 open: the report stream
         with Server(db, workers=2) as server:
             eid = sim["event_id"]
             for page in ("pairings", "standings"):
                 url = f"{server.url}/e/{eid}/{page}/"
-                get_load(url, 4, 1.0)  # warm up
+                httpx.get(url, timeout=120)  # warm up: the first render of a 4,096-player page takes seconds
                 for clients in (50, 200):
                     row["load"][(page, clients)] = get_load(url, clients, args.seconds)
             jobs = report_jobs(seeded)
