@@ -246,6 +246,8 @@ class Match(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "table", "seat"], name="unique_table_per_round"),
         ]
+        # "is any table of this round still open?" runs after every confirmed result (round_end)
+        indexes = [models.Index(fields=["round", "status"], name="match_round_status")]
 
     def __str__(self) -> str:
         return f"R{self.round.number} T{self.table}"
