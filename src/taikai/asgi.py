@@ -26,7 +26,7 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 from taikai.security.bodies import BodyLimits, buffer_bodies  # noqa: E402
 
 django_asgi = get_asgi_application()
-django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=int(os.environ.get("TAIKAI_THREADS", "16")))
+django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.LIMITS.threads)
 STREAMS = re.compile(r"^/api/v\d+/events/\d+/stream/?$")
 
 

@@ -142,6 +142,7 @@ class Limits:
     body_min_rate: int  # TAIKAI_BODY_MIN_RATE: bytes per second a slow but honest upload keeps up
     trusted_proxies: list[str]  # TAIKAI_TRUSTED_PROXIES: addresses whose X-Forwarded-For is believed
     pin_digits: int  # TAIKAI_PIN_DIGITS: the fewest digits of a new player PIN
+    threads: int  # TAIKAI_THREADS: request threads per web process (docs/deploy.md)
 
 
 def _int(env: dict[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -179,4 +180,8 @@ def load_limits(env: dict[str, str] | None = None) -> Limits:
         body_min_rate=_int(env, "TAIKAI_BODY_MIN_RATE", 64 * 1024, 1, 1024**3),
         trusted_proxies=_proxies(env),
         pin_digits=_int(env, "TAIKAI_PIN_DIGITS", 6, 4, 8),
+        # Bodies are read before a thread is taken (taikai.security.bodies), so a thread only runs Django: more
+        # than a few threads per core only switch between each other (2 processes on 2 cores, one run each: a
+        # result report cost 7.2 ms of server CPU with 16 threads, 5.8 ms with 4). docs/deploy.md.
+        threads=_int(env, "TAIKAI_THREADS", 4, 1, 256),
     )

@@ -115,7 +115,7 @@ def _database(url: str) -> dict[str, object]:
     elif db["ENGINE"] == "django.db.backends.postgresql":
         # psycopg's pool: a request borrows a connection and gives it back when it ends, so a process holds as
         # many as it has requests in flight (at most its threads and the live streams' one), ready and checked.
-        threads = int(os.environ.get("TAIKAI_THREADS", "16"))
+        threads = _config.load_limits().threads
         db["CONN_MAX_AGE"] = 0  # the pool keeps them open (Django refuses persistent connections with a pool)
         pool = {"min_size": 2, "max_size": threads + 1, "timeout": 10}
         db["OPTIONS"] = {**dict(db.get("OPTIONS") or {}), "pool": pool}  # type: ignore[call-overload]

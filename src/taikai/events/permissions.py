@@ -45,10 +45,13 @@ def role_of(actor: Actor, event: Event) -> str | None:
         return None
     if actor.token_event_id is not None and actor.token_event_id != event.pk:
         return None
-    role = _stored_role(actor, event)
-    if role == ORGANIZER_HEAD_JUDGE or (actor.user.is_superuser and not actor.site_token):
-        # A site token acts only where its user holds a role (a superuser's token is no master key).
-        role = str(ORGANIZER)
+    if actor.user.is_superuser and not actor.site_token:
+        # A site administrator organizes every event, whatever role is stored (nothing to read); a site token
+        # acts only where its user holds a role (a superuser's token is no master key).
+        role: str | None = str(ORGANIZER)
+    else:
+        role = _stored_role(actor, event)
+        role = str(ORGANIZER) if role == ORGANIZER_HEAD_JUDGE else role
     if role is not None and actor.cap is not None and RANK[actor.cap] < RANK[role]:
         role = actor.cap
     return role

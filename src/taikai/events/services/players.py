@@ -19,7 +19,7 @@ from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
-from taikai.events import actions
+from taikai.events import actions, reads
 from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
@@ -413,7 +413,7 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
 def player_for_token(token: str) -> Player | None:
     if not token or len(token) > 100:
         return None
-    return Player.objects.select_related("event").filter(access_token_hash=_hash_token(token)).first()
+    return reads.player_by_token_hash(_hash_token(token))
 
 
 def drop_player(player: Player, *, by: Actor) -> Player:

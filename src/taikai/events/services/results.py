@@ -25,7 +25,7 @@ from taikai.core.match import (
 )
 from taikai.core.match_json import RecordFormatError, Report
 from taikai.core.ruleset import Ruleset
-from taikai.events import actions, signals
+from taikai.events import actions, reads, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
@@ -164,9 +164,14 @@ def _lock(match: Match, version: int | None) -> Match:
     event_cached = "round" in cached and "event" in cached["round"]._state.fields_cache
     missing = [name for name in ("player_a", "player_b") if name not in cached]
     missing += [] if event_cached else ["round__event"]
-    # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
-    rows = Match.objects.select_for_update(of=("self",))
-    locked = (rows.select_related(*missing) if missing else rows).get(pk=match.pk)  # () would follow every key
+    if missing:
+        # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
+        locked = Match.objects.select_for_update(of=("self",)).select_related(*missing).get(pk=match.pk)
+    else:  # the common case (a report, a slip): the row alone, by a hand-written statement
+        row = reads.locked_match(match.pk)
+        if row is None:
+            raise Match.DoesNotExist
+        locked = row
     for name, value in cached.items():
         if name == "round" and not event_cached:
             continue
@@ -236,7 +241,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         record_dict = result.stored()
         # Every report of this table, oldest first (a handful): the retry check and the opponent's latest.
         # No other report of the table can be added meanwhile: each is written under the row lock taken above.
-        reports = list(m.reports.all())
+        reports = reads.reports_of(m)
         key = _report_key(reports, idempotency_key, record_dict)
         if key is None:
             return m

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from taikai.audit.services import record
-from taikai.events import actions
+from taikai.events import actions, reads
 from taikai.events.models import Event, Match, Round
 
 
@@ -32,7 +32,7 @@ def finish_when_committed(match: Match) -> None:
 def finish_round_if_complete(round_id: int) -> Round | None:
     """Finish the round when every table is confirmed (its clock stops; the console moves on), and the event
     when it has no round left to pair. Returns the round when this call finished it."""
-    if Match.objects.filter(round_id=round_id).exclude(status=Match.Status.CONFIRMED).exists():
+    if reads.has_open_table(round_id):
         return None  # the common case, read without a transaction or a lock
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=round_id)

@@ -1,0 +1,136 @@
+"""The reads of a result report, the busiest request of an event, as hand-written statements (taikai.db.rows).
+
+A report reads the player by their link's token (with the event), then the table (with its round and both
+players' names), then, inside the result's transaction, the table's row again under its lock and the table's
+reports. Each returns what the queryset it replaces returned; ``tests/events/test_reads.py`` holds them side by
+side.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import connections
+
+from taikai.db.rows import Columns, Reader
+from taikai.events.models import Event, Match, Player, ResultReport, Round
+
+_NAMES = ("id", "event", "name")  # what a result's answer shows of each player
+
+
+@cache
+def _player_and_event(vendor: str) -> tuple[Reader, str]:
+    player, event = Columns(Player, "p"), Columns(Event, "e")
+    reader = Reader([player, event])
+    sql = (
+        f"SELECT {reader.select()} FROM {player.table()}"
+        f" INNER JOIN {event.table()} ON {_key(event)} = {_key(player, 'event')}"
+        f" WHERE {_key(player, 'access_token_hash')} = %s"
+    )
+    return reader, sql
+
+
+def player_by_token_hash(token_hash: str) -> Player | None:
+    """``Player.objects.select_related("event").filter(access_token_hash=...).first()``."""
+    reader, sql = _player_and_event(connections["default"].vendor)
+    rows = reader.fetch(sql, [token_hash])
+    if not rows:
+        return None
+    player, event = rows[0]
+    assert isinstance(player, Player) and isinstance(event, Event)
+    player.event = event
+    return player
+
+
+@cache
+def _match_for_result(vendor: str) -> tuple[Reader, str]:
+    match, rnd = Columns(Match, "m"), Columns(Round, "r")
+    player_a, player_b = Columns(Player, "a", _NAMES), Columns(Player, "b", _NAMES)
+    reader = Reader([match, rnd, player_a, player_b])
+    sql = (
+        f"SELECT {reader.select()} FROM {match.table()}"
+        f" INNER JOIN {rnd.table()} ON {_key(rnd)} = {_key(match, 'round')}"
+        f" LEFT OUTER JOIN {player_a.table()} ON {_key(player_a)} = {_key(match, 'player_a')}"
+        f" LEFT OUTER JOIN {player_b.table()} ON {_key(player_b)} = {_key(match, 'player_b')}"
+        f" WHERE {_key(match)} = %s AND {_key(rnd, 'event')} = %s"
+    )
+    return reader, sql
+
+
+def match_for_result(event: Event, match_id: int) -> Match | None:
+    """A table of ``event`` with its round and its players' names (the rest of the players' rows deferred);
+    ``match.round.event`` is ``event``. None when the event has no such table."""
+    reader, sql = _match_for_result(connections["default"].vendor)
+    rows = reader.fetch(sql, [match_id, event.pk])
+    if not rows:
+        return None
+    match, rnd, player_a, player_b = rows[0]
+    assert isinstance(match, Match) and isinstance(rnd, Round)
+    rnd.event = event
+    match.round = rnd
+    match.player_a = player_a  # type: ignore[assignment]
+    match.player_b = player_b  # type: ignore[assignment]
+    return match
+
+
+@cache
+def _locked_match(vendor: str) -> tuple[Reader, str]:
+    match = Columns(Match, "m")
+    reader = Reader([match])
+    lock = " FOR UPDATE" if connections["default"].features.has_select_for_update else ""
+    return reader, f"SELECT {reader.select()} FROM {match.table()} WHERE {_key(match)} = %s{lock}"
+
+
+def locked_match(match_id: int) -> Match | None:
+    """``Match.objects.select_for_update().filter(pk=...).first()``, inside the caller's transaction (on
+    SQLite the transaction's write lock, taken at BEGIN, is the lock)."""
+    reader, sql = _locked_match(connections["default"].vendor)
+    rows = reader.fetch(sql, [match_id])
+    if not rows:
+        return None
+    (match,) = rows[0]
+    assert isinstance(match, Match)
+    return match
+
+
+@cache
+def _reports(vendor: str) -> tuple[Reader, str]:
+    report = Columns(ResultReport, "rr")
+    reader = Reader([report])
+    sql = f"SELECT {reader.select()} FROM {report.table()} WHERE {_key(report, 'match')} = %s"
+    return reader, sql + _order(report)
+
+
+def _key(part: Columns, name: str = "") -> str:
+    """``alias.column`` of a field (the primary key by default), quoted."""
+    quote = connections["default"].ops.quote_name
+    field = part.model._meta.get_field(name) if name else part.model._meta.pk
+    return f"{quote(part.alias)}.{quote(str(getattr(field, 'column', '')))}"
+
+
+def _order(part: Columns) -> str:
+    """The model's default order (Meta.ordering, plain fields only), written out: the queryset's order, kept."""
+    ordering = [str(term) for term in part.model._meta.ordering or ()]
+    terms = [_key(part, term.lstrip("-")) + (" DESC" if term.startswith("-") else " ASC") for term in ordering]
+    return " ORDER BY " + ", ".join(terms) if terms else ""
+
+
+def reports_of(match: Match) -> list[ResultReport]:
+    """``match.reports.all()``: every report of the table, in the model's order."""
+    reader, sql = _reports(connections["default"].vendor)
+    out = []
+    for (report,) in reader.fetch(sql, [match.pk]):
+        assert isinstance(report, ResultReport)
+        report.match = match
+        out.append(report)
+    return out
+
+
+def has_open_table(round_id: int) -> bool:
+    """Whether a table of the round is not confirmed yet (the check after every confirmed result)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(
+            'SELECT 1 FROM "events_match" WHERE "round_id" = %s AND NOT ("status" = %s) LIMIT 1',
+            [round_id, Match.Status.CONFIRMED.value],
+        )
+        return cursor.fetchone() is not None

@@ -1,0 +1,103 @@
+"""The hand-written reads of a result report (taikai.events.reads) return what the ORM's querysets return.
+
+Each read is compared field by field with the queryset it replaces, on the suite's database (SQLite, then
+PostgreSQL): JSON fields as dicts, date-times aware, the empty side of a bye's outer join as None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import Model
+from django.test.utils import CaptureQueriesContext
+
+from taikai.events import reads
+from taikai.events.actors import Staff
+from taikai.events.models import Event, Match, Player
+from taikai.events.services import players as player_services
+from taikai.events.services import results as result_services
+from taikai.events.services import rounds as round_services
+from taikai.events.services.players import _hash_token
+from taikai.events.services.results import ResultInput
+from tests.events.conftest import make_event
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj: Model) -> dict[str, Any]:
+    """Every loaded concrete field, as the instance holds it (deferred fields left out)."""
+    deferred = obj.get_deferred_fields()
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields if f.attname not in deferred}
+
+
+def _paired(organizer: Any, players: int = 7) -> Event:
+    """An odd field: one table is a bye (no player B). One result is in, so records and reports exist."""
+    event = make_event(organizer, players)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    m = rnd.matches.filter(is_bye=False).select_related("round__event", "player_a", "player_b").first()
+    assert m is not None
+    duels = ({"winner": "A"}, {"winner": "B"}, {"winner": "A"})
+    result_services.enter_result(m, by=Staff(organizer), result=ResultInput(duels))
+    return event
+
+
+def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any) -> None:
+    event = _paired(organizer)
+    player = event.players.order_by("id").first()
+    assert player is not None
+    token = player_services.issue_access(player, by=Staff(organizer))
+    orm = Player.objects.select_related("event").get(access_token_hash=_hash_token(token))
+    with CaptureQueriesContext(connection) as read:
+        mine = reads.player_by_token_hash(_hash_token(token))
+    assert mine is not None and len(read.captured_queries) == 1
+    assert _fields(mine) == _fields(orm)
+    assert _fields(mine.event) == _fields(orm.event)  # the ruleset's JSON, the dates, the flags
+    assert mine.event.ruleset == orm.event.ruleset and mine.event.created_at.tzinfo is not None
+    assert reads.player_by_token_hash(_hash_token("not-a-token")) is None
+
+
+def test_a_table_read_for_a_result_is_the_orms_table_round_and_players(organizer: Any) -> None:
+    event = _paired(organizer)
+    for orm in Match.objects.filter(round__event=event).select_related("round", "player_a", "player_b"):
+        mine = reads.match_for_result(event, orm.pk)
+        assert mine is not None
+        assert _fields(mine) == _fields(orm)  # the record's JSON, status, version, duel counts
+        assert _fields(mine.round) == _fields(orm.round) and mine.round.event is event
+        assert mine.player_a.name == orm.player_a.name and mine.player_a.pk == orm.player_a.pk
+        if orm.is_bye:
+            assert mine.player_b is None and orm.player_b is None
+        else:
+            assert mine.player_b is not None and mine.player_b.name == orm.player_b.name
+        assert set(mine.player_a.get_deferred_fields()) >= {"card_game_id", "access_token_hash"}
+
+
+def test_a_table_of_another_event_is_not_found(organizer: Any) -> None:
+    event, other = _paired(organizer), _paired(organizer)
+    theirs = Match.objects.filter(round__event=other).first()
+    assert theirs is not None
+    assert reads.match_for_result(event, theirs.pk) is None
+    assert reads.match_for_result(other, theirs.pk) is not None
+
+
+def test_the_locked_row_and_the_reports_are_the_orms(organizer: Any) -> None:
+    event = _paired(organizer)
+    m = Match.objects.filter(round__event=event, status=Match.Status.CONFIRMED, is_bye=False).get()
+    with transaction.atomic():
+        locked = reads.locked_match(m.pk)
+        orm = Match.objects.select_for_update().get(pk=m.pk)
+        assert locked is not None and _fields(locked) == _fields(orm)
+    assert [_fields(r) for r in reads.reports_of(m)] == [_fields(r) for r in m.reports.all()]
+    assert reads.reports_of(m)[0].record["duels"] == [{"winner": "A"}, {"winner": "B"}, {"winner": "A"}]
+    assert reads.locked_match(10**12) is None
+
+
+def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: Any) -> None:
+    event = _paired(organizer, players=4)
+    rnd = event.rounds.get()
+    assert reads.has_open_table(rnd.pk)
+    for m in rnd.matches.filter(status=Match.Status.PENDING).select_related("round__event", "player_a", "player_b"):
+        result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "B"}, {"winner": "B"})))
+    assert not reads.has_open_table(rnd.pk)
+    assert not Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED).exists()
