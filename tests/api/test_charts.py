@@ -52,15 +52,15 @@ def test_charts_and_report_render_in_a_browser(new_page: Any, organizer: Any) ->
     page = new_page(viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page.goto(f"{page.base_url}/e/{event.pk}/charts/")
     for name in ("metagame", "paths", "attendance", "bracket"):
-        box = page.locator(f"#chart-{name} svg").bounding_box()
+        box = page.locator(f"#chart-{name} svg").locator("visible=true").bounding_box()
         assert box and box["width"] > 300 and box["height"] > 150, name
-    assert page.locator("#chart-metagame svg text", has_text="スネークアイ").count() == 1
+    assert page.locator("#chart-metagame svg text", has_text="スネークアイ").locator("visible=true").count() == 1
     screenshot(page, "api-charts-desktop")
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{page.base_url}/e/{event.pk}/charts/")
-    # On a phone a chart keeps a legible size and scrolls sideways inside its card, not the page.
+    # On a phone each chart is drawn for the phone's width: neither the page nor a chart scrolls sideways.
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert phone.locator("#chart-metagame").evaluate("el => el.scrollWidth > el.clientWidth")
+    assert phone.locator("#chart-metagame").evaluate("el => el.scrollWidth <= el.clientWidth")
     screenshot(phone, "api-charts-phone")
     staff = Client()
     staff.force_login(organizer)

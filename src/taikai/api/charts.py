@@ -1,8 +1,13 @@
-"""Chart data from an event (read-only), drawn by taikai.charts.pictures with translated labels."""
+"""Chart data from an event (read-only), drawn by taikai.charts.pictures with translated labels.
+
+Each chart is read once into a drawing, a function of the width to draw at: the charts page draws it twice
+(projector and phone) from one read of the event.
+"""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
@@ -13,6 +18,8 @@ from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import standings as standings_service
 
 TOP_PATHS = 8
+
+Drawing = Callable[[int], str]  # the width in SVG units -> the SVG
 
 
 def _archetypes(event: Event) -> dict[int, str]:
@@ -64,14 +71,19 @@ def metagame_bars(event: Event) -> list[pictures.ArchetypeBar]:
     return sorted(bars, key=lambda b: (-b.players, b.name == _unknown(), b.name))
 
 
+def metagame_drawing(event: Event) -> Drawing:
+    bars = metagame_bars(event)
+    labels = {
+        "title": _("Metagame"),
+        "players_label": _("Players (share of the field)"),
+        "win_label": _("Match wins"),
+        "cut_label": _("In the top cut"),
+    }
+    return lambda width: pictures.metagame(bars, **labels, width=width)
+
+
 def metagame_svg(event: Event) -> str:
-    return pictures.metagame(
-        metagame_bars(event),
-        title=_("Metagame"),
-        players_label=_("Players (share of the field)"),
-        win_label=_("Match wins"),
-        cut_label=_("In the top cut"),
-    )
+    return metagame_drawing(event)(pictures.WIDE)
 
 
 def rank_paths(event: Event) -> tuple[list[int], dict[int, list[int]]]:
@@ -84,20 +96,21 @@ def rank_paths(event: Event) -> tuple[list[int], dict[int, list[int]]]:
     return entrants, paths
 
 
-def paths_svg(event: Event, player_ids: list[int] | None = None) -> str:
+def paths_drawing(event: Event, player_ids: list[int] | None = None) -> Drawing:
     entrants, paths = rank_paths(event)
     final = standings_service.standings_for(event)
     chosen = player_ids or [row.player_id for row in final[:TOP_PATHS]]
     names = dict(Player.objects.filter(pk__in=chosen).values_list("pk", "name"))
     rounds = max((len(p) for p in paths.values()), default=0)
     series = [pictures.PathSeries(names[p], tuple(paths.get(p, []))) for p in chosen if p in names]
-    return pictures.standings_paths(
-        series,
-        rounds=max(rounds, 1),
-        players=len(entrants),
-        title=_("Standings round by round"),
-        round_label=_("R"),
+    title, round_label = _("Standings round by round"), _("R")
+    return lambda width: pictures.standings_paths(
+        series, rounds=max(rounds, 1), players=len(entrants), title=title, round_label=round_label, width=width
     )
+
+
+def paths_svg(event: Event, player_ids: list[int] | None = None) -> str:
+    return paths_drawing(event, player_ids)(pictures.WIDE)
 
 
 def attendance_rows(event: Event) -> list[pictures.RoundAttendance]:
@@ -111,16 +124,18 @@ def attendance_rows(event: Event) -> list[pictures.RoundAttendance]:
     return rows
 
 
+def attendance_drawing(event: Event) -> Drawing:
+    rows = attendance_rows(event)
+    title, round_label = _("Attendance per round"), _("R")
+    labels = (_("Players in the round"), _("Dropped after the round"), _("Late entries"))
+    return lambda width: pictures.attendance(rows, title=title, labels=labels, round_label=round_label, width=width)
+
+
 def attendance_svg(event: Event) -> str:
-    return pictures.attendance(
-        attendance_rows(event),
-        title=_("Attendance per round"),
-        labels=(_("Players in the round"), _("Dropped after the round"), _("Late entries")),
-        round_label=_("R"),
-    )
+    return attendance_drawing(event)(pictures.WIDE)
 
 
-def bracket_svg(event: Event) -> str:
+def bracket_drawing(event: Event) -> Drawing:
     columns = []
     for rnd in event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"):
         matches = [
@@ -132,14 +147,19 @@ def bracket_svg(event: Event) -> str:
             for m in rnd.matches.select_related("player_a", "player_b").order_by("table")
         ]
         columns.append((_("Round %(n)s") % {"n": rnd.number}, matches))
-    return pictures.bracket(columns, title=_("Top cut bracket"), bye_label=_("Bye"))
+    title, bye_label = _("Top cut bracket"), _("Bye")
+    return lambda width: pictures.bracket(columns, title=title, bye_label=bye_label, width=width)
 
 
-CHARTS = {
-    "metagame": metagame_svg,
-    "paths": paths_svg,
-    "attendance": attendance_svg,
-    "bracket": bracket_svg,
+def bracket_svg(event: Event) -> str:
+    return bracket_drawing(event)(pictures.WIDE)
+
+
+CHARTS: dict[str, Callable[[Event], Drawing]] = {
+    "metagame": metagame_drawing,
+    "paths": paths_drawing,
+    "attendance": attendance_drawing,
+    "bracket": bracket_drawing,
 }
 
 

@@ -13,6 +13,7 @@ from taikai.api import report as report_data
 from taikai.api.models import ApiToken
 from taikai.api.serialize import archetypes_public
 from taikai.api.services import create_token, revoke_token
+from taikai.charts.pictures import NARROW, WIDE
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.messages import problem_text
@@ -22,17 +23,19 @@ from taikai.events.views.common import staff_view
 
 def charts_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    pictures = []
+    names = ["paths", "attendance"]
     # The metagame names players' decks: public once the event has finished or the organizer published them.
     # The same for staff on this public page (it may be on the projector); staff preview it in the report.
     if archetypes_public(event):
-        pictures.append(("metagame", mark_safe(charts.metagame_svg(event))))  # noqa: S308 - escaped by taikai.charts
-    pictures += [
-        ("paths", mark_safe(charts.paths_svg(event))),  # noqa: S308
-        ("attendance", mark_safe(charts.attendance_svg(event))),  # noqa: S308
-    ]
+        names.insert(0, "metagame")
     if charts.has_bracket(event):
-        pictures.append(("bracket", mark_safe(charts.bracket_svg(event))))  # noqa: S308
+        names.append("bracket")
+    pictures = []
+    for name in names:
+        draw = charts.CHARTS[name](event)
+        # Both layouts are on the page; its stylesheet shows the one that fits the screen.
+        wide, narrow = draw(WIDE), draw(NARROW)
+        pictures.append((name, mark_safe(wide), mark_safe(narrow)))  # noqa: S308 - escaped by taikai.charts
     return render(request, "api/charts.html", {"event": event, "pictures": pictures})
 
 
@@ -45,7 +48,7 @@ def chart_svg(request: HttpRequest, event_id: int, name: str) -> HttpResponse:
     if name == "paths" and player.isascii() and player.isdigit() and len(player) < 19:
         svg = charts.paths_svg(event, [int(request.GET["player"])])
     else:
-        svg = draw(event)
+        svg = draw(event)(WIDE)
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response

@@ -83,10 +83,30 @@ def document(width: float, height: float, title: str, body: list[str], desc: str
     )
 
 
-def truncate(label: str, limit: int) -> str:
-    return label if len(label) <= limit else label[: limit - 1] + "…"
-
-
 def text_width(label: str, size: int) -> float:
     """A rough width for layout: CJK and other wide characters count double."""
     return sum(size if ord(c) > 0x2E80 else size * 0.6 for c in label)
+
+
+def fit(label: str, size: int, room: float) -> str:
+    """The label, cut with an ellipsis to fit ``room`` units (a long Japanese name takes twice a Latin one's)."""
+    if text_width(label, size) <= room:
+        return label
+    while label and text_width(label + "…", size) > room:
+        label = label[:-1]
+    return label + "…"
+
+
+def every(slot: float, label_width: float) -> int:
+    """Label every n-th of evenly spaced slots so that neighbouring labels never touch."""
+    return max(1, math.ceil((label_width + 6) / slot)) if slot > 0 else 1
+
+
+def spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
+    """Move label positions apart by at least ``gap``, within [lo, hi], keeping their order (ys sorted)."""
+    out: list[float] = []
+    for y in ys:
+        out.append(max(y, out[-1] + gap) if out else max(y, lo))
+    for i in range(len(out) - 1, -1, -1):
+        out[i] = min(out[i], hi if i == len(out) - 1 else out[i + 1] - gap)
+    return out
