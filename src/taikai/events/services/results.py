@@ -159,24 +159,51 @@ def _lock(match: Match, version: int | None) -> Match:
     The round, its event and the players come from the caller's copy when it holds them: a result does not
     change them, and reading them again with the row was a five-table join on every report.
     """
-    held = match._state.fields_cache  # the related objects the caller's copy already holds
-    cached = {name: held[name] for name in _RELATIONS if name in held}
-    event_cached = "round" in cached and "event" in cached["round"]._state.fields_cache
-    missing = [name for name in ("player_a", "player_b") if name not in cached]
-    missing += [] if event_cached else ["round__event"]
+    cached, missing = _held(match)
     if missing:
         # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
         locked = Match.objects.select_for_update(of=("self",)).select_related(*missing).get(pk=match.pk)
-    else:  # the common case (a report, a slip): the row alone, by a hand-written statement
+    else:  # the common case (a slip, a correction): the row alone, by a hand-written statement
         row = reads.locked_match(match.pk)
         if row is None:
             raise Match.DoesNotExist
         locked = row
+    return _checked(_attach(locked, cached, "round__event" in missing), version)
+
+
+def _lock_with_reports(match: Match) -> tuple[Match, list[ResultReport]]:
+    """``_lock`` and every report of the table, oldest first: one statement when the caller holds the
+    relations (a player's report, the busiest write)."""
+    cached, missing = _held(match)
+    if missing:
+        locked = _lock(match, None)
+        return locked, reads.reports_of(locked)
+    found = reads.locked_match_with_reports(match.pk)
+    if found is None:
+        raise Match.DoesNotExist
+    locked, reports = found
+    return _checked(_attach(locked, cached, False), None), reports
+
+
+def _held(match: Match) -> tuple[dict[str, Any], list[str]]:
+    """The relations the caller's copy holds, and those to read with the row."""
+    held = match._state.fields_cache  # the related objects the caller's copy already holds
+    cached = {name: held[name] for name in _RELATIONS if name in held}
+    event_cached = "round" in cached and "event" in cached["round"]._state.fields_cache
+    missing = [name for name in ("player_a", "player_b") if name not in cached]
+    return cached, missing + ([] if event_cached else ["round__event"])
+
+
+def _attach(locked: Match, cached: dict[str, Any], round_read: bool) -> Match:
     for name, value in cached.items():
-        if name == "round" and not event_cached:
+        if name == "round" and round_read:
             continue
         if getattr(locked, f"{name}_id") == (value.pk if value is not None else None):
             setattr(locked, name, value)
+    return locked
+
+
+def _checked(locked: Match, version: int | None) -> Match:
     if version is not None and locked.version != version:
         raise Conflict("conflict")
     if locked.is_bye:
@@ -234,14 +261,13 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
     """
     judged = _judged(match, result)
     with transaction.atomic():
-        m = _lock(match, None)
+        # The row and every report of this table, oldest first (a handful): the retry check and the opponent's
+        # latest. No other report of the table can be added meanwhile: each is written under the row's lock.
+        m, reports = _lock_with_reports(match)
         side = m.side_of(player)
         if side is None:
             raise ServiceError("not-your-match")
         record_dict = result.stored()
-        # Every report of this table, oldest first (a handful): the retry check and the opponent's latest.
-        # No other report of the table can be added meanwhile: each is written under the row lock taken above.
-        reports = reads.reports_of(m)
         key = _report_key(reports, idempotency_key, record_dict)
         if key is None:
             return m
