@@ -81,7 +81,7 @@ def test_postgresql_connections_come_from_psycopgs_pool_sized_by_the_request_thr
     monkeypatch.setenv("TAIKAI_THREADS", "8")
     db = _database("postgresql://taikai@127.0.0.1:5432/taikai")
     assert db["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not each thread
-    assert db["OPTIONS"] == {"pool": {"min_size": 2, "max_size": 9, "timeout": 10}}  # type: ignore[comparison-overlap]
+    assert db["OPTIONS"] == {"pool": {"min_size": 9, "max_size": 9, "timeout": 10}}  # type: ignore[comparison-overlap]
     sqlite = _database("sqlite:////tmp/taikai-config-test.sqlite3")
     assert "pool" not in sqlite["OPTIONS"]  # type: ignore[operator]
     if connection.vendor == "postgresql":  # the suite's own connections on its PostgreSQL pass

@@ -6,7 +6,8 @@ a thread pool: for ordinary synchronous views that path is about three times fas
 per-request thread hops (measured with `make bench`).
 
 Before either handler sees a request, its body is read here on the event loop against a size cap and a
-deadline (taikai.security.bodies): a slow or huge body never holds one of the threads.
+deadline (taikai.security.bodies): a slow or huge body never holds one of the threads. Before that, a
+repeat of a request a rate limit refused is answered from memory (taikai.security.refusals).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from taikai.security.bodies import BodyLimits, buffer_bodies  # noqa: E402
+from taikai.security.refusals import Refusals  # noqa: E402
 
 django_asgi = get_asgi_application()
 django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.LIMITS.threads)
@@ -72,4 +74,5 @@ async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await django_asgi(scope, receive, send)
 
 
-application = buffer_bodies(route, LIMITS, credentials_hold)
+# Outermost: a repeat of a request a rate limit refused is answered before its body is read (refusals).
+application = Refusals(buffer_bodies(route, LIMITS, credentials_hold))

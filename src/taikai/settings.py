@@ -117,7 +117,9 @@ def _database(url: str) -> dict[str, object]:
         # many as it has requests in flight (at most its threads and the live streams' one), ready and checked.
         threads = _config.load_limits().threads
         db["CONN_MAX_AGE"] = 0  # the pool keeps them open (Django refuses persistent connections with a pool)
-        pool = {"min_size": 2, "max_size": threads + 1, "timeout": 10}
+        # All of them opened at start and kept: a burst never waits while the pool opens one more (opening a
+        # PostgreSQL connection takes longer than a whole result report).
+        pool = {"min_size": threads + 1, "max_size": threads + 1, "timeout": 10}
         db["OPTIONS"] = {**dict(db.get("OPTIONS") or {}), "pool": pool}  # type: ignore[call-overload]
     return db
 

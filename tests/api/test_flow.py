@@ -122,3 +122,27 @@ def test_a_player_submits_a_deck_list_through_the_api(organizer_api: Api, api_ev
     assert body["mixed_languages"] is True and body["locked"] is False
     assert me.put(f"/events/{eid}/players/{other}/deck", {"text": LEGAL_SHEET}).status_code == 403
     assert me.put(f"/events/{eid}/players/{pid}/deck", {"text": "no such card x3"}).json()["legal"] is False
+
+
+def test_a_players_loop_of_deck_lists_is_refused_and_staff_are_not_limited(organizer_api: Api, api_event: Any) -> None:
+    """Issue 16, under attack: each deck list is a whole deck check, so a player's loop of them is refused (429,
+    with Retry-After, in the caller's language) after a few; staff entering lists for players are not limited."""
+    from taikai.security import rates
+    from taikai.security.refusals import MARK
+
+    eid = api_event.pk
+    tokens = _register_four(organizer_api, eid)
+    (pid, token), (other, _) = list(tokens.items())[:2]
+    me = organizer_api.as_player(token)
+    me.lang = "ja"
+    sent = [
+        me.put(f"/events/{eid}/players/{pid}/deck", {"text": "3 灰流うらら"})
+        for _ in range(rates.DECK_PER_PLAYER.limit)
+    ]
+    assert all(r.status_code == 200 for r in sent)
+    refused = me.put(f"/events/{eid}/players/{pid}/deck", {"text": "3 灰流うらら"})
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "too-many-requests"
+    assert "待ってから" in refused.json()["error"]["message"] and int(refused["Retry-After"]) > 9 * 60
+    assert refused.has_header(MARK)  # answered from memory until then, before it takes a thread
+    for _ in range(rates.DECK_PER_PLAYER.limit + 1):
+        assert organizer_api.put(f"/events/{eid}/players/{other}/deck", {"text": "3 灰流うらら"}).status_code == 200

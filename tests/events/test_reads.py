@@ -90,7 +90,8 @@ def test_the_locked_row_and_the_reports_are_the_orms(organizer: Any) -> None:
         assert locked is not None and _fields(locked) == _fields(orm)
     assert [_fields(r) for r in reads.reports_of(m)] == [_fields(r) for r in m.reports.all()]
     assert reads.reports_of(m)[0].record["duels"] == [{"winner": "A"}, {"winner": "B"}, {"winner": "A"}]
-    assert reads.locked_match(10**12) is None
+    with transaction.atomic():
+        assert reads.locked_match(10**12) is None
 
 
 def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: Any) -> None:
@@ -119,5 +120,9 @@ def test_the_locked_row_read_with_its_reports_is_the_orms_row_and_reports(organi
             assert _fields(locked) == _fields(Match.objects.select_for_update().get(pk=m.pk))
         assert [_fields(r) for r in reports] == [_fields(r) for r in m.reports.all()]
         assert all(r.match is locked for r in reports)
-    assert len(reads.locked_match_with_reports(disputed.pk)[1]) == 2  # type: ignore[index]
-    assert reads.locked_match_with_reports(10**12) is None
+    with transaction.atomic():
+        assert len(reads.locked_match_with_reports(disputed.pk)[1]) == 2  # type: ignore[index]
+    with transaction.atomic():
+        assert reads.locked_match_with_reports(10**12) is None
+    with pytest.raises(transaction.TransactionManagementError):
+        reads.locked_match_with_reports(disputed.pk)  # a lock outside a transaction would end with its statement

@@ -239,3 +239,14 @@ def test_a_judge_dismisses_a_flood_of_spectator_reports_in_one_action(world: Wor
     judge.force_login(world.judge)
     judge.post(f"/events/{world.event.pk}/judging/reports/dismiss-spam/", {"minutes": "60"})
     assert set(spam.values_list("status", "ruling")) == {("closed", "spam")}
+
+
+def test_a_deck_list_loop_on_one_link_is_refused_after_a_few(db: Any) -> None:
+    """Each list is a whole deck check: a player's own page refuses a loop of them (the API does the same)."""
+    organizer = make_user("org_d", organizer=True)
+    event = new_event(organizer, 1)
+    token = player_services.issue_access(event.players.get(), by=player_services_staff(organizer))
+    client = Client()
+    form = {"text": "3 灰流うらら", "languages": ["ja"]}
+    answers = [client.post(f"/p/{token}/deck/", form).status_code for _ in range(rates.DECK_PER_PLAYER.limit + 1)]
+    assert answers == [302] * rates.DECK_PER_PLAYER.limit + [429]

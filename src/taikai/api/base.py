@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player
 from taikai.events.services.players import player_for_token
 from taikai.security import diskfull
+from taikai.security.refusals import MARK
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +226,16 @@ def _crash(request: HttpRequest, exc: Exception) -> HttpResponse:
         return api.create_response(request, diskfull.api_body(lang), status=diskfull.STATUS)
     log.exception("API error on %s %s", request.method, request.path)
     return api.problem_response(request, Problem("server-error"), 500)
+
+
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    """429 for a rate limit (taikai.security.rates), with Retry-After; until then the same request is answered
+    from memory, before it takes a thread (taikai.security.refusals)."""
+    minutes = max(1, math.ceil(wait / 60))
+    response = api.problem_response(request, Problem("too-many-requests", minutes=minutes), 429)
+    response["Retry-After"] = str(wait)
+    response[MARK] = "1"
+    return response
 
 
 def errors(*codes: int) -> dict[int, Any]:

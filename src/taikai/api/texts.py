@@ -16,6 +16,11 @@ register(
     "This API token belongs to another event.",
 )
 register("not-found", "見つかりません。", "Not found.")
+register(
+    "too-many-requests",
+    "短い間に操作が続いたため、受け付けられません。{minutes}分ほど待ってから、もう一度送ってください。",
+    "Too many tries in a short time: wait about {minutes} min, then send it again.",
+)
 register("invalid-input", "入力を読めません: {detail}", "Cannot read the input: {detail}")
 register(
     "player-token-required",

@@ -7,20 +7,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Status
 
 from taikai.api import public, serialize
 from taikai.api import schemas as s
-from taikai.api.base import PLAYER, TOKEN, WRITE_ERRORS, acting_player, player_or_staff_actor, staff_actor
+from taikai.api.base import (
+    PLAYER,
+    TOKEN,
+    WRITE_ERRORS,
+    acting_player,
+    errors,
+    player_or_staff_actor,
+    staff_actor,
+    too_many,
+)
 from taikai.api.services import set_archetype
 from taikai.events import reads
+from taikai.events.actors import PlayerSelf
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.security import rates
 
 router = public.router  # one router: GET and POST of a path must share it
 TAGS = ["staff and players"]
@@ -174,18 +185,23 @@ def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.Confir
 
 @router.put(
     "/events/{event_id}/players/{player_id}/deck",
-    response={200: s.DeckOut, **WRITE_ERRORS},
+    response={200: s.DeckOut, **WRITE_ERRORS, **errors(429)},
     auth=[TOKEN, PLAYER],
     tags=TAGS,
 )
-def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.DeckIn) -> dict[str, Any]:
+def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.DeckIn) -> dict[str, Any] | HttpResponse:
     """Submit a deck list (the player themself, or staff for them) until the deadline locks it (DECK-9)."""
     from taikai.decks import services as deck_services
 
     event = _event(event_id)
     player = _player(event, player_id)
+    actor = player_or_staff_actor(request, event, player)
+    if isinstance(actor, PlayerSelf):  # issue 16: a loop of deck lists is refused (staff enter many players' lists)
+        wait = rates.take((rates.DECK_PER_PLAYER, player.pk))
+        if wait:
+            return too_many(request, wait)
     deck = deck_services.DeckInput(text=body.text, languages=tuple(body.languages))
-    registration = deck_services.submit_deck(player, deck, by=player_or_staff_actor(request, event, player))
+    registration = deck_services.submit_deck(player, deck, by=actor)
     return {
         "player": str(player.pk),
         "legal": registration.legal,

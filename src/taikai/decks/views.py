@@ -25,6 +25,7 @@ from taikai.events.models import Event, Player
 from taikai.events.permissions import is_judge, role_of
 from taikai.events.services import players as player_services
 from taikai.events.views.common import error_text, flash_error, staff_view
+from taikai.security import rates
 
 
 def _lang() -> str:
@@ -72,6 +73,9 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
     context = _registration_context(registration)
     form = DeckForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
+        wait = rates.take((rates.DECK_PER_PLAYER, player.pk))  # issue 16: a loop of deck lists is refused
+        if wait:
+            return rates.too_many(request, wait)
         try:
             registration = services.submit_deck(player, form.deck_input(), by=PlayerSelf(player))
         except ServiceError as exc:

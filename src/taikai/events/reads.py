@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from django.db import connections
+from django.db.transaction import TransactionManagementError
 
 from taikai.db.rows import Columns, Reader
 from taikai.events.models import Event, Match, Player, ResultReport, Round
@@ -84,6 +85,7 @@ def _locked_match(vendor: str) -> tuple[Reader, str]:
 def locked_match(match_id: int) -> Match | None:
     """``Match.objects.select_for_update().filter(pk=...).first()``, inside the caller's transaction (on
     SQLite the transaction's write lock, taken at BEGIN, is the lock)."""
+    _require_transaction()
     reader, sql = _locked_match(connections["default"].vendor)
     rows = reader.fetch(sql, [match_id])
     if not rows:
@@ -110,6 +112,7 @@ def _locked_match_with_reports(vendor: str) -> tuple[Reader, str]:
 def locked_match_with_reports(match_id: int) -> tuple[Match, list[ResultReport]] | None:
     """``locked_match`` and ``reports_of`` in one statement: the table's row under its lock, and every report
     of the table in the model's order."""
+    _require_transaction()
     reader, sql = _locked_match_with_reports(connections["default"].vendor)
     rows = reader.fetch(sql, [match_id])
     if not rows:
@@ -130,6 +133,12 @@ def _reports(vendor: str) -> tuple[Reader, str]:
     reader = Reader([report])
     sql = f"SELECT {reader.select()} FROM {report.table()} WHERE {_key(report, 'match')} = %s"
     return reader, sql + _order(report)
+
+
+def _require_transaction() -> None:
+    """A lock outlives its statement only inside a transaction (the ORM's select_for_update says the same)."""
+    if not connections["default"].in_atomic_block:
+        raise TransactionManagementError("a locked read must run inside transaction.atomic()")
 
 
 def _key(part: Columns, name: str = "") -> str:

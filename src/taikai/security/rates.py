@@ -17,6 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from taikai.security.models import RateHit
+from taikai.security.refusals import MARK
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,9 @@ REPORT_PER_ADDRESS = Rate("report-addr", 5, dt.timedelta(minutes=10))
 REPORT_PER_EVENT = Rate("report-event", 60, dt.timedelta(minutes=10))
 # A player choosing a PIN: a few tries to get it right, never a loop (each is a deliberately slow hash).
 PIN_PER_PLAYER = Rate("pin", 5, dt.timedelta(minutes=15))
+# A player sending their own deck list: fixing a list takes a few tries; each is a whole deck check, so a loop
+# of them took most of a core from everyone else (make bench BENCH=attack, "big deck lists").
+DECK_PER_PLAYER = Rate("deck", 20, dt.timedelta(minutes=10))
 
 LONGEST = dt.timedelta(minutes=15)
 
@@ -84,4 +88,5 @@ def too_many(request: Any, wait: int) -> Any:
         status=429,
     )
     response["Retry-After"] = str(wait)
+    response[MARK] = "1"  # the same request is answered from memory until then (taikai.security.refusals)
     return response

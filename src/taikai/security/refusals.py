@@ -1,0 +1,110 @@
+"""A request a rate limit refused is answered again from memory until its Retry-After, before it takes a thread.
+
+A refused request still cost a whole trip through Django: a thread, the middleware, the view, the database
+read that refuses it. A client repeating one refused request as fast as it could (a PIN loop on a player's
+link) so took most of a core from every phone reporting a result (``make bench BENCH=attack``: report p99
+5.1× the baseline on SQLite). The limit is still decided in the database (taikai.security.rates); this only
+remembers a refusal that ``rates.too_many`` answered (it marks it with ``MARK``), for the same client address,
+method and path, and answers it here until it expires. Each process remembers its own refusals, at most
+``CAPACITY`` of them.
+
+Sign-in refusals (taikai.web.throttle) are not marked: whether a sign-in is refused depends on the device's
+cookie, so the right password on an already-known device must always reach Django.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+MARK = "X-Taikai-Refused"  # set by rates.too_many on its 429, taken off here before the client sees it
+_MARK = MARK.lower().encode()
+CAPACITY = 10_000
+
+Key = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    until: float
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+
+
+def _key(scope: dict[str, Any]) -> Key:
+    client = scope.get("client") or ("", 0)
+    return (str(client[0]), str(scope.get("method", "")), str(scope.get("path", "")))
+
+
+def _retry_after(headers: list[tuple[bytes, bytes]]) -> int:
+    for name, value in headers:
+        if name.lower() == b"retry-after":
+            try:
+                return max(0, int(value))
+            except ValueError:
+                return 0
+    return 0
+
+
+class Refusals:
+    """ASGI middleware: remember marked refusals, answer their repeats."""
+
+    def __init__(self, app: Any, clock: Callable[[], float] = time.monotonic, capacity: int = CAPACITY) -> None:
+        self.app = app
+        self.clock = clock
+        self.capacity = capacity
+        self.remembered: OrderedDict[Key, Refusal] = OrderedDict()
+
+    def _recall(self, key: Key) -> Refusal | None:
+        refusal = self.remembered.get(key)
+        if refusal is not None and refusal.until <= self.clock():
+            del self.remembered[key]
+            return None
+        return refusal
+
+    def _remember(self, key: Key, refusal: Refusal) -> None:
+        self.remembered[key] = refusal
+        self.remembered.move_to_end(key)
+        while len(self.remembered) > self.capacity:
+            self.remembered.popitem(last=False)  # the oldest refusal goes first
+
+    async def _answer(self, refusal: Refusal, send: Any) -> None:
+        wait = str(max(1, math.ceil(refusal.until - self.clock()))).encode()
+        headers = [(n, wait if n.lower() == b"retry-after" else v) for n, v in refusal.headers]
+        await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+        await send({"type": "http.response.body", "body": refusal.body, "more_body": False})
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        key = _key(scope)
+        refusal = self._recall(key)
+        if refusal is not None:
+            await self._answer(refusal, send)
+            return
+        started: dict[str, Any] = {}
+        body: list[bytes] = []
+
+        async def watch(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if any(name.lower() == _MARK for name, _ in headers):
+                    headers = [(n, v) for n, v in headers if n.lower() != _MARK]
+                    message = {**message, "headers": headers}
+                    kept = [(n, v) for n, v in headers if n.lower() != b"set-cookie"]  # said once, not again
+                    started.update(status=message["status"], headers=kept)
+            elif message["type"] == "http.response.body" and started:
+                body.append(message.get("body", b""))
+                wait = _retry_after(started["headers"])
+                if not message.get("more_body", False) and wait:
+                    until = self.clock() + wait
+                    self._remember(key, Refusal(until, started["status"], started["headers"], b"".join(body)))
+            await send(message)
+
+        await self.app(scope, receive, watch)
