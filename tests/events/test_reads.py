@@ -102,27 +102,3 @@ def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: 
         result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "B"}, {"winner": "B"})))
     assert not reads.has_open_table(rnd.pk)
     assert not Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED).exists()
-
-
-def test_the_locked_row_read_with_its_reports_is_the_orms_row_and_reports(organizer: Any) -> None:
-    event = _paired(organizer)
-    disputed = Match.objects.filter(round__event=event, status=Match.Status.PENDING).select_related(
-        "round__event", "player_a", "player_b"
-    )[0]
-    for player, winner in ((disputed.player_a, "A"), (disputed.player_b, "B")):  # two reports that disagree
-        result = ResultInput(({"winner": winner}, {"winner": winner}))
-        result_services.report_result(disputed, player=player, result=result)
-    for m in Match.objects.filter(round__event=event):  # one table with a report, the others with none
-        with transaction.atomic():
-            found = reads.locked_match_with_reports(m.pk)
-            assert found is not None
-            locked, reports = found
-            assert _fields(locked) == _fields(Match.objects.select_for_update().get(pk=m.pk))
-        assert [_fields(r) for r in reports] == [_fields(r) for r in m.reports.all()]
-        assert all(r.match is locked for r in reports)
-    with transaction.atomic():
-        assert len(reads.locked_match_with_reports(disputed.pk)[1]) == 2  # type: ignore[index]
-    with transaction.atomic():
-        assert reads.locked_match_with_reports(10**12) is None
-    with pytest.raises(transaction.TransactionManagementError):
-        reads.locked_match_with_reports(disputed.pk)  # a lock outside a transaction would end with its statement

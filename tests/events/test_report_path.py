@@ -58,9 +58,10 @@ def test_end_4_a_report_and_its_confirmation_cost_a_bounded_number_of_statements
     with CaptureQueriesContext(connection) as second:
         answer = _report(client, m, links[m.player_b_id], "b-1")
     assert answer.status_code == 200 and answer.json()["status"] == "confirmed"  # END-4
-    # the player with their event, the table with its round and players, then the table again under the lock
-    # together with its reports; then the report, the table and the audit entry are written
-    reads_and_writes = ["SELECT", "SELECT", "SELECT", "INSERT", "UPDATE", "INSERT"]
+    # the player with their event, the table with its round and players, the table again under the lock, then
+    # its reports (after the lock, see results._lock_with_reports); then the report, the table and the audit
+    # entry are written
+    reads_and_writes = ["SELECT", "SELECT", "SELECT", "SELECT", "INSERT", "UPDATE", "INSERT"]
     assert [s for s in _statements(first.captured_queries) if s in ("SELECT", "INSERT", "UPDATE")] == reads_and_writes
     # the confirmation adds, after its commit, whether the round has a table left (a table that was never
     # disputed has no dispute call to close: the judges' receiver reads nothing)

@@ -1,9 +1,9 @@
 """The reads of a result report, the busiest request of an event, as hand-written statements (taikai.db.rows).
 
 A report reads the player by their link's token (with the event), then the table (with its round and both
-players' names), then, inside the result's transaction, the table's row again under its lock and the table's
-reports. Each returns what the queryset it replaces returned; ``tests/events/test_reads.py`` holds them side by
-side.
+players' names), then, inside the result's transaction, the table's row again under its lock and, once the lock
+is held, the table's reports; after a confirmation commits, whether the round has a table left. Each returns what
+the queryset it replaces returned; ``tests/events/test_reads.py`` holds them side by side.
 """
 
 from __future__ import annotations
@@ -93,38 +93,6 @@ def locked_match(match_id: int) -> Match | None:
     (match,) = rows[0]
     assert isinstance(match, Match)
     return match
-
-
-@cache
-def _locked_match_with_reports(vendor: str) -> tuple[Reader, str]:
-    match, report = Columns(Match, "m"), Columns(ResultReport, "rr")
-    reader = Reader([match, report])
-    # FOR UPDATE OF: PostgreSQL locks the table's row only, not the nullable side of the outer join.
-    lock = f" FOR UPDATE OF {match.alias}" if connections["default"].features.has_select_for_update_of else ""
-    sql = (
-        f"SELECT {reader.select()} FROM {match.table()}"
-        f" LEFT OUTER JOIN {report.table()} ON {_key(report, 'match')} = {_key(match)}"
-        f" WHERE {_key(match)} = %s{_order(report)}{lock}"
-    )
-    return reader, sql
-
-
-def locked_match_with_reports(match_id: int) -> tuple[Match, list[ResultReport]] | None:
-    """``locked_match`` and ``reports_of`` in one statement: the table's row under its lock, and every report
-    of the table in the model's order."""
-    _require_transaction()
-    reader, sql = _locked_match_with_reports(connections["default"].vendor)
-    rows = reader.fetch(sql, [match_id])
-    if not rows:
-        return None
-    match = rows[0][0]
-    assert isinstance(match, Match)
-    reports = []
-    for _, report in rows:
-        if isinstance(report, ResultReport):
-            report.match = match
-            reports.append(report)
-    return match, reports
 
 
 @cache
