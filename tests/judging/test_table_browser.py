@@ -90,7 +90,8 @@ def test_time_procedure_page_and_table_tools(new_page: Any) -> None:
     assert "じゃんけん" in page.locator(".step").inner_text()
     page.click("button[name=player][value=B]")
     for _ in range(4):
-        page.click("text=決着せずにターンが終わった")
+        with page.expect_navigation():  # each is a form post: reloading while one is under way detaches the page
+            page.click("text=決着せずにターンが終わった")
     page.reload()  # the procedure survives a reload
     page.fill("input[name=lp_a]", "4000")
     page.fill("input[name=lp_b]", "4000")
