@@ -53,8 +53,12 @@ def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any
         mine = reads.player_by_token_hash(_hash_token(token))
     assert mine is not None and len(read.captured_queries) == 1
     assert _fields(mine) == _fields(orm)
-    assert _fields(mine.event) == _fields(orm.event)  # the ruleset's JSON, the dates, the flags
+    assert mine.event.get_deferred_fields() == {"ruleset_document", "banlist_entries"}  # a deck check's, not a report's
+    loaded = _fields(mine.event)
+    assert loaded == {k: v for k, v in _fields(orm.event).items() if k in loaded}  # the dates, the flags, the names
     assert mine.event.ruleset == orm.event.ruleset and mine.event.created_at.tzinfo is not None
+    assert mine.event.ruleset_document == orm.event.ruleset_document  # loaded on first use
+    assert mine.event.banlist_entries == orm.event.banlist_entries
     assert reads.player_by_token_hash(_hash_token("not-a-token")) is None
 
 

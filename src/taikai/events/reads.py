@@ -17,11 +17,16 @@ from taikai.db.rows import Columns, Reader
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 
 _NAMES = ("id", "event", "name")  # what a result's answer shows of each player
+# The event without its two documents: the merged ruleset (its parsed form is shared by fingerprint, see
+# Event.ruleset) and the F/L list snapshot (a deck check's). Decoding them was a tenth of a report's CPU; each
+# loads on first use, as any deferred field does.
+_EVENT_DEFERRED = ("ruleset_document", "banlist_entries")
+_EVENT = tuple(f.name for f in Event._meta.concrete_fields if f.name not in _EVENT_DEFERRED)
 
 
 @cache
 def _player_and_event(vendor: str) -> tuple[Reader, str]:
-    player, event = Columns(Player, "p"), Columns(Event, "e")
+    player, event = Columns(Player, "p"), Columns(Event, "e", _EVENT)
     reader = Reader([player, event])
     sql = (
         f"SELECT {reader.select()} FROM {player.table()}"
@@ -32,7 +37,8 @@ def _player_and_event(vendor: str) -> tuple[Reader, str]:
 
 
 def player_by_token_hash(token_hash: str) -> Player | None:
-    """``Player.objects.select_related("event").filter(access_token_hash=...).first()``."""
+    """``Player.objects.select_related("event").defer(<the event's documents>).filter(access_token_hash=...)
+    .first()``."""
     reader, sql = _player_and_event(connections["default"].vendor)
     rows = reader.fetch(sql, [token_hash])
     if not rows:
