@@ -23,6 +23,7 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
 from taikai.security.bodies import BodyLimits, buffer_bodies  # noqa: E402
 from taikai.security.refusals import Refusals  # noqa: E402
@@ -30,6 +31,9 @@ from taikai.security.refusals import Refusals  # noqa: E402
 django_asgi = get_asgi_application()
 django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.LIMITS.threads)
 STREAMS = re.compile(r"^/api/v\d+/events/\d+/stream/?$")
+# Every view module is imported now, as each web process starts, not by its first request: that import took
+# about half a second of a core, and a phone's first result report waited for it (py-spy of make bench).
+get_resolver().url_patterns  # noqa: B018 - a cached property: loading it is the point
 
 
 _limits = settings.LIMITS

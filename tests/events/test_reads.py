@@ -106,3 +106,35 @@ def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: 
         result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "B"}, {"winner": "B"})))
     assert not reads.has_open_table(rnd.pk)
     assert not Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED).exists()
+
+
+def test_an_insert_and_an_update_by_hand_store_what_the_orm_stores(organizer: Any) -> None:
+    """taikai.db.rows.insert and update, against ORM's create and save(update_fields): JSON, an aware
+    date-time from auto_now_add, foreign keys, NULLs, and the primary key set on the instance."""
+    from taikai.audit.models import AuditEntry
+    from taikai.db import rows as db_rows
+    from taikai.events.models import ResultReport
+
+    event = _paired(organizer)
+    m = Match.objects.filter(round__event=event, is_bye=False, status=Match.Status.PENDING).first()
+    assert m is not None
+    record = {"duels": [{"winner": "A"}, {"winner": "B"}], "basis": "played", "名前": "山田"}
+    with transaction.atomic():
+        mine = db_rows.insert(ResultReport(match=m, by_player_id=m.player_a_id, record=record, basis="played"))
+        orm = ResultReport.objects.create(match=m, by_player_id=m.player_a_id, record=record, basis="played")
+        entry = db_rows.insert(AuditEntry(action="taikai.match.result_reported", event_id=event.pk, data={"k": [1]}))
+    assert mine.pk is not None and not mine._state.adding and mine.pk != orm.pk
+    stored, theirs = ResultReport.objects.get(pk=mine.pk), ResultReport.objects.get(pk=orm.pk)
+    assert {k: v for k, v in _fields(stored).items() if k not in ("id", "created_at")} == {
+        k: v for k, v in _fields(theirs).items() if k not in ("id", "created_at")
+    }
+    assert stored.created_at.tzinfo is not None and abs((stored.created_at - theirs.created_at).total_seconds()) < 5
+    assert stored.by_user_id is None and stored.record["名前"] == "山田"
+    saved = AuditEntry.objects.get(pk=entry.pk)
+    assert (saved.data, saved.before, saved.actor_id, saved.at.tzinfo is not None) == ({"k": [1]}, None, None, True)
+
+    m.status, m.result, m.record, m.version = Match.Status.REPORTED, "a", {"duels": [{"winner": "A"}]}, m.version + 1
+    db_rows.update(m, ["status", "result", "record", "version"])
+    again = Match.objects.get(pk=m.pk)
+    assert (again.status, again.result, again.record, again.version) == (m.status, "a", m.record, m.version)
+    assert again.table == m.table and again.player_b_id == m.player_b_id  # the other columns are untouched

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.db import connections
@@ -87,3 +88,69 @@ class Reader:
         with connections[self.using].cursor() as cursor:
             cursor.execute(sql, params)
             return [self.instances(row) for row in cursor.fetchall()]
+
+
+class Inserter:
+    """``Model.objects.create()`` of one model by a statement written once: each field's value is prepared as
+    the ORM prepares it (its ``pre_save``, so ``auto_now_add`` and defaults hold, then ``get_db_prep_save``)."""
+
+    def __init__(self, model: type[Model], using: str = "default") -> None:
+        connection = connections[using]
+        quote = connection.ops.quote_name
+        self.model, self.using = model, using
+        self.fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        columns = ", ".join(quote(str(f.column)) for f in self.fields)
+        table = quote(model._meta.db_table)
+        self.sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(self.fields))})"
+        self.returning = bool(connection.features.can_return_columns_from_insert)
+        if self.returning:
+            self.sql += f" RETURNING {quote(str(model._meta.pk.column))}"
+
+    def insert(self, obj: Model) -> Model:
+        connection = connections[self.using]
+        values = [f.get_db_prep_save(f.pre_save(obj, True), connection=connection) for f in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, values)
+            obj.pk = cursor.fetchone()[0] if self.returning else cursor.lastrowid
+        obj._state.adding, obj._state.db = False, self.using
+        return obj
+
+
+class Updater:
+    """``obj.save(update_fields=names)`` by a statement written once (values prepared as the ORM does)."""
+
+    def __init__(self, model: type[Model], names: Sequence[str], using: str = "default") -> None:
+        connection = connections[using]
+        quote = connection.ops.quote_name
+        self.using = using
+        self.fields = [model._meta.get_field(name) for name in names]
+        assignments = ", ".join(f"{quote(str(getattr(f, 'column', '')))} = %s" for f in self.fields)
+        pk = quote(str(model._meta.pk.column))
+        self.sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {pk} = %s"
+
+    def update(self, obj: Model) -> None:
+        connection = connections[self.using]
+        values = [f.get_db_prep_save(f.pre_save(obj, False), connection=connection) for f in self.fields]  # type: ignore[union-attr]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [*values, obj.pk])
+
+
+@cache
+def inserter(model: type[Model], vendor: str) -> Inserter:
+    """The ``Inserter`` of ``model`` on the default database (``vendor`` keys the cache)."""
+    return Inserter(model)
+
+
+@cache
+def updater(model: type[Model], names: tuple[str, ...], vendor: str) -> Updater:
+    return Updater(model, names)
+
+
+def insert(obj: Model) -> Model:
+    """Insert a new instance (``Model.objects.create`` without composing the statement each time)."""
+    return inserter(type(obj), connections["default"].vendor).insert(obj)
+
+
+def update(obj: Model, names: Sequence[str]) -> None:
+    """Write these fields of a saved instance (``save(update_fields=...)`` without composing the statement)."""
+    updater(type(obj), tuple(names), connections["default"].vendor).update(obj)

@@ -25,6 +25,7 @@ from taikai.core.match import (
 )
 from taikai.core.match_json import RecordFormatError, Report
 from taikai.core.ruleset import Ruleset
+from taikai.db import rows as db_rows
 from taikai.events import actions, reads, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
@@ -272,8 +273,8 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             raise ServiceError("result-final")
         outcome = _outcome(judged)
         before = _snapshot(m)
-        ResultReport.objects.create(
-            match=m, by_player=player, record=record_dict, basis=result.basis, idempotency_key=key
+        db_rows.insert(
+            ResultReport(match=m, by_player=player, record=record_dict, basis=result.basis, idempotency_key=key)
         )
         opponent_reports = [r for r in reports if r.by_player_id is not None and r.by_player_id != player.pk]
         latest = opponent_reports[-1] if opponent_reports else None
@@ -287,7 +288,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             m.status = Match.Status.DISPUTED  # a mismatch goes to the judges' queue
             m.version += 1
             action = actions.RESULT_DISPUTED
-        m.save(update_fields=RESULT_FIELDS)
+        db_rows.update(m, RESULT_FIELDS)  # m.save(update_fields=...), by a statement written once (taikai.db.rows)
         if m.status == Match.Status.CONFIRMED:
             settle_team_match(m)
             finish_when_committed(m)
@@ -350,9 +351,9 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
             raise ServiceError("result-final")
         outcome = _outcome(judged)
         before = _snapshot(m)
-        ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
+        db_rows.insert(ResultReport(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis))
         _apply(m, result, outcome, Match.Status.CONFIRMED)
-        m.save(update_fields=RESULT_FIELDS)
+        db_rows.update(m, RESULT_FIELDS)
         settle_team_match(m)
         finish_when_committed(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
