@@ -138,3 +138,15 @@ def test_an_insert_and_an_update_by_hand_store_what_the_orm_stores(organizer: An
     again = Match.objects.get(pk=m.pk)
     assert (again.status, again.result, again.record, again.version) == (m.status, "a", m.record, m.version)
     assert again.table == m.table and again.player_b_id == m.player_b_id  # the other columns are untouched
+
+
+def test_no_save_signal_listens_to_the_models_written_by_hand() -> None:
+    """taikai.db.rows.insert/update send no pre_save/post_save: a receiver added for one of these models must
+    come with a decision (send the signal there, or write through the ORM again), so this test says so."""
+    from django.db.models.signals import post_save, pre_save
+
+    from taikai.audit.models import AuditEntry
+    from taikai.events.models import ResultReport
+
+    for model in (AuditEntry, ResultReport, Match):
+        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model), model

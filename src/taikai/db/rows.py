@@ -1,13 +1,16 @@
-"""Model rows read by a hand-written statement, for the few reads on the busiest path (a result report).
+"""Model rows read and written by statements composed once, for the busiest path (a result report).
 
 Building a statement costs Django's ORM far more CPU than running it: a report's read of a table with its
 round and both players' names took about a fifth of the report's CPU, nearly all of it spent composing the
-SQL. These reads are written once here as SQL over the models' own table and column names, and their values
-are converted exactly as the ORM converts them (the backend's and each field's converters, so a JSON field is
-a dict and a date-time is aware on SQLite too). The rows become ordinary model instances (``Model.from_db``),
-so nothing downstream can tell them from a queryset's.
+SQL. These statements are written once, over the models' own table and column names:
 
-``tests/events/test_reads.py`` reads every model used here both ways and compares every field, on both databases.
+- ``Reader`` converts the values it reads exactly as the ORM converts them (the backend's and each field's
+  converters, so a JSON field is a dict and a date-time is aware on SQLite too) and builds ordinary model
+  instances (``Model.from_db``), so nothing downstream can tell them from a queryset's;
+- ``insert`` and ``update`` prepare each value as the ORM prepares it (the field's ``pre_save``, so
+  ``auto_now_add`` holds, then ``get_db_prep_save``). The project has no save signals for them to skip.
+
+``tests/events/test_reads.py`` does each both ways and compares every field, on both databases.
 """
 
 from __future__ import annotations
