@@ -50,7 +50,7 @@ def _request(app: Refusals, address: str = "10.0.0.7", path: str = "/p/abc/pin/"
 def test_a_refused_request_repeated_is_answered_without_the_application_until_it_may_retry() -> None:
     now = [1000.0]
     inner = App()
-    app = Refusals(inner, clock=lambda: now[0])
+    app = Refusals(inner, clock=lambda: now[0], pause=0)
     status, headers = _request(app)
     assert (status, inner.calls) == (429, 1) and MARK.lower().encode() not in headers  # the mark stays inside
     now[0] += 20
@@ -66,7 +66,7 @@ def test_a_refused_request_repeated_is_answered_without_the_application_until_it
 
 def test_only_a_rate_limits_marked_refusal_is_remembered() -> None:
     for inner in (App(marked=False), App(status=200, marked=False), App(retry_after="0")):
-        app = Refusals(inner)
+        app = Refusals(inner, pause=0)
         _request(app)
         _request(app)
         assert inner.calls == 2  # a sign-in throttle's 429 depends on the device's cookie: always asked
@@ -74,7 +74,7 @@ def test_only_a_rate_limits_marked_refusal_is_remembered() -> None:
 
 def test_at_most_capacity_refusals_are_remembered_the_oldest_forgotten_first() -> None:
     inner = App()
-    app = Refusals(inner, capacity=2)
+    app = Refusals(inner, capacity=2, pause=0)
     for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
         _request(app, address=address)
     assert len(app.remembered) == 2
@@ -96,3 +96,14 @@ def test_the_pin_rate_limits_refusal_is_marked_for_the_memory(db: Any) -> None:
     for i in range(40):  # past every sign-in limit
         login = client.post("/login/", {"username": "org_refusal", "password": f"wrong-{i}"})
     assert login.status_code == 429 and not login.has_header(MARK)
+
+
+def test_a_remembered_refusal_is_answered_after_a_pause_so_a_loop_slows_down() -> None:
+    import time
+
+    inner = App()
+    app = Refusals(inner, pause=0.2)
+    _request(app)
+    started = time.monotonic()
+    assert _request(app)[0] == 429 and inner.calls == 1
+    assert time.monotonic() - started >= 0.2  # one such request per connection every PAUSE seconds, at most

@@ -121,7 +121,7 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print()
     for r in rows:
         points = [(s.offered, s.latency_ms(99)) for s in r["steps"]]
-        print(f"- {r['vendor']}: p99 crosses {TARGET_P99_MS:.0f} ms {crossing(points, TARGET_P99_MS).describe()}")
+        print(f"- {r['vendor']}: where p99 passes {TARGET_P99_MS:.0f} ms: {crossing(points, TARGET_P99_MS).describe()}")
 
 
 def run(argv: list[str]) -> None:

@@ -5,8 +5,9 @@ read that refuses it. A client repeating one refused request as fast as it could
 link) so took most of a core from every phone reporting a result (``make bench BENCH=attack``: report p99
 5.1× the baseline on SQLite). The limit is still decided in the database (taikai.security.rates); this only
 remembers a refusal that ``rates.too_many`` answered (it marks it with ``MARK``), for the same client address,
-method and path, and answers it here until it expires. Each process remembers its own refusals, at most
-``CAPACITY`` of them.
+method and path, and answers it here until it expires, after a pause of ``PAUSE`` seconds: a client looping on
+a refused request then sends one a second per connection instead of thousands (a person who was refused waits
+minutes anyway). Each process remembers its own refusals, at most ``CAPACITY`` of them.
 
 Sign-in refusals (taikai.web.throttle) are not marked: whether a sign-in is refused depends on the device's
 cookie, so the right password on an already-known device must always reach Django.
@@ -14,6 +15,7 @@ cookie, so the right password on an already-known device must always reach Djang
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections import OrderedDict
@@ -24,6 +26,7 @@ from typing import Any
 MARK = "X-Taikai-Refused"  # set by rates.too_many on its 429, taken off here before the client sees it
 _MARK = MARK.lower().encode()
 CAPACITY = 10_000
+PAUSE = 1.0  # seconds before a remembered refusal is answered (a coroutine waits, no thread)
 
 Key = tuple[str, str, str]
 
@@ -54,10 +57,13 @@ def _retry_after(headers: list[tuple[bytes, bytes]]) -> int:
 class Refusals:
     """ASGI middleware: remember marked refusals, answer their repeats."""
 
-    def __init__(self, app: Any, clock: Callable[[], float] = time.monotonic, capacity: int = CAPACITY) -> None:
+    def __init__(
+        self, app: Any, clock: Callable[[], float] = time.monotonic, capacity: int = CAPACITY, pause: float = PAUSE
+    ) -> None:
         self.app = app
         self.clock = clock
         self.capacity = capacity
+        self.pause = pause
         self.remembered: OrderedDict[Key, Refusal] = OrderedDict()
 
     def _recall(self, key: Key) -> Refusal | None:
@@ -74,6 +80,8 @@ class Refusals:
             self.remembered.popitem(last=False)  # the oldest refusal goes first
 
     async def _answer(self, refusal: Refusal, send: Any) -> None:
+        if self.pause:
+            await asyncio.sleep(self.pause)
         wait = str(max(1, math.ceil(refusal.until - self.clock()))).encode()
         headers = [(n, wait if n.lower() == b"retry-after" else v) for n, v in refusal.headers]
         await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
