@@ -79,4 +79,4 @@ async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 # Outermost: a repeat of a request a rate limit refused is answered before its body is read (refusals).
-application = Refusals(buffer_bodies(route, LIMITS, credentials_hold))
+application = Refusals(buffer_bodies(route, LIMITS, credentials_hold), language_cookie=settings.LANGUAGE_COOKIE_NAME)

@@ -33,7 +33,9 @@ class App:
         await send({"type": "http.response.body", "body": "待ってください".encode(), "more_body": False})
 
 
-def _request(app: Refusals, address: str = "10.0.0.7", path: str = "/p/abc/pin/") -> tuple[int, dict[bytes, bytes]]:
+def _request(
+    app: Refusals, address: str = "10.0.0.7", path: str = "/p/abc/pin/", cookie: str = ""
+) -> tuple[int, dict[bytes, bytes]]:
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
@@ -42,7 +44,8 @@ def _request(app: Refusals, address: str = "10.0.0.7", path: str = "/p/abc/pin/"
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": path, "client": (address, 5000), "headers": []}
+    headers = [(b"cookie", cookie.encode())] if cookie else []
+    scope = {"type": "http", "method": "POST", "path": path, "client": (address, 5000), "headers": headers}
     run_loop(lambda: app(scope, receive, send))  # on a thread of its own where a browser test's loop runs
     return sent[0]["status"], dict(sent[0]["headers"])
 
@@ -59,9 +62,11 @@ def test_a_refused_request_repeated_is_answered_without_the_application_until_it
     assert headers[b"retry-after"] == b"40" and b"set-cookie" not in headers
     assert _request(app, address="10.0.0.8")[0] == 429 and inner.calls == 2  # another phone is asked afresh
     assert _request(app, path="/p/other/pin/")[0] == 429 and inner.calls == 3  # another link too
+    _request(app, cookie="csrftoken=x; taikai_language=en")
+    assert inner.calls == 4  # the visitor switched to English: answered afresh, in English
     now[0] += 41
     _request(app)
-    assert inner.calls == 4  # past its Retry-After the request reaches the application again
+    assert inner.calls == 5  # past its Retry-After the request reaches the application again
 
 
 def test_only_a_rate_limits_marked_refusal_is_remembered() -> None:

@@ -5,7 +5,7 @@ read that refuses it. A client repeating one refused request as fast as it could
 link) so took most of a core from every phone reporting a result (``make bench BENCH=attack``: report p99
 5.1× the baseline on SQLite). The limit is still decided in the database (taikai.security.rates); this only
 remembers a refusal that ``rates.too_many`` answered (it marks it with ``MARK``), for the same client address,
-method and path, and answers it here until it expires, after a pause of ``PAUSE`` seconds: a client looping on
+method, path and language, and answers it here until it expires, after a pause of ``PAUSE`` seconds: a client looping on
 a refused request then sends one a second per connection instead of thousands (a person who was refused waits
 minutes anyway). Each process remembers its own refusals, at most ``CAPACITY`` of them.
 
@@ -16,11 +16,13 @@ cookie, so the right password on an already-known device must always reach Djang
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 MARK = "X-Taikai-Refused"  # set by rates.too_many on its 429, taken off here before the client sees it
@@ -28,7 +30,7 @@ _MARK = MARK.lower().encode()
 CAPACITY = 10_000
 PAUSE = 1.0  # seconds before a remembered refusal is answered (a coroutine waits, no thread)
 
-Key = tuple[str, str, str]
+Key = tuple[str, str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,23 @@ class Refusal:
     body: bytes
 
 
-def _key(scope: dict[str, Any]) -> Key:
+def _header(scope: dict[str, Any], name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return ""
+
+
+def _key(scope: dict[str, Any], language_cookie: str) -> Key:
+    """Address, method and path, with what chooses the answer's language (the language cookie, and
+    Accept-Language for the API): a visitor who switched language is not answered in the other one."""
     client = scope.get("client") or ("", 0)
-    return (str(client[0]), str(scope.get("method", "")), str(scope.get("path", "")))
+    cookies = SimpleCookie()
+    with contextlib.suppress(CookieError):
+        cookies.load(_header(scope, b"cookie"))
+    morsel = cookies.get(language_cookie)
+    language = (morsel.value if morsel is not None else "", _header(scope, b"accept-language"))
+    return (str(client[0]), str(scope.get("method", "")), str(scope.get("path", "")), *language)
 
 
 def _retry_after(headers: list[tuple[bytes, bytes]]) -> int:
@@ -58,9 +74,15 @@ class Refusals:
     """ASGI middleware: remember marked refusals, answer their repeats."""
 
     def __init__(
-        self, app: Any, clock: Callable[[], float] = time.monotonic, capacity: int = CAPACITY, pause: float = PAUSE
+        self,
+        app: Any,
+        clock: Callable[[], float] = time.monotonic,
+        capacity: int = CAPACITY,
+        pause: float = PAUSE,
+        language_cookie: str = "taikai_language",
     ) -> None:
         self.app = app
+        self.language_cookie = language_cookie
         self.clock = clock
         self.capacity = capacity
         self.pause = pause
@@ -91,7 +113,7 @@ class Refusals:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        key = _key(scope)
+        key = _key(scope, self.language_cookie)
         refusal = self._recall(key)
         if refusal is not None:
             await self._answer(refusal, send)
