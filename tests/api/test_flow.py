@@ -36,7 +36,7 @@ def _play_round(api: Api, event_id: int, number: int, tokens: dict[str, str]) ->
     a, b = (api.as_player(tokens[first[side]["id"]]) for side in ("player_a", "player_b"))
     r = a.post(f"/events/{event_id}/matches/{first['id']}/result", {**WIN_A, "idempotency_key": f"r{number}"})
     assert r.status_code == 200 and r.json()["status"] == "reported" and r.json()["result"] == ""
-    r = b.post(f"/events/{event_id}/matches/{first['id']}/confirm", {})
+    r = b.post(f"/events/{event_id}/matches/{first['id']}/confirm", {"version": r.json()["version"]})
     assert r.status_code == 200 and r.json()["status"] == "confirmed" and r.json()["result"] == "a"
     # Table 2: staff enter the slip.
     r = api.post(f"/events/{event_id}/matches/{second['id']}/result", WIN_B)

@@ -85,7 +85,7 @@ def test_players_report_and_confirm(organizer: Any) -> None:  # END-4
     assert m.status == Match.Status.REPORTED
     again = result_services.report_result(m, player=m.player_a, result=A_WINS, idempotency_key="k1")
     assert again.reports.count() == 1  # a retried report is not counted twice
-    m = result_services.confirm_result(m, player=m.player_b)
+    m = result_services.confirm_result(m, player=m.player_b, version=m.version)
     assert m.status == Match.Status.CONFIRMED and m.result == "a"
     with pytest.raises(ServiceError) as exc:
         result_services.report_result(m, player=m.player_b, result=B_WINS)

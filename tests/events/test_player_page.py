@@ -55,7 +55,7 @@ def test_a_corrected_retry_under_the_same_key_is_a_new_report(organizer: Any) ->
     result_services.report_result(match, player=a, result=TWO_ONE, idempotency_key="phone-1")
     m = result_services.report_result(match, player=a, result=TWO_NIL, idempotency_key="phone-1")
     assert m.reports.count() == 2 and (m.duel_wins_a, m.duel_wins_b) == (2, 1)
-    m = result_services.confirm_result(m, player=m.player_b)  # the opponent is asked about 2–1
+    m = result_services.confirm_result(m, player=m.player_b, version=m.version)  # the opponent is asked about 2–1
     assert m.status == Match.Status.CONFIRMED and (m.duel_wins_a, m.duel_wins_b) == (2, 1)
 
 

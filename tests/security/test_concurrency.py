@@ -159,7 +159,8 @@ def test_a_double_tapped_confirmation_confirms_once(world: World) -> None:
     match = world.match()
     a, b = Player.objects.get(pk=match.player_a_id), Player.objects.get(pk=match.player_b_id)
     result_services.report_result(match, player=a, result=A_WINS)
-    confirm = lambda: result_services.confirm_result(Match.objects.get(pk=match.pk), player=b)  # noqa: E731
+    seen = Match.objects.get(pk=match.pk).version
+    confirm = lambda: result_services.confirm_result(Match.objects.get(pk=match.pk), player=b, version=seen)  # noqa: E731
     outcomes = at_once(confirm, confirm, confirm)
     assert all(isinstance(o, Match) for o in outcomes), outcomes
     match.refresh_from_db()

@@ -164,7 +164,7 @@ def test_a_player_cannot_report_or_confirm_another_players_match(world: World) -
         result_services.report_result(theirs, player=me, result=A_WINS)
     assert exc.value.problem.code == "not-your-match"
     with pytest.raises(ServiceError):
-        result_services.confirm_result(theirs, player=me)
+        result_services.confirm_result(theirs, player=me, version=theirs.version)
 
     client = client_for(world, "anonymous")
     # The page form only ever reaches the player's own table, whatever ids are slipped into it.
@@ -203,7 +203,7 @@ def test_a_player_cannot_confirm_their_own_report(world: World) -> None:
     me = Player.objects.get(pk=match.player_a_id)
     result_services.report_result(match, player=me, result=A_WINS)
     with pytest.raises(ServiceError) as exc:
-        result_services.confirm_result(match, player=me)
+        result_services.confirm_result(match, player=me, version=Match.objects.get(pk=match.pk).version)
     assert exc.value.problem.code == "confirm-own-report"
     match.refresh_from_db()
     assert match.status == Match.Status.REPORTED

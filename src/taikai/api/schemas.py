@@ -193,7 +193,7 @@ class ResultIn(Schema):
 
 
 class ConfirmIn(Schema):
-    version: int | None = None
+    version: int = Field(..., description="The match's version the player saw: a report changed since is 409.")
 
 
 class ClockAction(Schema):

@@ -203,7 +203,7 @@ def _attach(locked: Match, cached: dict[str, Any], round_read: bool) -> Match:
 
 def _checked(locked: Match, version: int | None) -> Match:
     if version is not None and locked.version != version:
-        raise Conflict("conflict")
+        raise Conflict("conflict", version=locked.version)
     if locked.is_bye:
         raise ServiceError("bye-has-no-result")
     return locked
@@ -305,16 +305,21 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
     return m
 
 
-def confirm_result(match: Match, *, player: Player, version: int | None = None) -> Match:
-    """The opponent confirms the reported record as it stands."""
+def confirm_result(match: Match, *, player: Player, version: int) -> Match:
+    """The opponent confirms the reported record as it stands: the one they saw, at ``version`` (the match's
+    version on their page). A report changed since is refused (Conflict carrying the current version), never
+    confirmed unseen (END-4)."""
     with transaction.atomic():
-        m = _lock(match, version)
+        m = _lock(match, None)
         side = m.side_of(player)
         if side is None:
             raise ServiceError("not-your-match")
+        reports = list(m.reports.filter(by_player__isnull=False))
+        if m.status == Match.Status.CONFIRMED and reports and reports[-1].by_player_id == player.pk:
+            return m  # a retry of this very confirmation (its answer was lost)
+        _checked(m, version)
         if m.status == Match.Status.CONFIRMED:
             return m
-        reports = list(m.reports.filter(by_player__isnull=False))
         if not reports or m.status != Match.Status.REPORTED:
             raise ServiceError("nothing-to-confirm")
         if reports[-1].by_player_id == player.pk:

@@ -19,13 +19,14 @@ from taikai.core.match import Player as MatchPlayer
 from taikai.core.quick_results import quick_outcome, quick_outcomes
 from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
-from taikai.events.errors import ServiceError
+from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
+from taikai.events.views.result_words import result_text
 from taikai.security import rates
 
 
@@ -202,10 +203,30 @@ def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if match is None:
         return redirect("player_home", token=token)
     try:
-        result_services.confirm_result(match, player=player)
+        seen = int(request.POST.get("version", ""))
+    except ValueError:  # a page from before versions were sent: show it the current report first
+        seen = -1
+    try:
+        result_services.confirm_result(match, player=player, version=seen)
+    except Conflict:  # the report changed after this page was drawn: never confirmed unseen (END-4)
+        match.refresh_from_db()
+        return _answer(request, token, False, stale_confirm_text(match, match.side_of(player)), 409)
     except ServiceError as exc:
         return _answer(request, token, False, error_text(exc), 422)
     return _answer(request, token, True, _("Result confirmed."))
+
+
+def stale_confirm_text(match: Match, side: str | None) -> str:
+    """What the table holds now, said to the player whose confirmation came from an older page."""
+    if match.status == Match.Status.CONFIRMED:
+        return _("This result is already final: %(result)s.") % {"result": result_text(match)}
+    if match.status == Match.Status.DISPUTED:
+        return _("The reports changed and now disagree. A judge is coming to your table.")
+    if match.status == Match.Status.REPORTED:
+        return _(
+            "Your opponent changed their report to: %(result)s. Check it, and if it is right, press Confirm again."
+        ) % {"result": result_text(match)}
+    return _("The report you saw was withdrawn. Report your result below.")
 
 
 @player_view
