@@ -61,7 +61,8 @@ def test_the_stale_page_says_what_the_opponent_changed_it_to(organizer: Any) -> 
     name = match.player_a.name
     assert r.json() == {
         "ok": False,
-        "message": f"対戦相手が報告を「{name} の勝ち 2–0」に変えました。確かめて、正しければもう一度「確認する」を押してください。",
+        "message": f"対戦相手が報告を「{name} の勝ち 2–0」に変えました。"
+        "確かめて、正しければもう一度「確認する」を押してください。",
     }
     assert Match.objects.get(pk=match.pk).status == Match.Status.REPORTED
     r = client.post(f"/p/{token_b}/confirm/", {"version": _seen_version(client, token_b)}, **JSON)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from taikai.core.match import Format, MatchRecord, Player, Won
+from taikai.core.penalty_duels import PenaltyDuel, arranged
 from taikai.core.ruleset import RUNGS, PenaltyRules, Ruleset
 
 # The fixed names, bound once so no other code spells a rung.
@@ -72,10 +73,14 @@ def with_duel_loss(record: MatchRecord, loser: Player, *, time_called: bool = Fa
     return replace(record, duels=(*record.duels, Won(loser.opponent, time_called=time_called)))
 
 
-def lost_match(fmt: Format, loser: Player, ruleset: Ruleset) -> MatchRecord:
+def lost_match(fmt: Format, loser: Player, ruleset: Ruleset, fixed: Sequence[PenaltyDuel] = ()) -> MatchRecord:
     """PEN-1: a match lost by penalty (or forfeited by a DQ): the opponent wins it with the duels a match
-    needs (MATCH-1). The duels played before are kept in the audit log and the penalty's effect."""
-    return MatchRecord(fmt, tuple(Won(loser.opponent) for _ in range(ruleset.match.duels_to_win)))
+    needs (MATCH-1). The duels played before are kept in the audit log and the penalty's effect; duels an
+    earlier penalty decided (``fixed``) stay at their places, and the opponent wins the duels after them."""
+    winner, need = loser.opponent, ruleset.match.duels_to_win
+    by_loser = sum(1 for p in fixed if p.loser is winner)  # duels the opponent lost by penalty
+    kept = arranged({winner: need, loser: by_loser}, (loser, winner), fixed) if fixed else None
+    return MatchRecord(fmt, kept or tuple(Won(winner) for _ in range(need)))
 
 
 def default_rung(rules: PenaltyRules, infraction_id: str, intentional: bool = False) -> str | None:

@@ -9,6 +9,9 @@ duel) goes through the duel-by-duel form.
   The duels are listed in a fixed order (the match loser's duel wins first), so two players who both tap
   their side of the same outcome report the same record.
 - ``quick_results``: from the result slip, read from A's side (``2-1`` is A winning two duels to one).
+
+Both take the table's penalty duels (PEN-1, ``core.penalty_duels``): each choice keeps them at their places,
+and a choice that cannot (a 2–0 for the player who lost a duel by penalty) is left out.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from taikai.core.match import (
     intentional_draw_allowed,
 )
 from taikai.core.match_json import Report
+from taikai.core.penalty_duels import PenaltyDuel, arranged
 from taikai.core.ruleset import Ruleset
 
 _OTHER = {Player.A: Player.B, Player.B: Player.A}
@@ -43,14 +47,17 @@ class QuickOutcome:
     time_between_duels: bool  # time was called between duels (TIME-S-6)
     basis: str  # match_json.BASES
 
-    def report(self, me: Player) -> Report:
-        """The record this choice stands for, with ``me`` the side of the player holding the phone."""
+    def report(self, me: Player, fixed: tuple[PenaltyDuel, ...] = ()) -> Report:
+        """The record this choice stands for, with ``me`` the side of the player holding the phone, and the
+        table's penalty duels at their places (an empty record when it cannot hold them)."""
         if self.result == "draw":
             order = (Player.A, Player.B)  # the same on both phones
         else:
             order = (_OTHER[me], me) if self.result == "win" else (me, _OTHER[me])  # the match loser first
         count = {me: self.mine, _OTHER[me]: self.theirs}
-        duels = tuple(Won(p) for p in order for _ in range(count[p]))
+        if self.basis == "intentional-draw":
+            return Report((), self.time_between_duels, self.basis)
+        duels = arranged(count, order, fixed) or ()
         return Report(duels, self.time_between_duels, self.basis)
 
 
@@ -63,9 +70,12 @@ def _candidates(ruleset: Ruleset) -> list[QuickOutcome]:
     return wins + losses + draws
 
 
-def _finishes(outcome: QuickOutcome, fmt: Format, ruleset: Ruleset) -> bool:
+def _finishes(outcome: QuickOutcome, fmt: Format, ruleset: Ruleset, fixed: tuple[PenaltyDuel, ...]) -> bool:
+    duels = outcome.report(Player.A, fixed).duels
+    if not duels:
+        return False
     try:
-        state = evaluate(MatchRecord(fmt, outcome.report(Player.A).duels, outcome.time_between_duels), ruleset)
+        state = evaluate(MatchRecord(fmt, duels, outcome.time_between_duels), ruleset)
     except MatchRecordError:
         return False
     if not state.finished:
@@ -74,16 +84,17 @@ def _finishes(outcome: QuickOutcome, fmt: Format, ruleset: Ruleset) -> bool:
     return state.winner == expected and state.draw == (outcome.result == "draw")
 
 
-def quick_outcomes(ruleset: Ruleset, fmt: Format) -> tuple[QuickOutcome, ...]:
-    """The one-tap choices this format allows, in the order a phone shows them."""
-    found = [o for o in _candidates(ruleset) if _finishes(o, fmt, ruleset)]
-    if intentional_draw_allowed(fmt, ruleset):  # END-2
+def quick_outcomes(ruleset: Ruleset, fmt: Format, fixed: tuple[PenaltyDuel, ...] = ()) -> tuple[QuickOutcome, ...]:
+    """The one-tap choices this format allows, in the order a phone shows them; with penalty duels, only the
+    choices that keep them (PEN-1). An intentional draw leaves no duels, so it keeps none."""
+    found = [o for o in _candidates(ruleset) if _finishes(o, fmt, ruleset, fixed)]
+    if intentional_draw_allowed(fmt, ruleset) and not fixed:  # END-2
         found.append(QuickOutcome("intentional-draw", "draw", 0, 0, False, "intentional-draw"))
     return tuple(found)
 
 
-def quick_outcome(code: str, ruleset: Ruleset, fmt: Format) -> QuickOutcome | None:
-    return next((o for o in quick_outcomes(ruleset, fmt) if o.code == code), None)
+def quick_outcome(code: str, ruleset: Ruleset, fmt: Format, fixed: tuple[PenaltyDuel, ...] = ()) -> QuickOutcome | None:
+    return next((o for o in quick_outcomes(ruleset, fmt, fixed) if o.code == code), None)
 
 
 # --- the scorekeeper's keys, read from A's side ------------------------------------------------------
@@ -101,21 +112,24 @@ class QuickResult:
     report: Report
 
 
-def quick_results(ruleset: Ruleset, fmt: Format) -> tuple[QuickResult, ...]:
-    """A's wins by the widest margin first, then B's by the narrowest, then the draws the format allows."""
+def quick_results(ruleset: Ruleset, fmt: Format, fixed: tuple[PenaltyDuel, ...] = ()) -> tuple[QuickResult, ...]:
+    """A's wins by the widest margin first, then B's by the narrowest, then the draws the format allows;
+    with penalty duels, only the keys that keep them, laid out around them (PEN-1)."""
     to_win, most = ruleset.match.duels_to_win, ruleset.match.max_duels
     losses = range(0, min(to_win - 1, most - to_win) + 1)
-    out = [_win(Player.A, to_win, k) for k in losses]
-    out += [_win(Player.B, to_win, k) for k in reversed(losses)]
-    if ruleset.format_rules(fmt.value).match_draws:
+    out = [_win(Player.A, to_win, k, fixed) for k in losses]
+    out += [_win(Player.B, to_win, k, fixed) for k in reversed(losses)]
+    if ruleset.format_rules(fmt.value).match_draws and not fixed:
         out.append(_draw(ruleset, fmt))
-    if intentional_draw_allowed(fmt, ruleset):
+    if intentional_draw_allowed(fmt, ruleset) and not fixed:
         out.append(QuickResult(INTENTIONAL_DRAW, None, 0, 0, Report((), False, "intentional-draw")))
     return tuple(r for r in out if r is not None and _valid(r, ruleset, fmt))
 
 
-def _win(winner: Player, to_win: int, lost: int) -> QuickResult:
-    duels: tuple[Duel, ...] = (*(Won(winner.opponent) for _ in range(lost)), *(Won(winner) for _ in range(to_win)))
+def _win(winner: Player, to_win: int, lost: int, fixed: tuple[PenaltyDuel, ...] = ()) -> QuickResult | None:
+    duels = arranged({winner: to_win, winner.opponent: lost}, (winner.opponent, winner), fixed)
+    if duels is None:
+        return None
     a, b = (to_win, lost) if winner is Player.A else (lost, to_win)
     return QuickResult(f"{a}-{b}", winner, a, b, Report(duels))
 
@@ -156,5 +170,5 @@ def _as_record(report: Report, fmt: Format) -> MatchRecord:
     return MatchRecord(fmt, report.duels, report.time_called_between_duels)
 
 
-def quick_result(ruleset: Ruleset, fmt: Format, key: str) -> QuickResult | None:
-    return next((r for r in quick_results(ruleset, fmt) if r.key == key), None)
+def quick_result(ruleset: Ruleset, fmt: Format, key: str, fixed: tuple[PenaltyDuel, ...] = ()) -> QuickResult | None:
+    return next((r for r in quick_results(ruleset, fmt, fixed) if r.key == key), None)

@@ -87,6 +87,11 @@ _R(
 )
 _R("bad-record", "結果を読めません: {detail}", "Cannot read the result: {detail}")
 _R("match-not-finished", "マッチはまだ終わっていません。", "The match is not finished yet.")
+_R(
+    "contradicts-penalty-duel",
+    "第{number}デュエルは罰則（デュエルの敗北）で {name} の負けと決まっています。その結果はこれと合いません。",
+    "Duel {number} was decided by a penalty (a duel loss for {name}); this result does not keep it.",
+)
 # What the record still lacks, by the rules' next step (core.match.Next): said in words, never as the step's code.
 _R(
     "match-not-finished-duel",

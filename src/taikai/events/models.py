@@ -239,6 +239,8 @@ class Match(models.Model):
     basis = models.CharField(max_length=40, blank=True)  # played, concession-consent, concession-own-turn, ...
     extension_seconds = models.PositiveIntegerField(default=0)  # TIME-4
     manual = models.BooleanField(default=False)  # a pairing edited by staff
+    # PEN-1: duels a penalty decided, [{"duel": n, "loser": "a"|"b", "penalty": id}]: every report keeps them
+    penalty_duels = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -258,6 +260,29 @@ class Match(models.Model):
         if player.pk == self.player_b_id:
             return "b"
         return None
+
+    @property
+    def being_played(self) -> bool:
+        """The one meaning of "not finished" (issue 22): no result reported, disputed or decided yet. A
+        finished match changes only through the correction path."""
+        return not self.is_bye and self.status == self.Status.PENDING
+
+
+class Notice(models.Model):
+    """A decided change to a player's match, told to them in words on their page until they close it
+    (issue 22: whoever a decision affects sees it). ``kind`` names the text (events/notices.py)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="notices")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="notices")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=40)
+    params = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["player", "closed_at"], name="notice_player_open")]
 
 
 class ResultReport(models.Model):

@@ -12,8 +12,11 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
   match_id, player_id (the reporting player, or None when staff acted), version (the match's, after the
   change), actor, before_status (the match status before the change). Reported: the first report of a
   match; confirmed: the opponent's matching report, or staff entering the slip; disputed: the two reports
-  disagree (END-4); corrected: staff changed a result (END-3), with ``reason`` ("changed after
-  confirmation" is ``before_status == "confirmed"``).
+  disagree (END-4); corrected: a person decided a result on the correction path, with ``reason`` and
+  ``cause``: "correction" (staff, END-3), "penalty" (a penalty's duel or match loss, PEN-1) or "overturn"
+  (an appeal took a penalty back, PEN-6); a finished table changed is ``before_status != "pending"``.
+- ``result_needs_decision``: event_id, match_id, version, reason, actor — an overturned penalty's table is in a
+  round already over: its result stays until someone decides a correction (PEN-6).
 - ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw
   was reported where none is allowed and refused (END-2). Sent at once, not on commit: see
   ``announces_refusal``.
@@ -45,6 +48,7 @@ result_reported = Signal()
 result_confirmed = Signal()
 result_disputed = Signal()
 result_corrected = Signal()
+result_needs_decision = Signal()
 intentional_draw_attempted = Signal()
 misreport_suspected = Signal()
 round_paired = Signal()

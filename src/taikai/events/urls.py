@@ -58,5 +58,6 @@ urlpatterns = [
     path("p/<str:token>/report/", player.player_report, name="player_report"),
     path("p/<str:token>/confirm/", player.player_confirm, name="player_confirm"),
     path("p/<str:token>/drop/", player.player_drop_self, name="player_drop_self"),
+    path("p/<str:token>/notices/<int:notice_id>/close/", player.player_close_notice, name="player_close_notice"),
     path("p/<str:token>/pin/", player.player_set_pin, name="player_set_pin"),
 ]

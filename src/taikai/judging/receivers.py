@@ -29,12 +29,20 @@ def flag_disputed(sender: Any, *, match_id: int, version: int, **kwargs: Any) ->
 
 @receiver(signals.result_corrected, dispatch_uid="judging.flag_changed_after_confirmation")
 def flag_changed_after_confirmation(
-    sender: Any, *, match_id: int, version: int, before_status: str, reason: str, **kwargs: Any
+    sender: Any, *, match_id: int, version: int, before_status: str, reason: str, cause: str = "", **kwargs: Any
 ) -> None:
-    # END-3: only changes of a confirmed result; a penalty's effect (PEN-1) is already the judges' own.
-    if before_status != Match.Status.CONFIRMED or reason.strip().startswith("PEN-"):
+    # END-3: a staff correction of a confirmed result; PEN-1, PEN-6: a penalty landed on a finished table by the
+    # judge's choice, or an overturn restoring one. A table still being played, or a reported one staff settle
+    # from the slip, is not a change after the fact.
+    decided_by_judges = cause in ("penalty", "overturn") and before_status != Match.Status.PENDING
+    if before_status != Match.Status.CONFIRMED and not decided_by_judges:
         return
     calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)
+
+
+@receiver(signals.result_needs_decision, dispatch_uid="judging.flag_result_needs_decision")
+def flag_result_needs_decision(sender: Any, *, match_id: int, version: int, reason: str, **kwargs: Any) -> None:
+    calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)  # PEN-6
 
 
 @receiver(signals.intentional_draw_attempted, dispatch_uid="judging.flag_intentional_draw_attempt")
@@ -61,3 +69,14 @@ def close_settled_disputes(sender: Any, *, match_id: int, before_status: str, **
     looks = before_status == Match.Status.DISPUTED or "reason" in kwargs
     if looks and calls.has_open_dispute(match_id):
         calls.close_settled_disputes(_match(match_id), by=System("taikai"))
+
+
+@receiver(signals.round_paired, dispatch_uid="judging.apply_waiting_penalties")
+def apply_waiting_penalties(sender: Any, *, event_id: int, **kwargs: Any) -> None:
+    # PEN-1: a duel or match loss waiting for the player's next match lands as that match is paired, not when
+    # a judge next opens the queue; each in its own transaction, logged as taikai's own work.
+    from taikai.events.models import Event
+    from taikai.judging.services.penalties import apply_pending_penalty, pending_penalties
+
+    for penalty in pending_penalties(Event.objects.get(pk=event_id)):
+        apply_pending_penalty(penalty, by=System("taikai"))

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from taikai.audit.services import record
-from taikai.core import match_json
+from taikai.core import match_json, penalty_duels
 from taikai.core.match import (
     Format,
     MatchRecord,
@@ -31,6 +31,7 @@ from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_judge, require_organizer
+from taikai.events.services import notices
 from taikai.events.services.round_end import finish_when_committed
 from taikai.events.services.teams import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
@@ -128,6 +129,18 @@ def _outcome(judged: Outcome | ServiceError) -> Outcome:
     if isinstance(judged, ServiceError):
         raise judged
     return judged
+
+
+def keeps_penalty_duels(m: Match, data: ResultInput) -> None:
+    """PEN-1: a record for this table holds every duel a penalty decided; one that does not is refused naming
+    the duel and the player who lost it (read under the row's lock: a penalty may have landed meanwhile)."""
+    if not m.penalty_duels:
+        return
+    duels = _read(match_json.parse_report, data.stored()).duels
+    problem = penalty_duels.contradiction(duels, penalty_duels.read(m.penalty_duels))
+    if problem is not None:
+        loser = m.player_a if problem.params["loser"] == "A" else m.player_b
+        raise ServiceError(problem.code, **problem.params, name=loser.name if loser else "")
 
 
 def _snapshot(m: Match) -> dict[str, Any]:
@@ -272,6 +285,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
         outcome = _outcome(judged)
+        keeps_penalty_duels(m, result)
         before = _snapshot(m)
         db_rows.insert(
             ResultReport(match=m, by_player=player, record=record_dict, basis=result.basis, idempotency_key=key)
@@ -355,6 +369,7 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
         outcome = _outcome(judged)
+        keeps_penalty_duels(m, result)
         before = _snapshot(m)
         db_rows.insert(ResultReport(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis))
         _apply(m, result, outcome, Match.Status.CONFIRMED)
@@ -371,24 +386,28 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
 def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None = None) -> Match:
     """END-3: a confirmed result changes only by the organizer, with a reason; the old one stays in the log."""
     require_organizer(by, match.round.event)
-    return _decide(match, by=by, result=result, reason=reason, version=version)
+    return _decide(match, by=by, result=result, reason=reason, version=version, cause="correction")
 
 
-def rule_result(match: Match, *, by: Actor, result: ResultInput, reason: str) -> Match:
+def rule_result(match: Match, *, by: Actor, result: ResultInput, reason: str, cause: str = "penalty") -> Match:
     """A judge's ruling decides the match (PEN-1: a penalty's duel or match loss, a DQ's forfeit): confirmed
     at once and logged as a correction with its reason, like END-3; the team match is settled and the round
     finishes when this was its last table, so the next round pairs at once."""
     require_judge(by, match.round.event)
-    return _decide(match, by=by, result=result, reason=reason, version=None)
+    return _decide(match, by=by, result=result, reason=reason, version=None, cause=cause)
 
 
-def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None) -> Match:
+def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None, cause: str) -> Match:
+    """The one correction path (END-3, PEN-1, PEN-6): a result decided by a person with a reason, on the version
+    they saw. ``cause`` says who decided ("correction", "penalty", "overturn") for the signal's receivers. A
+    finished table that changes tells both players (notices); the judges' queue hears of it by the signal."""
     if not reason.strip():
         raise ServiceError("reason-required")
     judged = _judged(match, result)
     with transaction.atomic():
         m = _lock(match, version)
         outcome = _outcome(judged)
+        keeps_penalty_duels(m, result)
         before = _snapshot(m)
         ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
         _apply(m, result, outcome, Match.Status.CONFIRMED)
@@ -403,9 +422,12 @@ def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, versio
             before=before,
             after=_snapshot(m),
             reason=reason.strip(),
+            cause=cause,
         )
+        if before["status"] != Match.Status.PENDING and cause == "correction":
+            notices.tell_both(m, "result-corrected", reason=reason.strip()[:200])
         announced = _announced(m, before, by=by)
-        send_on_commit(signals.result_corrected, sender=Match, **announced, reason=reason.strip())
+        send_on_commit(signals.result_corrected, sender=Match, **announced, reason=reason.strip(), cause=cause)
     return m
 
 

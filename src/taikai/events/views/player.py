@@ -14,16 +14,20 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core import penalty_duels
 from taikai.core.match import Format
 from taikai.core.match import Player as MatchPlayer
+from taikai.core.penalty_duels import PenaltyDuel
 from taikai.core.quick_results import quick_outcome, quick_outcomes
 from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.notice_texts import notice_text
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
+from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
 from taikai.events.views.result_words import result_text
@@ -98,7 +102,8 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         if match and match.record and match.status == Match.Status.PENDING
         else {},
         "result_form": result_services.result_form(match) if match else None,
-        "quick": quick_outcomes(ruleset, _format(match)) if match and not match.is_bye else (),
+        "quick": quick_outcomes(ruleset, _format(match), _fixed(match)) if match and not match.is_bye else (),
+        "notices": [(n, notice_text(n.kind, n.params, get_language() or "ja")) for n in open_notices(player)],
         "time_note": time_note(ruleset, _format(match)) if match else "",
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
@@ -163,10 +168,17 @@ def _posted_result(request: HttpRequest, match: Match, side: str | None) -> resu
     code = request.POST.get("quick", "")
     if not code:
         return result_services.ResultInput.from_post(request.POST, flip=side == "b")
-    outcome = quick_outcome(code, match.round.event.ruleset, _format(match))
-    if outcome is None:
+    fixed = _fixed(match)
+    outcome = quick_outcome(code, match.round.event.ruleset, _format(match), fixed)
+    if outcome is None:  # a choice the format, or the table's penalty duels (PEN-1), do not allow
         raise ServiceError("quick-not-allowed")
-    return result_services.ResultInput.from_report(outcome.report(MatchPlayer.B if side == "b" else MatchPlayer.A))
+    me = MatchPlayer.B if side == "b" else MatchPlayer.A
+    return result_services.ResultInput.from_report(outcome.report(me, fixed))
+
+
+def _fixed(match: Match) -> tuple[PenaltyDuel, ...]:
+    """The duels a penalty decided at this table (PEN-1): every one-tap choice keeps them."""
+    return penalty_duels.read(match.penalty_duels)
 
 
 @player_view
@@ -227,6 +239,17 @@ def stale_confirm_text(match: Match, side: str | None) -> str:
             "Your opponent changed their report to: %(result)s. Check it, and if it is right, press Confirm again."
         ) % {"result": result_text(match)}
     return _("The report you saw was withdrawn. Report your result below.")
+
+
+@player_view
+@require_POST
+def player_close_notice(request: HttpRequest, token: str, notice_id: int) -> HttpResponse:
+    player = _player(request, token)
+    try:
+        close_notice(notice_id, player=player, by=PlayerSelf(player))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    return redirect("player_home", token=token)
 
 
 @player_view

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from taikai.core import penalty_duels
 from taikai.core.match import Format
 from taikai.core.quick_results import QuickResult, quick_result, quick_results
 from taikai.events.actors import Staff
@@ -88,6 +89,15 @@ def _find(matches: list[Match], typed: str) -> tuple[Match | None, str]:
     return match, ""
 
 
+def _penalty_duel_text(match: Match) -> str:
+    first = penalty_duels.read(match.penalty_duels)[0]
+    loser = match.player_a if first.loser.value == "A" else match.player_b
+    return _(
+        "Table %(t)s: duel %(n)s was lost by %(name)s by a penalty. Choose a result that keeps it, or enter the "
+        "duels one by one."
+    ) % {"t": match.table, "n": first.duel, "name": loser.name if loser else ""}
+
+
 @staff_view
 def round_results(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
@@ -98,8 +108,11 @@ def round_results(request: HttpRequest, event: Event, number: int) -> HttpRespon
     if request.method == "POST":
         typed = {"table": request.POST.get("table", ""), "outcome": request.POST.get("outcome", "")}
         match, error = _find(matches, typed["table"])
-        chosen = quick_result(event.ruleset, _format(rnd), typed["outcome"])
-        if match is not None and chosen is None:
+        fixed = penalty_duels.read(match.penalty_duels) if match is not None else ()
+        chosen = quick_result(event.ruleset, _format(rnd), typed["outcome"], fixed)
+        if match is not None and chosen is None and quick_result(event.ruleset, _format(rnd), typed["outcome"]):
+            error = _penalty_duel_text(match)  # PEN-1: the slip's result would undo a penalty duel
+        elif match is not None and chosen is None:
             error = _("Choose the result for table %(t)s.") % {"t": match.table}
         elif match is not None and match.status == Match.Status.CONFIRMED:
             error = _("Table %(t)s already has its result (%(result)s). To change it, use Correct.") % {

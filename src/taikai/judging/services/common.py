@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.permissions import require_head_judge, require_judge
 
-__all__ = ["current_match", "match_at_table", "require_head_judge", "require_judge", "snapshot", "restore"]
+__all__ = ["current_match", "match_at_table", "require_head_judge", "require_judge"]
 
 MATCH_FIELDS = ("status", "result", "record", "basis", "duel_wins_a", "duel_wins_b", "duel_draws")
 
@@ -36,13 +34,3 @@ def match_at_table(event: Event, table: int) -> Match | None:
 
 def fmt_of(match: Match) -> str:
     return "elimination" if match.round.stage == Round.Stage.ELIMINATION else "swiss"
-
-
-def snapshot(m: Match) -> dict[str, Any]:
-    return {name: getattr(m, name) for name in MATCH_FIELDS}
-
-
-def restore(m: Match, snap: dict[str, Any]) -> None:
-    for name in MATCH_FIELDS:
-        setattr(m, name, snap[name])
-    m.version += 1

@@ -24,20 +24,21 @@ from django.utils import timezone
 
 from taikai.audit.services import record
 from taikai.core import penalties as core
+from taikai.core import penalty_duels
 from taikai.core.match import Format, MatchRecord
 from taikai.core.match import Player as MatchPlayer
 from taikai.core.match_json import RecordFormatError, parse_report
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
-from taikai.events.models import Event, Match, Player, Team, as_dict
+from taikai.events.models import Event, Match, Player, Team
 from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
-from taikai.events.services.results import ResultInput, outcome_of, rule_result
+from taikai.events.services import rulings
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import time_procedure
-from taikai.judging.services.common import current_match, fmt_of, restore, snapshot
+from taikai.judging.services.common import current_match, fmt_of
 from taikai.judging.services.prizes import decided_place
 
 
@@ -147,11 +148,14 @@ def issue_penalty(
     if rung in rules.downgrade_rungs and not core.downgrade_steps_allowed(rules, downgrade_steps):
         raise ServiceError("bad-downgrade-steps", most=rules.max_downgrade_steps)  # PEN-2
     fx = core.effects(rules, rung, max(1, downgrade_steps))
+    # CS 1.2 A: the prize decided at the time of the DQ, read before the write transaction (it reads the
+    # whole event's placings), so the DQ's locks are held for its writes alone
+    place = decided_place(event, player) if fx.drop else None
     with transaction.atomic():
         penalty = _create(event, by, player, infraction, rung, default, reason, description, fx, call)
         penalty.intentional = intentional
-        if fx.drop:  # CS 1.2 A: the prize decided at the time of the DQ
-            penalty.decided_place = decided_place(event, player)
+        if fx.drop:
+            penalty.decided_place = place
         _apply(penalty, by, fx, prior_duels, lands_on, time_called)
         record(
             actions.PENALTY_ISSUED,
@@ -235,13 +239,9 @@ def _format(match: Match) -> Format:
 
 
 def _is_open(match: Match | None, fx: core.Effects) -> bool:
-    """The match is being played: for a duel loss, no result reported yet; for a match loss or a DQ's
-    forfeit, no result confirmed yet."""
-    if match is None or match.is_bye:
-        return False
-    if fx.duel_loss:
-        return match.status == Match.Status.PENDING
-    return match.status != Match.Status.CONFIRMED
+    """The match is being played (``Match.being_played``: no result reported, disputed or decided), for
+    every kind of penalty alike: a finished match changes only by the judge's explicit choice (issue 22)."""
+    return match is not None and match.being_played
 
 
 def landing_for(fx: core.Effects, match: Match | None, chosen: str | None = None) -> core.Landing | None:
@@ -288,21 +288,15 @@ def _apply(
 
 
 def _save_result(penalty: Penalty, by: Actor, match: Match, record_: MatchRecord, what: str) -> None:
-    before = snapshot(match)
-    data = ResultInput.from_record(record_)
-    try:
-        outcome_of(match, data)
-    except ServiceError as exc:
-        if exc.problem.code != "match-not-finished":
-            raise
-        # The match goes on: keep the duels so far, the penalty duel included.
-        m = Match.objects.select_for_update().get(pk=match.pk)
-        m.record = data.stored()
-        m.version += 1
-        m.save()
+    """The events app writes the table (``events.services.rulings``); the effect keeps before and after."""
+    before = rulings.snapshot(match)
+    loser = _loser(match, penalty.player).value
+    if what == "duel-loss":
+        m = rulings.record_penalty_duel(match, by=by, record_=record_, loser=loser, penalty=str(penalty.pk))
     else:
-        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty.pk})")
-    _landed(penalty, by, m, {"kind": "result", "match": match.pk, "before": before, "after": snapshot(m)}, what)
+        m = rulings.decide_by_penalty(match, by=by, record_=record_, loser=loser, penalty=str(penalty.pk), what=what)
+    after = rulings.snapshot(m)
+    _landed(penalty, by, m, {"kind": "result", "match": match.pk, "before": before, "after": after}, what)
 
 
 def _landed(penalty: Penalty, by: Actor, m: Match, effect: dict[str, Any], what: str) -> None:
@@ -318,11 +312,11 @@ def _duel_loss(
     loser = _loser(match, penalty.player)
     run = time_procedure.running(match)
     if run is not None:  # INF-20 after time (CS 2.1 B): the duel under time is lost with its time state
-        before = snapshot(match)
+        before = rulings.snapshot(match)
         step = time_procedure.penalty_duel_loss(run, by=by, loser=loser.value)
         m = Match.objects.get(pk=match.pk)
         effect = {"kind": "time-procedure", "match": m.pk, "run": run.pk, "step": step, "before": before}
-        _landed(penalty, by, m, {**effect, "after": snapshot(m)}, "duel-loss")
+        _landed(penalty, by, m, {**effect, "after": rulings.snapshot(m)}, "duel-loss")
         return
     known = {"duels": prior_duels} if prior_duels is not None else (match.record or {})
     try:
@@ -369,10 +363,12 @@ def pending_penalties(event: Event) -> list[Penalty]:
 
 
 def _match_loss(penalty: Penalty, by: Actor, match: Match, what: str) -> None:
-    """PEN-1: the match is lost (a match loss; a DQ's forfeit of the match being played). A confirmed match
-    gets here only by the judge's explicit choice, and its old result stays in the effect and the log."""
+    """PEN-1: the match is lost (a match loss; a DQ's forfeit of the match being played). A finished match
+    gets here only by the judge's explicit choice, and its old result stays in the effect and the log. The
+    table's penalty duels stay at their places (``core.penalties.lost_match``)."""
     time_procedure.close(match, by=by)
-    lost = core.lost_match(_format(match), _loser(match, penalty.player), penalty.event.ruleset)
+    fixed = penalty_duels.read(Match.objects.get(pk=match.pk).penalty_duels)
+    lost = core.lost_match(_format(match), _loser(match, penalty.player), penalty.event.ruleset, fixed)
     _save_result(penalty, by, match, lost, what)
 
 
@@ -412,19 +408,9 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
         _announce(copy, fx, by)
     if fx.drop and team.dropped_after_round is None:
-        before = {"dropped_after_round": None}
-        team.dropped_after_round = source.event.rounds.count()
-        team.save()
+        rulings.drop_team(team, by=by, after_round=source.event.rounds.count())
         source.effects = [*source.effects, {"kind": "team-drop", "team": team.pk}]
         source.save()
-        record(
-            actions.PENALTY_EFFECT,
-            actor=by,
-            event_id=source.event_id,
-            obj=team,
-            before=before,
-            after={"dropped_after_round": team.dropped_after_round},
-        )
 
 
 def reverse_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
@@ -452,36 +438,28 @@ def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any]) -> None:
         if run is not None:
             time_procedure.take_back(run, by=by, step=effect["step"])
     if kind in ("result", "time-procedure"):
-        m = Match.objects.select_for_update().get(pk=effect["match"])
-        before = snapshot(m)
-        restore(m, effect["before"])
-        m.save()
-        record(actions.EFFECT_REVERSED, actor=by, event_id=penalty.event_id, obj=m, before=before, after=snapshot(m))
+        m = Match.objects.select_related("round__event", "player_a", "player_b").get(pk=effect["match"])
+        after = rulings.snapshot(rulings.restore_result(m, by=by, before=effect["before"], penalty=str(penalty.pk)))
+        record(actions.EFFECT_REVERSED, actor=by, event_id=penalty.event_id, obj=m, before=effect["after"], after=after)
     elif kind == "drop":
-        p = Player.objects.select_for_update().get(pk=effect["player"])
-        before = as_dict(p, ["dropped_after_round", "disqualified"])
-        p.dropped_after_round = effect.get("dropped_before")  # a player who had dropped before the DQ stays dropped
-        p.disqualified = False
-        p.version += 1
-        p.save()
+        p = Player.objects.select_related("event").get(pk=effect["player"])
+        rulings.lift_disqualification(p, by=by, dropped_before=effect.get("dropped_before"))
         record(
             actions.EFFECT_REVERSED,
             actor=by,
             event_id=penalty.event_id,
             obj=p,
-            before=before,
-            after=as_dict(p, ["dropped_after_round", "disqualified"]),
+            before={"disqualified": True},
+            after={"disqualified": False},
         )
     elif kind == "team-drop":
-        t = Team.objects.select_for_update().get(pk=effect["team"])
-        before = {"dropped_after_round": t.dropped_after_round}
-        t.dropped_after_round = None
-        t.save()
+        t = Team.objects.select_related("event").get(pk=effect["team"])
+        rulings.undrop_team(t, by=by)
         record(
             actions.EFFECT_REVERSED,
             actor=by,
             event_id=penalty.event_id,
             obj=t,
-            before=before,
-            after={"dropped_after_round": None},
+            before={"team_dropped": True},
+            after={"team_dropped": False},
         )

@@ -1,0 +1,59 @@
+"""The words of a player's notice (``events/services/notices.py``), in Japanese and English."""
+
+from __future__ import annotations
+
+from taikai.core.problems import Problem
+from taikai.messages import register, text
+
+_PREFIX = "notice."
+_R = register
+_R(
+    "notice.penalty-duel",
+    "第{round}ラウンド {table}卓: 第{number}デュエルは罰則（デュエルの敗北）により {name} の負けになりました。"
+    "結果を報告するときは、このデュエルを含めてください。",
+    "Round {round}, table {table}: duel {number} was lost by {name} by a penalty (a duel loss). "
+    "Your result report must include it.",
+)
+_R(
+    "notice.match-loss",
+    "第{round}ラウンド {table}卓: 罰則（マッチの敗北）により、このマッチは {name} の負けになりました。",
+    "Round {round}, table {table}: {name} lost this match by a penalty (a match loss).",
+)
+_R(
+    "notice.dq-forfeit",
+    "第{round}ラウンド {table}卓: {name} の失格により、このマッチは {name} の負けになりました。",
+    "Round {round}, table {table}: {name} was disqualified, so {name} lost this match.",
+)
+_R(
+    "notice.result-corrected",
+    "第{round}ラウンド {table}卓の結果が変わりました（理由: {reason}）。",
+    "The result of round {round}, table {table} was changed (reason: {reason}).",
+)
+_R(
+    "notice.overturned-result-stays",
+    "第{round}ラウンド {table}卓: 上訴により罰則が取り消されました。このラウンドは終わっているので結果は今のままで、"
+    "ジャッジと主催者が訂正を決めます。決まればここでお知らせします。",
+    "Round {round}, table {table}: the penalty was overturned on appeal. The round is over, so the result stays "
+    "as it is until the judges and the organizer decide a correction; you will be told here.",
+)
+_R(
+    "notice.overturned-result-restored",
+    "第{round}ラウンド {table}卓: 上訴により罰則が取り消され、結果は罰則の前のものに戻りました。",
+    "Round {round}, table {table}: the penalty was overturned on appeal and the result before it is back.",
+)
+_R(
+    "notice.overturned-match-reopened",
+    "第{round}ラウンド {table}卓: 上訴により罰則が取り消されました。罰則の前までのデュエルはそのままです。"
+    "対戦を続けて、結果を報告してください。",
+    "Round {round}, table {table}: the penalty was overturned on appeal. The duels played before it stand: "
+    "play on and report the result.",
+)
+_R(
+    "notice.disqualification-lifted",
+    "上訴により失格が取り消されました。",
+    "Your disqualification was overturned on appeal.",
+)
+
+
+def notice_text(kind: str, params: dict[str, object], lang: str) -> str:
+    return text(Problem(_PREFIX + kind, **params), lang)

@@ -1,0 +1,240 @@
+"""What a judge's decision does to the event's rows (PEN-1, PEN-4, PEN-6), written by the events app alone.
+
+The judging app decides (a penalty, an appeal's overturn) and asks for the change here: the match's duels by
+penalty, a result restored, a disqualification lifted, a team dropped or back. Each bumps the row's version,
+logs before and after, and tells the players it affects (``notices``). Rows of the events app are written by
+its own services only (``tests/test_row_owners.py``).
+
+"Finished" has one meaning (``Match.being_played``): a result was reported, disputed or decided. A finished
+match changes only through the correction path (``results.rule_result``, logged as a correction and flagged in
+the judges' queue); an overturn never reopens a match whose round is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from taikai.audit.services import record
+from taikai.core import penalty_duels
+from taikai.core.match import MatchRecord
+from taikai.core.match import Player as Side
+from taikai.events import actions, signals
+from taikai.events.actors import Actor
+from taikai.events.errors import ServiceError
+from taikai.events.models import Match, Player, Round, Team, as_dict
+from taikai.events.permissions import require_head_judge, require_judge
+from taikai.events.services import notices
+from taikai.events.services.results import ResultInput, outcome_of, rule_result
+from taikai.events.signals import send_on_commit
+
+MATCH_FIELDS = ["status", "record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "penalty_duels"]
+
+
+def snapshot(m: Match) -> dict[str, Any]:
+    return {name: getattr(m, name) for name in MATCH_FIELDS}
+
+
+def _locked(match: Match) -> Match:
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event", "player_a", "player_b")
+        .get(pk=match.pk)
+    )
+
+
+def record_penalty_duel(match: Match, *, by: Actor, record_: MatchRecord, loser: str, penalty: str) -> Match:
+    """PEN-1: a duel lost by penalty, the last duel of ``record_`` (the duels so far, then the penalty duel).
+
+    The duel becomes a fact of the table that every later report keeps (``core.penalty_duels``). A record that
+    finishes the match decides it (``rule_result``); otherwise the duels so far stay and the match goes on."""
+    require_judge(by, match.round.event)
+    data = ResultInput.from_record(record_)
+    entry = penalty_duels.PenaltyDuel(len(record_.duels), Side(loser.upper()), penalty)
+    with transaction.atomic():
+        m = _locked(match)
+        if not m.being_played:
+            raise ServiceError("penalty-lands-current-impossible")  # finished: only a correction changes it
+        before = snapshot(m)
+        m.penalty_duels = [*m.penalty_duels, entry.stored()]
+        try:
+            outcome_of(m, data)
+        except ServiceError as exc:
+            if exc.problem.code != "match-not-finished":
+                raise
+            m.record = data.stored()  # the match goes on with the duels so far, the penalty duel included
+            finishes = False
+        else:
+            finishes = True
+        m.version += 1
+        m.save(update_fields=["penalty_duels", "record", "version"])
+        record(
+            actions.PENALTY_DUEL_RECORDED,
+            actor=by,
+            event_id=m.round.event_id,
+            obj=m,
+            before=before,
+            after=snapshot(m),
+            duel=entry.duel,
+            penalty=penalty,
+        )
+        if finishes:
+            m = rule_result(m, by=by, result=data, reason=f"PEN-1 duel-loss (penalty {penalty})")
+        notices.tell_both(m, "penalty-duel", number=entry.duel, loser=loser.lower())
+    return m
+
+
+def decide_by_penalty(match: Match, *, by: Actor, record_: MatchRecord, loser: str, penalty: str, what: str) -> Match:
+    """PEN-1: a match loss (``what`` "match-loss") or a DQ's forfeit ("dq-forfeit") decides the table. A
+    finished table gets here only by the judge's explicit choice, and then as a correction: the old result
+    stays in the log, the judges' queue is told, and so are both players."""
+    data = ResultInput.from_record(record_)
+    with transaction.atomic():
+        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty})")
+        notices.tell_both(m, what, loser=loser.lower())
+    return m
+
+
+def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: str) -> Match:
+    """PEN-6: an overturned penalty's effect on a table is taken back, on the correction path.
+
+    - The table was being played when the penalty landed and its round is still the event's last: it is
+      played on from the duels played before the penalty (kept, never wiped), its round open again.
+    - The table held a result before the penalty: that result is restored as a correction.
+    - Otherwise (the round is over and no result stood before): nothing changes silently. The result stays,
+      the judges' queue is asked to decide it by a correction, and both players are told."""
+    require_head_judge(by, match.round.event)
+    with transaction.atomic():
+        m = _locked(match)
+        kept = [p for p in m.penalty_duels if str(p.get("penalty")) != str(penalty)]
+        if before.get("status") != Match.Status.PENDING and before.get("record"):
+            return _restore_decided(m, by, before, kept, penalty)
+        if _round_is_last(m):
+            return _reopen(m, by, before, kept, penalty)
+        old = snapshot(m)
+        m.penalty_duels, m.version = kept, m.version + 1
+        m.save(update_fields=["penalty_duels", "version"])
+        record(
+            actions.RESULT_TO_DECIDE,
+            actor=by,
+            event_id=m.round.event_id,
+            obj=m,
+            before=old,
+            after=snapshot(m),
+            penalty=penalty,
+        )
+        reason = f"PEN-6 penalty {penalty} overturned: the result of a finished round needs a correction"
+        send_on_commit(
+            signals.result_needs_decision,
+            sender=Match,
+            event_id=m.round.event_id,
+            match_id=m.pk,
+            version=m.version,
+            reason=reason,
+            actor=by,
+        )
+        notices.tell_both(m, "overturned-result-stays")
+    return m
+
+
+def _restore_decided(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
+    m.penalty_duels = kept
+    m.save(update_fields=["penalty_duels"])
+    data = ResultInput.from_json({k: v for k, v in before["record"].items() if k != "rules"})
+    restored = rule_result(m, by=by, result=data, reason=f"PEN-6 penalty {penalty} overturned", cause="overturn")
+    notices.tell_both(restored, "overturned-result-restored")
+    return restored
+
+
+def _round_is_last(m: Match) -> bool:
+    rnd: Round = m.round
+    later = Round.objects.filter(event_id=rnd.event_id, number__gt=rnd.number).exists()
+    return not later and rnd.event.status != rnd.event.Status.FINISHED
+
+
+def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
+    """The table is played on from what it held before the penalty; its round, finished by it, opens again."""
+    old = snapshot(m)
+    m.status, m.record, m.result = Match.Status.PENDING, before.get("record"), ""
+    m.duel_wins_a = m.duel_wins_b = m.duel_draws = 0
+    m.basis, m.penalty_duels, m.version = "", kept, m.version + 1
+    m.save(update_fields=[*MATCH_FIELDS, "version"])
+    record(
+        actions.RESULT_REOPENED,
+        actor=by,
+        event_id=m.round.event_id,
+        obj=m,
+        before=old,
+        after=snapshot(m),
+        penalty=penalty,
+    )
+    rnd = Round.objects.select_for_update().get(pk=m.round_id)
+    if rnd.status == Round.Status.FINISHED:
+        was = {"status": rnd.status, "version": rnd.version}
+        rnd.status = Round.Status.STARTED if rnd.started_at else Round.Status.PAIRED
+        rnd.version += 1
+        rnd.save(update_fields=["status", "version"])
+        record(
+            actions.ROUND_REOPENED,
+            actor=by,
+            event_id=rnd.event_id,
+            obj=rnd,
+            before=was,
+            after={"status": rnd.status, "version": rnd.version},
+            number=rnd.number,
+        )
+        m.round = rnd
+    notices.tell_both(m, "overturned-match-reopened")
+    return m
+
+
+def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | None) -> Player:
+    """PEN-6: an overturned DQ is lifted; a player who had dropped before it stays dropped."""
+    require_head_judge(by, player.event)
+    fields = ["dropped_after_round", "disqualified"]
+    with transaction.atomic():
+        p = Player.objects.select_for_update().get(pk=player.pk)
+        before = as_dict(p, fields)
+        p.dropped_after_round, p.disqualified = dropped_before, False
+        p.version += 1
+        p.save(update_fields=[*fields, "version"])
+        record(
+            actions.DISQUALIFICATION_LIFTED,
+            actor=by,
+            event_id=p.event_id,
+            obj=p,
+            before=before,
+            after=as_dict(p, fields),
+        )
+        notices.tell(p, None, "disqualification-lifted")
+    return p
+
+
+def drop_team(team: Team, *, by: Actor, after_round: int) -> Team:
+    """PEN-4 (CS 1.1): a team DQ drops the whole team after the round being played."""
+    require_head_judge(by, team.event)
+    return _set_team_drop(team, by, after_round, actions.TEAM_DROPPED)
+
+
+def undrop_team(team: Team, *, by: Actor) -> Team:
+    """PEN-6: the team DQ was overturned: the team is paired again."""
+    require_head_judge(by, team.event)
+    return _set_team_drop(team, by, None, actions.TEAM_UNDROPPED)
+
+
+def _set_team_drop(team: Team, by: Actor, after_round: int | None, action: str) -> Team:
+    with transaction.atomic():
+        t = Team.objects.select_for_update().get(pk=team.pk)
+        before = {"dropped_after_round": t.dropped_after_round}
+        t.dropped_after_round = after_round
+        t.save(update_fields=["dropped_after_round"])
+        record(
+            action,
+            actor=by,
+            event_id=t.event_id,
+            obj=t,
+            before=before,
+            after={"dropped_after_round": t.dropped_after_round},
+        )
+    return t
