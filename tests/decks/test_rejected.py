@@ -7,6 +7,7 @@ with Pot of Greed for Mystical Space Typhoon is not (DECK-4). Sent every way a p
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -132,3 +133,82 @@ def test_a_judges_illegal_change_does_not_replace_a_legal_list_either(real_cards
     registered = DeckRegistration.objects.get(pk=reg.pk)
     assert registered.legal and registered.version == 1 and registered.locked_at is not None
     assert AuditEntry.objects.get(action="taikai.deck.rejected").data["reason"] == "デッキチェック"
+
+
+# --- who sees it: the player on their deck page, the judges on theirs ------------------------------------------
+
+
+def _sent_at(rejected: RejectedDeckList) -> str:
+    return timezone.localtime(rejected.submitted_at).strftime("%H:%M")
+
+
+def test_the_player_reads_on_their_deck_page_that_the_list_was_not_accepted_and_why(
+    real_cards: None, event: Event, organizer: Any
+) -> None:
+    from django.test import Client
+
+    from taikai.events.services import players as player_services
+
+    player, _ = _registered(event)
+    token = player_services.issue_access(player, by=Staff(organizer))
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_YDK, "languages": ["ja"]}, follow=True)
+    html = response.content.decode()
+    rejected = RejectedDeckList.objects.get(player=player)
+    assert "受理されませんでした: リストに問題があります" in html  # the message after sending
+    assert f"{_sent_at(rejected)} に送ったリストは、次の理由で受理されませんでした" in html
+    assert "登録されているリストは引き続き" in html and "（バージョン 1）" in html
+    assert "「強欲な壺」は禁止カードです" in html
+    [box] = re.findall(r"<textarea[^>]*>(.*?)</textarea>", html, re.S)
+    assert "強欲な壺" in box  # the text box holds the list sent, to fix it
+    client.cookies["taikai_language"] = "en"
+    english = client.get(f"/p/{token}/deck/").content.decode()
+    assert f"The list you sent at {_sent_at(rejected)} was not accepted because:" in english
+    assert "Pot of Greed is Forbidden" in english
+
+
+def test_the_judges_see_the_list_that_was_not_accepted_beside_the_registered_one(
+    real_cards: None, event: Event, organizer: Any
+) -> None:
+    from django.test import Client
+
+    player, _ = _registered(event)
+    rejected = services.submit_deck(player, DeckInput(text=FORBIDDEN_YDK), by=PlayerSelf(player))
+    judge = get_user_model().objects.create_user("judge1", password="x" * 12)
+    StaffRole.objects.create(event=event, user=judge, role=StaffRole.Role.JUDGE)
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    client.force_login(judge)
+    overview = client.get(f"/events/{event.pk}/decks/").content.decode()
+    assert "受理されなかったリスト" in overview and f"{_sent_at(rejected)} 不受理" in overview
+    detail = client.get(f"/events/{event.pk}/decks/{player.pk}/").content.decode()
+    assert "登録されているリストは引き続きバージョン 1" in detail
+    assert (
+        f"{player.name} が {_sent_at(rejected)} に送ったリスト" in detail and "「強欲な壺」は禁止カードです" in detail
+    )
+    assert "デッキリスト不受理" in detail  # the history, from the audit entry
+    sheet = client.get(f"/events/{event.pk}/decks/{player.pk}/check/").content.decode()
+    assert "強欲な壺" not in sheet  # the deck check is of the registered list
+
+
+def test_the_api_says_the_list_sent_was_not_accepted_and_which_list_stays(
+    real_cards: None, event: Event, organizer: Any
+) -> None:
+    import json
+
+    from django.test import Client
+
+    from taikai.events.services import players as player_services
+
+    player, _ = _registered(event)
+    token = player_services.issue_access(player, by=Staff(organizer))
+    response = Client().put(
+        f"/api/v1/events/{event.pk}/players/{player.pk}/deck",
+        data=json.dumps({"text": write_ydke(read_ydk(FORBIDDEN_YDK))}),
+        content_type="application/json",
+        headers={"X-Player-Token": token},
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["accepted"] is False
+    assert body["legal"] is False and [p["code"] for p in body["problems"]] == ["forbidden"]  # the list sent
+    assert body["registered"] == {"version": 1, "legal": True, "counts": {"main": 40, "extra": 10, "side": 3}}
+    assert RejectedDeckList.objects.filter(player=player).count() == 1
