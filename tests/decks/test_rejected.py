@@ -212,3 +212,22 @@ def test_the_api_says_the_list_sent_was_not_accepted_and_which_list_stays(
     assert body["legal"] is False and [p["code"] for p in body["problems"]] == ["forbidden"]  # the list sent
     assert body["registered"] == {"version": 1, "legal": True, "counts": {"main": 40, "extra": 10, "side": 3}}
     assert RejectedDeckList.objects.filter(player=player).count() == 1
+
+
+def test_after_the_lock_the_player_still_reads_which_list_stays_and_is_sent_to_a_judge(
+    real_cards: None, event: Event, organizer: Any
+) -> None:
+    # DECK-9: once the lists lock the form is gone; the notice says the registered list is the one played.
+    from django.test import Client
+
+    from taikai.events.services import players as player_services
+
+    player, _ = _registered(event)
+    services.submit_deck(player, DeckInput(text=FORBIDDEN_YDK), by=PlayerSelf(player))
+    services.lock_decks(event, by=Staff(organizer))
+    token = player_services.issue_access(player, by=Staff(organizer))
+    html = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/p/{token}/deck/").content.decode()
+    assert (
+        "次の理由で受理されませんでした" in html and "登録されているリストで対戦します。変更が必要ならジャッジ" in html
+    )
+    assert "<textarea" not in html and "下で直して送り直す" not in html
