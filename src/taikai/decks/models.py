@@ -118,8 +118,3 @@ class RejectedDeckList(models.Model):
     @property
     def counts(self) -> dict[str, int]:
         return self.deck.counts()
-
-    @property
-    def pending(self) -> bool:
-        """The registered list is still the one this list did not replace."""
-        return self.registration.version == self.registration_version
