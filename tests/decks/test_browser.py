@@ -76,3 +76,41 @@ def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: 
     pdf = sheet.pdf(format="A4", print_background=True)
     (ARTIFACTS / "deck-check.pdf").write_bytes(pdf)
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 2
+
+
+def test_a_player_whose_later_list_is_illegal_reads_that_the_registered_one_stays(
+    new_page: Any, real_cards: None, event: Any, organizer: Any
+) -> None:
+    # Issue 22, finding 7 (DECK-9, DECK-4): on the real card data, the sample deck is registered from a .ydk file;
+    # the same deck with Pot of Greed is sent later from a .ydk file and is not accepted.
+    from django.utils import timezone
+
+    from taikai.decks.models import RejectedDeckList
+    from tests.decks.conftest import SAMPLE_TEXT
+
+    player = event.players.order_by("id").first()
+    token = player_services.issue_access(player, by=Staff(organizer))
+    phone = new_page(viewport=PHONE, locale="ja-JP")
+    phone.goto(f"{phone.base_url}/p/{token}/deck/")
+    ydk = {"name": "sample_deck.ydk", "mimeType": "application/octet-stream"}
+    phone.set_input_files("input[name=file]", {**ydk, "buffer": SAMPLE_TEXT.encode()})
+    phone.click("button[name=submit_deck]")
+    assert "使用可能です" in phone.locator(".messages").inner_text()
+
+    forbidden = SAMPLE_TEXT.replace("5318639", "55144522", 1)  # Mystical Space Typhoon -> Pot of Greed
+    phone.set_input_files("input[name=file]", {**ydk, "name": "new_deck.ydk", "buffer": forbidden.encode()})
+    phone.click("button[name=submit_deck]")
+    assert "受理されませんでした" in phone.locator(".messages").inner_text()
+    rejected = RejectedDeckList.objects.get(player=player)
+    sent_at = timezone.localtime(rejected.submitted_at).strftime("%H:%M")
+    notice = phone.locator(".deck-rejected")
+    text = notice.inner_text()
+    assert "登録されているリストは引き続き" in text and "（バージョン 1）" in text
+    assert f"{sent_at} に送ったリストは、次の理由で受理されませんでした" in text
+    assert "「強欲な壺」は禁止カードです" in text
+    assert notice.bounding_box()["y"] < phone.locator("textarea[name=text]").bounding_box()["y"]  # read first
+    assert "使用可能" in phone.locator(".badge.ok").first.inner_text()  # the registered list, still legal
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing runs off the phone
+    screenshot(phone, "deck-phone-not-accepted")
+    registration = DeckRegistration.objects.get(player=player)
+    assert registration.legal and registration.version == 1 and 55144522 not in registration.main

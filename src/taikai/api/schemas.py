@@ -217,7 +217,15 @@ class DeckCounts(Schema):
     side: int
 
 
+class DeckRegistered(Schema):
+    version: int
+    legal: bool
+    counts: DeckCounts
+
+
 class DeckOut(Schema):
+    """The list just sent, checked; and the list registered after it."""
+
     player: str
     legal: bool
     counts: DeckCounts
@@ -226,3 +234,9 @@ class DeckOut(Schema):
     )
     mixed_languages: bool
     locked: bool
+    accepted: bool = Field(
+        ...,
+        description="False: the list has problems and a legal list is registered, which stays (DECK-9); the list "
+        "sent is kept as not accepted, shown to the player and the judges.",
+    )
+    registered: DeckRegistered

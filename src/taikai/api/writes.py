@@ -192,6 +192,7 @@ def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.Confir
 def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.DeckIn) -> dict[str, Any] | HttpResponse:
     """Submit a deck list (the player themself, or staff for them) until the deadline locks it (DECK-9)."""
     from taikai.decks import services as deck_services
+    from taikai.decks.models import DeckRegistration
 
     event = _event(event_id)
     player = _player(event, player_id)
@@ -201,12 +202,15 @@ def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.Deck
         if wait:
             return too_many(request, wait)
     deck = deck_services.DeckInput(text=body.text, languages=tuple(body.languages))
-    registration = deck_services.submit_deck(player, deck, by=actor)
+    sent = deck_services.submit_deck(player, deck, by=actor)
+    registration = sent if isinstance(sent, DeckRegistration) else sent.registration  # a rejected list keeps it
     return {
         "player": str(player.pk),
-        "legal": registration.legal,
-        "counts": {"main": len(registration.main), "extra": len(registration.extra), "side": len(registration.side)},
-        "problems": registration.problems,
-        "mixed_languages": registration.mixed_languages,
+        "legal": sent.legal,
+        "counts": sent.counts,
+        "problems": sent.problems,
+        "mixed_languages": sent.mixed_languages,
         "locked": registration.locked_at is not None,
+        "accepted": sent is registration,
+        "registered": {"version": registration.version, "legal": registration.legal, "counts": registration.counts},
     }

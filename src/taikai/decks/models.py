@@ -72,3 +72,49 @@ class DeckRegistration(models.Model):
     @property
     def counts(self) -> dict[str, int]:
         return self.deck.counts()
+
+
+class RejectedDeckList(models.Model):
+    """A list sent while a legal list was registered that did not pass the deck check (不受理).
+
+    Kept with its problems so the player and the judges see what was sent and why it was not accepted;
+    the registered list stays as it was (DECK-9). Written once, never changed.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rejected_deck_lists")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rejected_deck_lists")
+    registration = models.ForeignKey(DeckRegistration, on_delete=models.CASCADE, related_name="rejected_lists")
+    registration_version = models.PositiveIntegerField()  # the registered version that stayed
+    source_text = models.TextField()
+    source_name = models.CharField(max_length=200, blank=True)
+    format = models.CharField(max_length=10, choices=DeckRegistration.Format.choices)
+    main = models.JSONField(default=list)
+    extra = models.JSONField(default=list)
+    side = models.JSONField(default=list)
+    languages = models.JSONField(default=list)
+    mixed_languages = models.BooleanField(default=False)
+    problems = models.JSONField(default=list)  # why it was not accepted, as DeckRegistration.problems
+    notes = models.JSONField(default=list)
+    banlist = models.ForeignKey(Banlist, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    submitted_at = models.DateTimeField()
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )  # None: the player on their own page
+    reason = models.CharField(max_length=500, blank=True)  # a judge's change that was not accepted
+
+    legal = False  # what the service returns for a list sent, registered or not, reads the same way
+
+    class Meta:
+        ordering = ["submitted_at", "id"]
+        indexes = [models.Index(fields=["event", "player"], name="rejected_deck_by_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} rejected over v{self.registration_version}"
+
+    @property
+    def deck(self) -> Deck:
+        return Deck(tuple(self.main), tuple(self.extra), tuple(self.side))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.deck.counts()

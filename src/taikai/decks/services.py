@@ -10,6 +10,7 @@ that only a judge changes a list, with a reason (``judge_change_deck``).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -44,13 +45,23 @@ from taikai.decks.lock import (  # noqa: F401  (the lock is part of this module'
     lock_due,
     lock_time,
 )
-from taikai.decks.models import DeckRegistration, EventDecks
+from taikai.decks.models import DeckRegistration, EventDecks, RejectedDeckList
+from taikai.decks.overview import (  # noqa: F401  (the overview is part of this module's interface)
+    PlayerDeck,
+    counts,
+    deck_overview,
+    missing_or_illegal,
+    pending_rejection,
+)
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import require_judge, require_organizer, require_player_or_staff
 
 DECK_SUBMITTED = register_action("taikai.deck.submitted", _("Deck list submitted"))
+DECK_REJECTED = register_action(
+    "taikai.deck.rejected", _("Deck list not accepted: it has problems, the registered legal list stays")
+)
 DECK_CHANGED_BY_JUDGE = register_action("taikai.deck.judge_changed", _("Deck list changed by a judge"))
 DECK_BANLIST_FROZEN = register_action("taikai.deck.banlist_frozen", _("Forbidden/Limited list fixed for the event"))
 
@@ -191,27 +202,33 @@ def _detect_format(text: str, filename: str = "") -> str:
 
 
 def _apply(
-    reg: DeckRegistration, check: DeckCheck, languages: list[str], banlist: Banlist | CoreBanlist | None
+    reg: DeckRegistration | RejectedDeckList,
+    check: DeckCheck,
+    languages: list[str],
+    banlist: Banlist | CoreBanlist | None,
 ) -> None:
     reg.main, reg.extra, reg.side = list(check.deck.main), list(check.deck.extra), list(check.deck.side)
     reg.problems = [p.as_dict() for p in check.problems]
     reg.notes = [p.as_dict() for p in check.notes]
-    reg.legal = check.legal
+    if isinstance(reg, DeckRegistration):
+        reg.legal = check.legal
     reg.languages = languages
     reg.mixed_languages = bool(check_languages(languages))  # DECK-8
     reg.banlist = banlist if isinstance(banlist, Banlist) else None
 
 
-def snapshot(reg: DeckRegistration) -> dict[str, Any]:
-    return {
+def snapshot(reg: DeckRegistration | RejectedDeckList) -> dict[str, Any]:
+    out = {
         "main": reg.main,
         "extra": reg.extra,
         "side": reg.side,
         "legal": reg.legal,
         "languages": reg.languages,
         "format": reg.format,
-        "version": reg.version,
     }
+    if isinstance(reg, DeckRegistration):
+        out["version"] = reg.version
+    return out
 
 
 @dataclass(frozen=True)
@@ -230,11 +247,30 @@ class DeckInput:
         return _clean_text(self.text), ""
 
 
-def submit_deck(player: Player, deck: DeckInput, *, by: Actor) -> DeckRegistration:
+@dataclass(frozen=True)
+class _Sent:
+    """A list as sent and checked, before it is saved."""
+
+    text: str
+    source_name: str
+    check: DeckCheck
+    languages: list[str]
+    banlist: Banlist | CoreBanlist | None
+
+    @property
+    def format(self) -> str:
+        return _detect_format(self.text, self.source_name)
+
+
+Submitted = DeckRegistration | RejectedDeckList  # what a list sent became: the registered list, or a rejected one
+
+
+def submit_deck(player: Player, deck: DeckInput, *, by: Actor) -> Submitted:
     """The player (``PlayerSelf``, from their own page) or staff on their behalf registers a list.
 
-    A list with problems is stored too (the player sees them and fixes it); unreadable input is
-    refused and nothing is written. After the lock only ``judge_change_deck`` changes a list."""
+    A list with problems is registered while no legal list is (the player sees them and fixes it); while a
+    legal one is, it is kept as a ``RejectedDeckList`` and the legal one stays. Unreadable input is refused
+    and nothing is written. After the lock only ``judge_change_deck`` changes a list."""
     event = player.event
     require_player_or_staff(by, player)
     text, source_name = deck.read()
@@ -246,8 +282,8 @@ def submit_deck(player: Player, deck: DeckInput, *, by: Actor) -> DeckRegistrati
         if is_locked(event):
             raise ServiceError("deck-locked")
         banlist = event_banlist(event, by=by)
-        check = _check(event, resolved, banlist)
-        return _save(player, text, source_name, check, languages, banlist, by=by, action=DECK_SUBMITTED)
+        sent = _Sent(text, source_name, _check(event, resolved, banlist), languages, banlist)
+        return _save(player, sent, by=by, action=DECK_SUBMITTED)
 
 
 def judge_change_deck(
@@ -256,8 +292,10 @@ def judge_change_deck(
     by: Actor,
     deck: DeckInput,
     reason: str,
-) -> DeckRegistration:
-    """DECK-9: a judge changes a registered list (after the lock, the only way), with a reason."""
+) -> Submitted:
+    """DECK-9: a judge changes a registered list (after the lock, the only way), with a reason.
+
+    The same check holds: a list with problems does not replace a legal one (it is kept as rejected)."""
     event = registration.event
     require_judge(by, event)
     reason = (reason or "").strip()
@@ -269,14 +307,10 @@ def judge_change_deck(
     with transaction.atomic():
         lock_due(event)  # the first write after the deadline stamps the lock time brought (no page does)
         banlist = event_banlist(event, by=by)
-        check = _check(event, resolved, banlist)
+        sent = _Sent(text, source_name, _check(event, resolved, banlist), languages, banlist)
         return _save(
             registration.player,
-            text,
-            source_name,
-            check,
-            languages,
-            banlist,
+            sent,
             by=by,
             action=DECK_CHANGED_BY_JUDGE,
             reason=reason[:500],
@@ -286,26 +320,25 @@ def judge_change_deck(
 
 def _save(
     player: Player,
-    text: str,
-    source_name: str,
-    check: DeckCheck,
-    languages: list[str],
-    banlist: Banlist | CoreBanlist | None,
+    sent: _Sent,
     *,
     by: Actor,
     action: str,
     reason: str = "",
     expected_version: int | None = None,
-) -> DeckRegistration:
+) -> Submitted:
     now = timezone.now()
     reg = DeckRegistration.objects.select_for_update().filter(player=player).first()
+    if reg is not None and expected_version is not None and reg.version != expected_version:
+        raise Conflict("conflict")
+    if reg is not None and reg.legal and not sent.check.legal:
+        # Issue 22: a registered legal list stays until a new one passes the deck check (DECK-9).
+        return _reject(reg, sent, by=by, reason=reason, now=now)
     before = snapshot(reg) if reg else None
     if reg is None:
         reg = DeckRegistration(event_id=player.event_id, player=player)
-    elif expected_version is not None and reg.version != expected_version:
-        raise Conflict("conflict")
-    reg.source_text, reg.source_name, reg.format = text, source_name, _detect_format(text, source_name)
-    _apply(reg, check, languages, banlist)
+    reg.source_text, reg.source_name, reg.format = sent.text, sent.source_name, sent.format
+    _apply(reg, sent.check, sent.languages, sent.banlist)
     reg.submitted_at, reg.submitted_by = now, audit_user(by)
     reg.version += 1
     if action == DECK_CHANGED_BY_JUDGE and is_locked(player.event, now):
@@ -330,39 +363,33 @@ def _save(
     return reg
 
 
-# --- who still lacks a legal list ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerDeck:
-    player: Player
-    registration: DeckRegistration | None
-
-    @property
-    def status(self) -> str:
-        """missing, illegal or legal."""
-        if self.registration is None:
-            return "missing"
-        return "legal" if self.registration.legal else "illegal"
-
-
-def deck_overview(event: Event) -> list[PlayerDeck]:
-    """Every player still in the event (not dropped), with their registration if any."""
-    regs = {r.player_id: r for r in DeckRegistration.objects.filter(event=event)}
-    players = event.players.filter(dropped_after_round__isnull=True).order_by("name_kana", "name", "id")
-    return [PlayerDeck(p, regs.get(p.pk)) for p in players]
-
-
-def missing_or_illegal(event: Event) -> list[PlayerDeck]:
-    """The players the organizer must chase: no list yet, or a list with problems."""
-    return [row for row in deck_overview(event) if row.status != "legal"]
-
-
-def counts(rows: Iterable[PlayerDeck]) -> dict[str, int]:
-    out = {"players": 0, "legal": 0, "illegal": 0, "missing": 0, "mixed_languages": 0}
-    for row in rows:
-        out["players"] += 1
-        out[row.status] += 1
-        if row.registration is not None and row.registration.mixed_languages:
-            out["mixed_languages"] += 1
-    return out
+def _reject(reg: DeckRegistration, sent: _Sent, *, by: Actor, reason: str, now: dt.datetime) -> RejectedDeckList:
+    """Keep the list that did not pass, with its problems, for the player and the judges; ``reg`` is untouched."""
+    rejected = RejectedDeckList(
+        event_id=reg.event_id,
+        player_id=reg.player_id,
+        registration=reg,
+        registration_version=reg.version,
+        source_text=sent.text,
+        source_name=sent.source_name,
+        format=sent.format,
+        submitted_at=now,
+        submitted_by=audit_user(by),
+        reason=reason,
+    )
+    _apply(rejected, sent.check, sent.languages, sent.banlist)
+    rejected.save()
+    extra = {"reason": reason} if reason else {}
+    record(
+        DECK_REJECTED,
+        actor=by,
+        event_id=reg.event_id,
+        obj=rejected,
+        after=snapshot(rejected),
+        registration=reg.pk,
+        registered=snapshot(reg),
+        problems=[p["code"] for p in rejected.problems],
+        mixed_languages=rejected.mixed_languages,
+        **extra,
+    )
+    return rejected

@@ -12,7 +12,9 @@ from taikai.cards.index import DbCardIndex
 from taikai.cards.texts import describe
 from taikai.core.deck import MONSTER, SECTIONS, SPELL, TRAP, CardFacts
 from taikai.core.problems import Problem
-from taikai.decks.models import DeckRegistration
+from taikai.decks.models import DeckRegistration, RejectedDeckList
+
+ListSent = DeckRegistration | RejectedDeckList
 
 # How a judge counts a physical deck: monsters, spells, traps; the extra deck by kind.
 GROUP_ORDER = ("monster", "spell", "trap", "fusion", "synchro", "xyz", "link", "unknown")
@@ -51,7 +53,7 @@ class Section:
         return [line for g in self.groups for line in g.lines]
 
 
-def card_facts(registration: DeckRegistration) -> dict[int, CardFacts]:
+def card_facts(registration: ListSent) -> dict[int, CardFacts]:
     return DbCardIndex().facts(registration.deck.all_cards())
 
 
@@ -73,9 +75,7 @@ def _sort_key(line: Line) -> tuple[str, int]:
     return (unicodedata.normalize("NFKC", line.name_ja or line.name_en).casefold(), line.passcode)
 
 
-def sections(
-    registration: DeckRegistration, cards: dict[int, CardFacts], *, sort_for_check: bool = False
-) -> list[Section]:
+def sections(registration: ListSent, cards: dict[int, CardFacts], *, sort_for_check: bool = False) -> list[Section]:
     """The list by section and kind. The sheet keeps the player's order within a kind; the deck-check
     view sorts by name so a judge can count a physical deck card by card."""
     out = []

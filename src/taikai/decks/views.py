@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -18,7 +19,7 @@ from taikai.cards.formats import write_text_sheet
 from taikai.cards.models import Banlist
 from taikai.decks import export, services, sheets
 from taikai.decks.forms import DeckForm, JudgeChangeForm
-from taikai.decks.models import DeckRegistration
+from taikai.decks.models import DeckRegistration, RejectedDeckList
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
@@ -36,26 +37,42 @@ def _registration_context(registration: DeckRegistration | None) -> dict[str, An
     if registration is None:
         return {"registration": None}
     cards = sheets.card_facts(registration)
-    return {
+    context = {
         "registration": registration,
         "problems": sheets.problem_texts(registration.problems, cards, _lang()),
         "notes": sheets.problem_texts(registration.notes, cards, _lang()),
         "sections": sheets.sections(registration, cards),
         "cards": cards,
     }
+    rejected = services.pending_rejection(registration)
+    if rejected is not None:  # a list sent later that did not pass the check: the registered one stays
+        rejected_cards = sheets.card_facts(rejected)
+        context.update(
+            rejected=rejected,
+            rejected_problems=sheets.problem_texts(rejected.problems, rejected_cards, _lang()),
+            rejected_sections=sheets.sections(rejected, rejected_cards),
+            rejected_cards=rejected_cards,
+        )
+    return context
 
 
-def _prefill(registration: DeckRegistration | None, cards: dict[int, Any]) -> str:
-    """What the text box starts with: the player's own sheet, or an uploaded list written as a sheet."""
-    if registration is None:
-        return ""
-    if registration.format == DeckRegistration.Format.TEXT:
-        return registration.source_text
-    return write_text_sheet(registration.deck, cards, _lang())
+def _prefill(context: dict[str, Any], *, rejected: bool) -> tuple[str, list[str]]:
+    """What the form starts with: the registered list, or (``rejected``, the player's page) the list they sent
+    that was not accepted, to fix it; as their own sheet or an uploaded list written as a sheet, with its languages."""
+    sent, cards = (context.get("rejected"), context.get("rejected_cards", {})) if rejected else (None, {})
+    if sent is None:
+        sent, cards = context.get("registration"), context.get("cards", {})
+    if sent is None:
+        return "", ["ja"]
+    if sent.format == DeckRegistration.Format.TEXT:
+        return sent.source_text, sent.languages
+    return write_text_sheet(sent.deck, cards, _lang()), sent.languages
 
 
-def _saved_message(request: HttpRequest, registration: DeckRegistration) -> None:
-    if registration.legal:
+def _saved_message(request: HttpRequest, sent: services.Submitted) -> None:
+    if isinstance(sent, RejectedDeckList):
+        messages.warning(request, _("Not accepted: the list has problems. The registered list stays; see below."))
+    elif sent.legal:
         messages.success(request, _("Deck list registered. It is legal."))
     else:
         messages.warning(request, _("Saved, but the list has problems. Fix them and send it again."))
@@ -77,15 +94,15 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
         if wait:
             return rates.too_many(request, wait)
         try:
-            registration = services.submit_deck(player, form.deck_input(), by=PlayerSelf(player))
+            sent = services.submit_deck(player, form.deck_input(), by=PlayerSelf(player))
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
-            _saved_message(request, registration)
+            _saved_message(request, sent)
             return redirect("deck_player", token=token)
     elif request.method != "POST":
-        initial_langs = registration.languages if registration else ["ja"]
-        form = DeckForm(initial={"text": _prefill(registration, context.get("cards", {})), "languages": initial_langs})
+        text, languages = _prefill(context, rejected=True)
+        form = DeckForm(initial={"text": text, "languages": languages})
     context.update(
         event=event,
         player=player,
@@ -125,6 +142,7 @@ def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
         "rows": rows,
         "chase": [r for r in rows if r.status != "legal"],
         "mixed": [r for r in rows if r.registration is not None and r.registration.mixed_languages],
+        "rejected": [r for r in rows if r.rejected is not None],
         "counts": services.counts(rows),
         "locked": services.is_locked(event),
         "lock_time": services.lock_time(event),
@@ -186,25 +204,19 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
     if request.method == "POST" and form.is_valid():
         try:
             if form_class is JudgeChangeForm and registration is not None:
-                registration = services.judge_change_deck(
+                sent = services.judge_change_deck(
                     registration, by=Staff(request.user), deck=form.deck_input(), reason=form.cleaned_data["reason"]
                 )
             else:
-                registration = services.submit_deck(player, form.deck_input(), by=Staff(request.user))
+                sent = services.submit_deck(player, form.deck_input(), by=Staff(request.user))
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
-            _saved_message(request, registration)
+            _saved_message(request, sent)
             return redirect("deck_detail", event_id=event.pk, player_id=player.pk)
     elif request.method != "POST":
-        initial_langs = registration.languages if registration else ["ja"]
-        form = form_class(
-            initial={"text": _prefill(registration, context.get("cards", {})), "languages": initial_langs}
-        )
-    history = []
-    if registration is not None:
-        entries = AuditEntry.objects.filter(object_type="decks.deckregistration", object_id=str(registration.pk))
-        history = [(e, describe_action(e.action), _who(e, player)) for e in entries.select_related("actor")]
+        text, languages = _prefill(context, rejected=False)
+        form = form_class(initial={"text": text, "languages": languages})
     context.update(
         event=event,
         player=player,
@@ -212,9 +224,21 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
         locked=locked,
         judge_mode=form_class is JudgeChangeForm,
         can_change=not locked or is_judge(Staff(request.user), event),
-        history=history,
+        history=_history(registration, player),
     )
     return render(request, "decks/detail.html", context)
+
+
+def _history(registration: DeckRegistration | None, player: Player) -> list[tuple[AuditEntry, str, str]]:
+    """Every change of the registered list and every list sent that was not accepted, oldest first."""
+    if registration is None:
+        return []
+    rejected = [str(pk) for pk in RejectedDeckList.objects.filter(player=player).values_list("pk", flat=True)]
+    entries = AuditEntry.objects.filter(
+        Q(object_type="decks.deckregistration", object_id=str(registration.pk))
+        | Q(object_type="decks.rejecteddecklist", object_id__in=rejected)
+    ).order_by("id")
+    return [(e, describe_action(e.action), _who(e, player)) for e in entries.select_related("actor")]
 
 
 def _who(entry: AuditEntry, player: Player) -> str:
