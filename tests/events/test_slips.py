@@ -144,3 +144,15 @@ def test_only_staff_print_slips_and_only_organizers_re_issue(organizer: Any, dja
     with pytest.raises(ServiceError):
         player_services.print_all_slips(event, by=Staff(stranger))
     assert not AuditEntry.objects.filter(action__in=[actions.SLIPS_PRINTED, actions.PLAYER_SLIP_PRINTED]).exists()
+
+
+def test_an_export_never_holds_the_seed_a_slip_is_printed_from(organizer: Any) -> None:
+    # SECURITY.md, exports: even with the links' hashes (secrets=True) the file cannot print a slip.
+    from taikai.events.services import transfer
+
+    event = make_event(organizer, 1)
+    player = Player.objects.get(event=event)
+    for secrets in (False, True):
+        exported = transfer.export_event(event, by=Staff(organizer), secrets=secrets)
+        assert player.access_token_seed and player.access_token_seed not in repr(exported)
+        assert all("access_token_seed" not in row for row in exported["players"])
