@@ -156,3 +156,20 @@ def test_an_export_never_holds_the_seed_a_slip_is_printed_from(organizer: Any) -
         exported = transfer.export_event(event, by=Staff(organizer), secrets=secrets)
         assert player.access_token_seed and player.access_token_seed not in repr(exported)
         assert all("access_token_seed" not in row for row in exported["players"])
+
+
+def test_two_desks_confirming_one_re_issue_issue_it_once(organizer: Any, client: Any) -> None:
+    # The second confirmation was asked on the version before the first re-issue: it would kill the new slip.
+    event = make_event(organizer, 2)
+    player = Player.objects.filter(event=event).first()
+    assert player is not None
+    client.force_login(organizer)
+    url = f"/events/{event.pk}/players/{player.pk}/reissue/"
+    asked = client.post(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "今のリンクと QR コードは使えなくなります" in asked and f'name="version" value="{player.version}"' in asked
+    first = client.post(url, {"confirm": "yes", "version": player.version}).content.decode()
+    issued = Player.objects.get(pk=player.pk).access_token_hash
+    assert "前のリンクではもうページを開けません" in first
+    second = client.post(url, {"confirm": "yes", "version": player.version}, HTTP_ACCEPT_LANGUAGE="ja", follow=True)
+    assert "ほかの人が変えました" in second.content.decode()
+    assert Player.objects.get(pk=player.pk).access_token_hash == issued

@@ -85,9 +85,13 @@ def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpRe
             request,
             event,
             title=_("Issue a new link for %(name)s?") % {"name": player.name},
-            text=_(
-                "The old link and QR code of %(name)s stop working: the slip they have and their page on any "
-                "phone. Give them the new slip. To print their slip again without this, use “Print slip”."
+            text=(
+                _(
+                    "The old link and QR code of %(name)s stop working: the slip they have and their page on any "
+                    "phone. Give them the new slip. To print their slip again without this, use “Print slip”."
+                )
+                if player.access_token_hash
+                else _("%(name)s has no working link now (it was revoked): they get a new one.")
             )
             % {"name": player.name},
             button=_("Issue a new link"),
