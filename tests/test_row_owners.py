@@ -42,18 +42,18 @@ def _writes_in(tree: ast.AST, models: set[str]) -> list[str]:
         for node in ast.walk(func):
             if isinstance(node, ast.Assign) and _chain_root(node.value) in models:
                 bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                if _annotated(node.annotation, models):
-                    bound.add(node.target.id)
+            annotated = isinstance(node, ast.AnnAssign) and _annotated(node.annotation, models)
+            if annotated and isinstance(node.target, ast.Name):  # type: ignore[union-attr]
+                bound.add(node.target.id)  # type: ignore[union-attr]
         for node in ast.walk(func):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             if node.func.attr not in WRITES:
                 continue
             target = node.func.value
-            if _chain_root(target) in models and node.func.attr != "save":
-                found.append(f"{func.name}:{node.lineno} {ast.unparse(node.func)}")
-            elif isinstance(target, ast.Name) and target.id in bound and node.func.attr in ("save", "delete"):
+            by_manager = _chain_root(target) in models and node.func.attr != "save"
+            by_instance = isinstance(target, ast.Name) and target.id in bound and node.func.attr in ("save", "delete")
+            if by_manager or by_instance:
                 found.append(f"{func.name}:{node.lineno} {ast.unparse(node.func)}")
     return found
 

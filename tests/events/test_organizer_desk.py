@@ -3,6 +3,7 @@ import, confirm steps, the round clock and undo, the top cut preview and decline
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -366,16 +367,17 @@ def test_the_console_warns_over_loopback_and_shows_the_venue_address(
     assert 'id="venue-warning"' not in html
 
 
-def test_all_slips_print_at_once_after_a_confirmation(organizer: Any, client: Any) -> None:
+def test_all_slips_print_at_once_and_keep_the_links_handed_out(organizer: Any, client: Any) -> None:
+    # Issue 22, finding 8: printing all slips again never kills a slip already handed out.
     event = make_event(organizer, 3)
     client.force_login(organizer)
     old = set(event.players.values_list("access_token_hash", flat=True))
-    asked = client.post(f"/events/{event.pk}/players/slips/").content.decode()
-    assert 'name="confirm" value="yes"' in asked
-    assert set(event.players.values_list("access_token_hash", flat=True)) == old  # nothing changed yet
-    html = client.post(f"/events/{event.pk}/players/slips/", {"confirm": "yes"}).content.decode()
+    html = client.post(f"/events/{event.pk}/players/slips/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert html.count('class="card slip"') == 3
-    assert not set(event.players.values_list("access_token_hash", flat=True)) & old
+    assert "0 人に新しいリンクを発行、3 人は今のリンクのまま。" in html
+    assert set(event.players.values_list("access_token_hash", flat=True)) == old
+    again = client.post(f"/events/{event.pk}/players/slips/").content.decode()
+    assert sorted(re.findall(r'href="([^"]*/p/[^"]+)"', again)) == sorted(re.findall(r'href="([^"]*/p/[^"]+)"', html))
 
 
 @pytest.mark.parametrize("what", ["repair", "reissue", "revoke", "delete"])

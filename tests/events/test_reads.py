@@ -19,7 +19,7 @@ from taikai.events.models import Event, Match, Player
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.players import _hash_token
+from taikai.events.services.links import _hash_token
 from taikai.events.services.results import ResultInput
 from tests.events.conftest import make_event
 

@@ -1,5 +1,5 @@
 """The organizer at the desk, in a real browser on a phone and on a projector-sized screen: slips carry the
-venue address, all slips print at once, destroying asks first, registration closes."""
+venue address, all slips print at once (with the links handed out), destroying asks first, registration closes."""
 
 from __future__ import annotations
 
@@ -77,11 +77,9 @@ def test_all_slips_print_at_once(new_page: Any, settings: Any, viewport: dict[st
     settings.TAIKAI_PUBLIC_URL = "https://taikai.example.jp"
     page, event = _desk(new_page, viewport, checked_in=3)
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
-    page.click("#print-all-slips")
-    expect(page.locator("h1")).to_contain_text("3")  # the confirmation names how many
-    screenshot(page, f"desk-slips-confirm-{_tag(viewport)}")
-    page.click("#confirm-yes")
+    page.click("#print-all-slips")  # nothing stops working, so nothing to confirm (issue 22, finding 8)
     expect(page.locator(".slips .slip")).to_have_count(3)
+    expect(page.locator("#slips-summary")).to_contain_text("3 人は今のリンクのまま")
     hrefs = [a.get_attribute("href") for a in page.locator(".slips a.player-link").all()]
     assert all(h.startswith("https://taikai.example.jp/p/") for h in hrefs) and len(set(hrefs)) == 3
     screenshot(page, f"desk-slips-all-{_tag(viewport)}")

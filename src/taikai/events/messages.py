@@ -75,6 +75,25 @@ _R("player-twice", "{name} が2回組まれています。", "{name} appears twi
 _R("clock-not-running", "時計は動いていません。", "The clock is not running.")
 _R("clock-not-paused", "時計は止まっていません。", "The clock is not paused.")
 _R(
+    "slip-no-link",
+    "{name} にはいま使えるリンクがありません（無効化されたか、まだ発行していません）。"
+    "票を渡すには「リンク再発行」を押してください。",
+    "{name} has no working link (it was revoked, or never issued). To give them a slip, issue a new link.",
+)
+_R(
+    "slip-not-reprintable",
+    "{name} の今のリンクは印刷し直せません（以前の版の taikai か、別のサーバーで発行されたリンク）。"
+    "票をなくしたなら「リンク再発行」で新しいリンクを渡してください。",
+    "The current link of {name} cannot be printed again (issued by an earlier taikai or on another server). "
+    "If they lost their slip, issue a new link.",
+)
+_R(
+    "player-link-changed",
+    "{name} のリンクは、この画面を開いた後にほかの人が変えました。"
+    "選手一覧で今の状態を確かめてから、もう一度決めてください。",
+    "Someone else changed the link of {name} after you opened this page. Check the player list, then decide again.",
+)
+_R(
     "conflict",
     "ほかの人が先に変更しました。画面を読み込み直してください。",
     "Someone else changed this first. Reload and try again.",

@@ -139,6 +139,9 @@ class Player(models.Model):
     disqualified = models.BooleanField(default=False)  # PEN-1: removed by a DQ (失格), not a drop
     declined_top_cut = models.BooleanField(default=False)  # qualified, but chose not to play the top cut
     access_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    # The random value the link's token is derived from with the secret key (services/links.py), so the desk can
+    # print the same link again; the token itself is never stored, and this opens nothing without the key.
+    access_token_seed = models.CharField(max_length=32, blank=True)
     pin_hash = models.CharField(max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from taikai.events.views import archetypes, exports, organizer, player, public, rounds, scorekeeper
+from taikai.events.views import archetypes, exports, organizer, player, public, rounds, scorekeeper, slips
 
 urlpatterns = [
     path("events/", organizer.event_list, name="event_list"),
@@ -13,7 +13,7 @@ urlpatterns = [
     path("events/<int:event_id>/archetypes/", archetypes.archetypes_publication, name="archetypes_publication"),
     path("events/<int:event_id>/players/", organizer.players, name="players"),
     path("events/<int:event_id>/players/template.csv", organizer.players_template, name="players_template"),
-    path("events/<int:event_id>/players/slips/", organizer.slips_print, name="slips_print"),
+    path("events/<int:event_id>/players/slips/", slips.slips_print, name="slips_print"),
     path("events/<int:event_id>/players/<int:player_id>/edit/", organizer.player_edit, name="player_edit"),
     path("events/<int:event_id>/players/<int:player_id>/delete/", organizer.player_delete, name="player_delete"),
     path("events/<int:event_id>/players/<int:player_id>/undrop/", organizer.player_undrop, name="player_undrop"),
@@ -23,8 +23,9 @@ urlpatterns = [
     path("events/<int:event_id>/players/remove-spam/", organizer.players_remove_spam, name="players_remove_spam"),
     path("events/<int:event_id>/players/search/", organizer.player_search, name="player_search"),
     path("events/<int:event_id>/players/<int:player_id>/check-in/", organizer.player_check_in, name="player_check_in"),
-    path("events/<int:event_id>/players/<int:player_id>/reissue/", organizer.player_reissue, name="player_reissue"),
-    path("events/<int:event_id>/players/<int:player_id>/revoke/", organizer.player_revoke, name="player_revoke"),
+    path("events/<int:event_id>/players/<int:player_id>/slip/", slips.player_slip, name="player_slip"),
+    path("events/<int:event_id>/players/<int:player_id>/reissue/", slips.player_reissue, name="player_reissue"),
+    path("events/<int:event_id>/players/<int:player_id>/revoke/", slips.player_revoke, name="player_revoke"),
     path("events/<int:event_id>/players/<int:player_id>/drop/", organizer.player_drop, name="player_drop"),
     path("events/<int:event_id>/rounds/", rounds.rounds, name="rounds"),
     path("events/<int:event_id>/rounds/pair/", rounds.round_pair, name="round_pair"),

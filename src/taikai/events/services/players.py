@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import hashlib
 import io
-import secrets
 import unicodedata
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
-from django.db.models import F, ProtectedError
+from django.db.models import ProtectedError
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
-from taikai.events import actions, reads
+from taikai.events import actions
 from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
@@ -30,6 +28,12 @@ from taikai.events.permissions import (
     require_registration,
     require_staff,
 )
+from taikai.events.services.links import LINK_FIELDS, new_token
+from taikai.events.services.links import issue_access as issue_access
+from taikai.events.services.links import player_for_token as player_for_token
+from taikai.events.services.links import print_all_slips as print_all_slips
+from taikai.events.services.links import reprint_slip as reprint_slip
+from taikai.events.services.links import revoke_access as revoke_access
 from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
@@ -294,8 +298,9 @@ def register_with_access(event: Event, *, by: Actor, **fields: str) -> tuple[Pla
     the event; check-in later only confirms attendance."""
     with transaction.atomic():
         player = _register_row(event, by, fields)
-        token = _new_token(player)
-        player.save(update_fields=["access_token_hash"])
+        token = new_token(player)
+        player.version += 1
+        player.save(update_fields=LINK_FIELDS)
         record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player)
     return player, token
 
@@ -322,11 +327,9 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
             player.late_entry_round = (played + 1) if played else None
         player.checked_in_at = player.checked_in_at or timezone.now()
         player.id_card_shown = id_card_shown
-        token = "" if player.access_token_hash else _new_token(player)
+        token = "" if player.access_token_hash else new_token(player)
         player.version += 1
-        player.save(
-            update_fields=["late_entry_round", "checked_in_at", "id_card_shown", "access_token_hash", "version"]
-        )
+        player.save(update_fields=["late_entry_round", "checked_in_at", "id_card_shown", *LINK_FIELDS])
         record(
             actions.PLAYER_CHECKED_IN,
             actor=by,
@@ -336,34 +339,6 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
             after=as_dict(player, PLAYER_FIELDS),
         )
     return player, token
-
-
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _new_token(player: Player) -> str:
-    token = secrets.token_urlsafe(18)
-    player.access_token_hash = _hash_token(token)
-    return token
-
-
-def issue_access(player: Player, *, by: Actor) -> str:
-    """Re-issue a lost link at the desk: the old link stops working."""
-    require_organizer(by, player.event)
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        token = _new_token(player)
-        player.save(update_fields=["access_token_hash"])
-        record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=player.event_id, obj=player)
-    return token
-
-
-def revoke_access(player: Player, *, by: Actor) -> None:
-    require_organizer(by, player.event)
-    with transaction.atomic():
-        Player.objects.filter(pk=player.pk).update(access_token_hash="", version=F("version") + 1)
-        record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
 
 
 PIN_HASHER = "taikai_pin_argon2"  # taikai.security.hashers.PinHasher: why PINs are hashed cheaper than passwords
@@ -404,16 +379,11 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
         raise ServiceError("recovery-failed")
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        token = _new_token(player)
-        player.save(update_fields=["access_token_hash"])
+        token = new_token(player)
+        player.version += 1
+        player.save(update_fields=LINK_FIELDS)
         record(actions.PLAYER_ACCESS_RECOVERED, actor_label=f"player:{player.pk}", event_id=event.pk, obj=player)
     return player, token
-
-
-def player_for_token(token: str) -> Player | None:
-    if not token or len(token) > 100:
-        return None
-    return reads.player_by_token_hash(_hash_token(token))
 
 
 def drop_player(player: Player, *, by: Actor) -> Player:
@@ -525,26 +495,3 @@ def search_players(event: Event, query: str, limit: int = 20) -> list[Player]:
     from django.db.models import Q
 
     return list(players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q)).order_by("name_kana", "name")[:limit])
-
-
-def issue_slips(event: Event, *, by: Actor) -> list[tuple[Player, str]]:
-    """New personal links for every checked-in player at once, to print all slips (old links stop working)."""
-    require_staff(by, event)
-    issued: list[tuple[Player, str]] = []
-    with transaction.atomic():
-        for player in (
-            Player.objects.select_for_update()
-            .filter(event=event, checked_in_at__isnull=False)
-            .order_by("name_kana", "name")
-        ):
-            token = _new_token(player)
-            player.save(update_fields=["access_token_hash"])
-            record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player, bulk=True)
-            issued.append((player, token))
-    issued.sort(key=lambda pt: (_kana_sort(pt[0].name_kana or pt[0].name), pt[0].name))
-    return issued
-
-
-def _kana_sort(s: str) -> str:
-    s = unicodedata.normalize("NFKC", s)
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)

@@ -24,9 +24,10 @@ from taikai.events.models import Event, Player, StaffRole
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
-from taikai.events.venue import browsed_over_loopback, venue_base, venue_known, venue_url
+from taikai.events.venue import browsed_over_loopback, venue_base, venue_known
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
 from taikai.events.views.public import kana_key
+from taikai.events.views.slips import slips_page
 
 
 @login_required
@@ -170,7 +171,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
             form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
-            return _slips(request, event, [(player, token)])
+            return slips_page(request, event, [(player, token)])
     rows = sorted(event.players.select_related("team"), key=lambda p: (kana_key(p.name_kana, p.name), p.name))
     context = {
         "event": event,
@@ -254,31 +255,6 @@ def players_template(request: HttpRequest, event: Event) -> HttpResponse:
     return response
 
 
-@staff_view
-@require_POST
-def slips_print(request: HttpRequest, event: Event) -> HttpResponse:
-    """Every checked-in player's slip on one page to print (a new link each: the old slips stop working)."""
-    count = event.players.filter(checked_in_at__isnull=False).count()
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("Print the slips of all %(n)d checked-in players?") % {"n": count},
-            text=_(
-                "Every checked-in player gets a new personal link: slips already handed out stop working. "
-                "Hand out the new slips."
-            ),
-            button=_("Issue new links and print"),
-            cancel=reverse("players", args=[event.pk]),
-        )
-    try:
-        issued = player_services.issue_slips(event, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-        return redirect("players", event_id=event.pk)
-    return _slips(request, event, issued)
-
-
 def spam_window(request: HttpRequest) -> dt.datetime:
     """The "last N minutes" of a spam clean-up form (1 to 1440, default 60)."""
     raw = request.POST.get("minutes", "60")
@@ -354,67 +330,13 @@ def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpR
     if not token:  # the link from registration stays valid
         messages.success(request, _("%(name)s checked in.") % {"name": player.name})
         return redirect("players", event_id=event.pk)
-    return _slips(request, event, [(player, token)])
-
-
-@staff_view
-@require_POST
-def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id, event=event)
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("Issue a new link for %(name)s?") % {"name": player.name},
-            text=_("The link on the slip they have stops working; give them the new slip."),
-            button=_("Issue a new link"),
-            cancel=reverse("players", args=[event.pk]),
-        )
-    try:
-        token = player_services.issue_access(player, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-        return redirect("players", event_id=event.pk)
-    return _slips(request, event, [(player, token)])
-
-
-@staff_view
-@require_POST
-def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=player_id, event=event)
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("Revoke the link of %(name)s?") % {"name": player.name},
-            text=_("Their page stops opening until the desk issues a new link (or they recover it with their PIN)."),
-            button=_("Revoke the link"),
-            cancel=reverse("players", args=[event.pk]),
-        )
-    player_services.revoke_access(player, by=Staff(request.user))
-    messages.success(request, _("The personal link of %(name)s no longer works.") % {"name": player.name})
-    return redirect("players", event_id=event.pk)
+    return slips_page(request, event, [(player, token)])
 
 
 @staff_view
 @require_POST
 def player_drop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     return _on_player(request, event, player_id, player_services.drop_player, _("%(name)s dropped."))
-
-
-def _slips(request: HttpRequest, event: Event, issued: list[tuple[Player, str]]) -> HttpResponse:
-    """Printable slips with each player's personal link and its QR code (shown once), on the venue address
-    phones can open (taikai.events.venue), several to an A4 page."""
-    import qrcode
-    import qrcode.image.svg
-
-    slips = []
-    for player, token in issued:
-        url = venue_url(request, reverse("player_home", args=[token]))
-        svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).to_string(encoding="unicode")
-        slips.append({"player": player, "url": url, "qr_svg": svg})
-    context = {"event": event, "slips": slips, "loopback_only": not venue_known(request)}
-    return render(request, "events/slip.html", context)
 
 
 def _as_json(problem: Problem) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('events', '0007_match_round_status'),
+        ('events', '0008_player_access_token_seed'),
     ]
 
     operations = [
