@@ -160,8 +160,8 @@ def test_an_lflist_reimported_with_a_changed_limit_names_the_entry(tmp_path: Pat
     record = services.import_lflist_file(edited, label="ocg.lflist.conf")
     assert (record.updated, record.skipped) == (1, 0) and record.source == "ocg.lflist.conf"
     [note] = report.notes(record, "ja")
-    assert note.items == ["「Maxx \"C\"」 制限 → 禁止"]  # no card data stored: the list's comment names it
-    assert "2026-07-01 時点のファイル（リスト名の日付）" in note.text
+    assert note.items == ['「Maxx "C"」 制限 → 禁止']  # no card data stored: the list's comment names it
+    assert "2026-07-01 時点のリスト（リスト名の日付）" in note.text
 
 
 def test_a_list_named_without_a_date_is_imported_as_before_and_says_so(tmp_path: Path) -> None:

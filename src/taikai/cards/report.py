@@ -40,13 +40,14 @@ _R(
     "no date in the list name: imported without comparing it with the stored list",
 )
 _R("dated", "{edition} 時点のファイル（{basis}）", "the file is as of {edition} ({basis})")
+_R("dated-list", "{edition} 時点のリスト（{basis}）", "the list is as of {edition} ({basis})")
 _R(
     "older-kept",
-    "{edition} 時点のファイル（{basis}）は保存済みのデータ（{stored} 時点）より古いため、上書きしませんでした"
-    "（新しいカードと空欄だけ補いました）。古いデータで上書きするには --allow-older"
+    "{edition} 時点のファイル（{basis}）は保存済みのデータ（{stored} 時点）より古いため、{skipped} 枚を上書きしません"
+    "でした（新しいカードと空欄だけ補いました）。古いデータで上書きするには --allow-older"
     "（取り込み画面では「古いファイルでも上書きする」）を指定してください",
-    "the file is as of {edition} ({basis}), older than the stored data (as of {stored}): nothing was overwritten"
-    " (only new cards and empty fields were added). To overwrite with older data, use --allow-older"
+    "the file is as of {edition} ({basis}), older than the stored data (as of {stored}): {skipped} cards were not"
+    " overwritten (only new cards and empty fields were added). To overwrite with older data, use --allow-older"
     " (on the upload page: 'Overwrite with an older file')",
 )
 _R(
@@ -101,18 +102,24 @@ def dating_text(dating: Mapping[str, Any], lang: str) -> str:
     if not dating.get("edition"):
         return _text(f"no-date-{basis}", lang, not_in_file=dating.get("not_in_file", 0))
     basis_text = _text(f"basis-{basis}", lang)
-    params = {"edition": dating["edition"], "stored": dating.get("stored_edition"), "basis": basis_text}
+    params = {
+        "edition": dating["edition"],
+        "stored": dating.get("stored_edition"),
+        "basis": basis_text,
+        "skipped": dating.get("skipped", 0),
+    }
     if dating.get("older"):
         kept = "older-kept-list" if "name" in dating else "older-kept"
         return _text("older-allowed" if dating.get("allow_older") else kept, lang, **params)
-    return _text("dated", lang, **params)
+    return _text("dated-list" if "name" in dating else "dated", lang, **params)
 
 
 def notes(record: ImportRecord, lang: str) -> list[Note]:
     """A card import's date; for a list import, each list changed or left alone, with its entries."""
     summary = record.summary or {}
     if record.kind == ImportRecord.Kind.CARDS:
-        return [Note(dating_text(summary, lang))] if "edition_basis" in summary else []
+        dating = {**summary, "skipped": record.skipped}
+        return [Note(dating_text(dating, lang))] if "edition_basis" in summary else []
     reports = [r for r in summary.get("list_reports", []) if r.get("status") in ("updated", "older")]
     names = _card_names([c[0] for r in reports for c in r.get("changes", [])], lang)
     out = []
