@@ -65,7 +65,9 @@ _MAX_CHANGES = 500  # entries named per list in the record (two OCG lists differ
 def _import_list(parsed: ParsedList, source: str, allow_older: bool, counts: Counts) -> dict[str, Any]:
     """One list stored (or left alone), and what happened to it, for the record."""
     banlist, was_created = Banlist.objects.get_or_create(name=parsed.name, frozen=False)
-    old = dict(banlist.entries.values_list("passcode", "limit"))
+    stored = {p: (n, c) for p, n, c in banlist.entries.values_list("passcode", "limit", "comment")}
+    old = {p: n for p, (n, _) in stored.items()}
+    comments = {p: c for p, (_, c) in stored.items() if c} | parsed.comments  # names a removed entry too
     dating = Dating(parsed.edition or list_date(parsed.name), banlist.edition, parsed.dated_by, allow_older)
     changes = [] if was_created else editions.limit_changes(old, parsed.entries)
     differs = bool(changes) or banlist.whitelist != parsed.whitelist
@@ -74,7 +76,7 @@ def _import_list(parsed: ParsedList, source: str, allow_older: bool, counts: Cou
         "name": parsed.name,
         "status": status or "unchanged",
         "entries": len(parsed.entries),
-        "changes": [[p, a, b, parsed.comments.get(p, "")] for p, a, b in changes[:_MAX_CHANGES]],
+        "changes": [[p, a, b, comments.get(p, "")] for p, a, b in changes[:_MAX_CHANGES]],
         **dating.as_dict(),
     }
     if status == "older":
