@@ -62,7 +62,11 @@ def test_a_partial_ygoprodeck_file_never_cuts_an_imported_list_down(tmp_path: Pa
     old = {"data": [dict(CARDINFO["data"][0], banlist_info={"ban_ocg": "Limited"}), _card(7, None)]}
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
-    services.import_card_files([path])
+    # Its newest card (2015) is older than the first file's (2017): since issue 22 it changes the list only
+    # when the organizer asks; asked, it still never cuts the list down.
+    [_, kept] = services.import_card_files([path])
+    assert kept.skipped == 2 and services.library_banlist("YGOPRODeck OCG").as_core().entries == before  # type: ignore[union-attr]
+    services.import_card_files([path], allow_older=True)
     after = services.library_banlist("YGOPRODeck OCG").as_core().entries  # type: ignore[union-attr]
     assert len(after) == 50 and after[14558127] == 1 and 90000007 not in after and after[90000008] == 0
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.cards.models import Card, ImportRecord
-from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
+from tests.cards.conftest import CDB_2020, CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
 
 pytestmark = pytest.mark.django_db
 PASSCODES = [14558127, 14558128, 46986414]
@@ -77,3 +77,37 @@ def test_an_lflist_line_that_cannot_be_read_is_skipped_and_shown(staff: Client) 
     page = response.content.decode()
     assert "rush.lflist.conf: 3 行目を読み飛ばしました" in page
     assert "「Genesys」はポイント制のリスト" in page
+
+
+def test_an_older_upload_is_held_back_and_the_page_says_so_until_the_organizer_ticks_the_box(
+    staff: Client, tmp_path: Path
+) -> None:
+    # Issue 22: the older 2020 cards.cdb, uploaded after the 2026 one, reverts nothing unless asked.
+    from tests.cards.test_older_imports import NEMESES, NEWER, PANDA, write_json
+
+    wanted = [NEMESES, PANDA, 14558127, 101303071]
+    newer = slice_cdb(CDB_EN, tmp_path / "2026.cdb", wanted)
+    cardinfo = write_json(tmp_path / "cardinfo.json", NEWER)
+    staff.post("/cards/import/", {"cards": [upload(newer, "cards.cdb"), upload(cardinfo, "cardinfo.json")]})
+    older = slice_cdb(CDB_2020, tmp_path / "2020.cdb", wanted)
+    page = staff.post("/cards/import/", {"cards": [upload(older, "cards-2020.cdb")]}).content.decode()
+    assert "古いため見送り" in page and "2026-07-25 時点" in page and "古いファイルでも上書きする" in page
+    record = ImportRecord.objects.latest("id")
+    assert (record.source, record.skipped, record.updated) == ("upload:cards-2020.cdb", 2, 0)
+    assert Card.objects.get(passcode=NEMESES).name_en == "Nemeses Corridor"
+    staff.cookies["taikai_language"] = "en"
+    english = staff.post(
+        "/cards/import/", {"cards": [upload(older, "cards-2020.cdb")], "allow_older": "1"}
+    ).content.decode()
+    assert "overwritten as asked" in english and "Skipped (older)" in english
+    assert Card.objects.get(passcode=PANDA).ot == 2
+    assert AuditEntry.objects.filter(action="taikai.cards.imported").count() == 4
+
+
+def test_a_changed_forbidden_list_names_each_entry_on_the_page(staff: Client, tmp_path: Path) -> None:
+    staff.post("/cards/import/", {"lflist": [upload(LFLIST_JA, "lflist.conf")]})
+    text = LFLIST_JA.read_text("utf-8").replace("\n23434538 1", "\n23434538 0", 1)
+    edited = tmp_path / "edited.conf"
+    edited.write_text(text, "utf-8")
+    page = staff.post("/cards/import/", {"lflist": [upload(edited, "lflist.conf")]}).content.decode()
+    assert "2026.7: 1 件変更" in page and "制限 → 禁止" in page

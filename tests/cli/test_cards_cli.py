@@ -211,3 +211,55 @@ def test_banlist_import_of_a_file_with_no_list_exits_2(capsys: pytest.CaptureFix
     bad.write_text("1234 7\n")
     code, _, err = run(capsys, "banlist", "import", str(bad))
     assert code == 2 and "bad.conf" in err
+
+
+@pytest.mark.django_db
+def test_sync_records_each_file_by_its_url_not_a_temporary_path(
+    capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    # Issue 22: the record and the audit entry name where the data came from.
+    from taikai.audit.models import AuditEntry
+    from taikai.cards.models import Banlist, ImportRecord
+
+    code, out, _ = run(
+        capsys,
+        *("cards", "sync", "--cdb-url", f"{server}/en.cdb", "--ja-cdb-url", f"{server}/ja.cdb"),
+        *("--json-url", f"{server}/cardinfo.json", "--lflist-url", f"{server}/OCG.lflist.conf", "--lang", "en"),
+    )
+    assert code == 0 and "taikai-sync-" not in out
+    sources = list(ImportRecord.objects.order_by("id").values_list("source", flat=True))
+    assert sources == [
+        f"{server}/en.cdb + {server}/ja.cdb",
+        f"{server}/cardinfo.json",
+        f"{server}/cardinfo.json",
+        f"{server}/OCG.lflist.conf",
+    ]
+    assert Banlist.objects.get(name="2026.7").source == f"{server}/OCG.lflist.conf"
+    assert [e.after["source"] for e in AuditEntry.objects.order_by("id")] == sources
+
+
+@pytest.mark.django_db
+def test_an_older_file_is_skipped_until_allow_older(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tests.cards.conftest import CDB_2020
+    from tests.cards.test_older_imports import NEMESES, NEWER, write_json
+
+    newer = slice_cdb(CDB_EN, tmp_path / "2026.cdb", [NEMESES, 14558127, 101303071])
+    cardinfo = write_json(tmp_path / "cardinfo.json", NEWER)
+    assert run(capsys, "cards", "import", str(newer), str(cardinfo), "--lang", "en")[0] == 0
+    older = str(slice_cdb(CDB_2020, tmp_path / "2020.cdb", [NEMESES, 14558127]))
+    code, out, _ = run(capsys, "cards", "import", older, "--lang", "en")
+    assert code == 0 and f"{older}: 0 added, 0 updated, 1 unchanged, 1 skipped as older — the file is as of" in out
+    assert "--allow-older" in out and Card.objects.get(passcode=NEMESES).name_en == "Nemeses Corridor"
+    code, out, _ = run(capsys, "cards", "import", older, "--allow-older", "--lang", "ja")
+    assert code == 0 and "更新 1" in out and "指定により上書きしました" in out
+    assert Card.objects.get(passcode=NEMESES).name_en == "Nemesys Corridor"
+
+
+@pytest.mark.django_db
+def test_banlist_import_names_each_changed_entry(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    run(capsys, "banlist", "import", str(LFLIST_JA))
+    edited = tmp_path / "lflist.conf"
+    edited.write_text(LFLIST_JA.read_text("utf-8").replace("\n23434538 1", "\n23434538 0", 1), "utf-8")
+    code, out, _ = run(capsys, "banlist", "import", str(edited), "--lang", "en")
+    assert code == 0 and "2026.7: 1 entries changed — the list is as of 2026-07-01" in out
+    assert "    増殖するG: Limited → Forbidden" in out  # no card data stored: the list's comment names the card

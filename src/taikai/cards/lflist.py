@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 
 from taikai.core.deck import Banlist
 from taikai.core.problems import Problem
 
 _ENTRY = re.compile(r"^0*(\d{1,10})\s+(-?\d+)(?:\s*(?:--|#)\s*(.*))?\s*$")
 MAX_LINES = 200_000  # the 102-list ygopro file has 21,000 lines
+# A list's date in its name, as the publishers write it: "2026.07 OCG", "2026.7", "2013.3.1", "2026.5 TCG".
+_NAME_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
 
 
 class LflistError(ValueError):
@@ -38,6 +41,8 @@ class ParsedList:
     comments: dict[int, str] = field(default_factory=dict)
     whitelist: bool = False
     points: bool = False  # a $genesys points list
+    edition: date | None = None  # what the list is as of (list_date of its name unless the source says)
+    dated_by: str = "name"  # where the edition comes from: "name", or "document" (a YGOPRODeck document)
 
     def banlist(self) -> Banlist:
         return Banlist(self.name, dict(self.entries), self.whitelist)
@@ -75,7 +80,7 @@ def read_lflist(text: str) -> LflistFile:
                 _skip(warnings, number, line)
                 current = None  # the entries under a nameless header belong to no list
                 continue
-            current = ParsedList(name)
+            current = ParsedList(name, edition=list_date(name))
             lists.append(current)
             continue
         if current is None:
@@ -99,6 +104,18 @@ def read_lflist(text: str) -> LflistFile:
         raise LflistError(0, "no '!name' list in the file")
     warnings += [Problem("lflist-points-list", name=p.name) for p in lists if p.points]
     return LflistFile([p for p in lists if not p.points], warnings)
+
+
+def list_date(name: str) -> date | None:
+    """The date a list's name carries (``2026.07 OCG`` -> 2026-07-01), or None for a name without one."""
+    match = _NAME_DATE.search(name)
+    if match is None:
+        return None
+    year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 def parse_lflist(text: str) -> list[ParsedList]:

@@ -70,6 +70,9 @@ class Banlist(models.Model):
     frozen = models.BooleanField(default=False)
     source = models.CharField(max_length=500, blank=True)
     imported_at = models.DateTimeField(auto_now=True)
+    # The date the list is as of (from its name, or the YGOPRODeck document's newest card): an import dated
+    # earlier leaves the list alone unless the organizer asks (issue 22).
+    edition = models.DateField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -112,6 +115,9 @@ class ImportRecord(models.Model):
     created = models.IntegerField(default=0)
     updated = models.IntegerField(default=0)
     unchanged = models.IntegerField(default=0)
+    skipped = models.IntegerField(default=0)  # cards or lists left alone: the file is older than what is stored
+    # What the file is as of (None: the file carries no date); an import compares it with earlier imports'.
+    edition = models.DateField(null=True, blank=True)
     summary = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -1,50 +1,52 @@
 """Changing card data: imports (cards, F/L lists) and an event's own copy of a list.
 
 Every import runs in one transaction, is idempotent (a re-import updates rows and reports what
-changed), keeps an ``ImportRecord`` and writes an audit entry.
+changed), keeps an ``ImportRecord`` and writes an audit entry. A file older than the stored data changes
+nothing it would make older unless the organizer asks (``allow_older``; taikai.cards.editions). The lists'
+services live in ``services_banlists`` and are named here too.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import astuple, replace
+from dataclasses import astuple, dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from taikai.audit import services as audit
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import AuditActor
-from taikai.cards import limits
+from taikai.cards import editions, limits
 from taikai.cards.check import DeckCheck, ResolvedDeck, check_resolved, resolve_deck_text
-from taikai.cards.formats import DeckFormatError, decode_bytes
+from taikai.cards.editions import Dating
+from taikai.cards.formats import DeckFormatError
+from taikai.cards.importing import Counts, sha256, summary, within_limits
 from taikai.cards.index import CardIndex
-from taikai.cards.lflist import LflistError, LflistFile, ParsedList, read_lflist, squash
-from taikai.cards.models import Banlist, BanlistEntry, Card, ImportRecord
+from taikai.cards.lflist import ParsedList
+from taikai.cards.models import Banlist, Card, ImportRecord
 from taikai.cards.names import name_key
-from taikai.cards.sources import CardData, CardSourceError, Progress, read_cdbs, read_ygoprodeck
+from taikai.cards.services_banlists import (
+    copy_banlist,
+    import_banlists,
+    import_lflist_file,
+    library_banlist,
+    read_lflist_file,
+)
+from taikai.cards.sources import CardData, CardSourceError, Progress, read_cdbs, read_ygoprodeck, ygoprodeck_dates
 from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.ruleset import DeckRules, Ruleset
 from taikai.db.heavy import require_outside_write
 
 CARDS_IMPORTED = register_action("taikai.cards.imported", _("Card database imported"))
-BANLIST_IMPORTED = register_action("taikai.cards.banlist_imported", _("Forbidden/Limited list imported"))
-BANLIST_COPIED = register_action("taikai.cards.banlist_copied", _("Forbidden/Limited list copied for an event"))
 
 _FIELDS = ("alias", "type", "ot", "level", "atk", "defense", "race", "attribute", "ocg_date", "name_en", "name_ja")
 _BATCH = 500
-
-
-def _sha256(paths: Iterable[Path]) -> str:
-    digest = hashlib.sha256()
-    for path in paths:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def _row(card: CardData) -> Card:
@@ -65,6 +67,45 @@ def _existing(passcodes: Iterable[int]) -> dict[int, CardData]:
     return out
 
 
+def _stored_edition(fmt: str) -> date | None:
+    """The newest date of the earlier card imports of this format: what the stored card data is as of."""
+    records = ImportRecord.objects.filter(kind=ImportRecord.Kind.CARDS, summary__format=fmt, edition__isnull=False)
+    newest: date | None = records.aggregate(newest=Max("edition"))["newest"]
+    return newest
+
+
+def _changed_cards(
+    cards: dict[int, CardData], existing: dict[int, CardData], *, only_fill: bool, hold_back: bool
+) -> tuple[list[CardData], Counts]:
+    """The rows to write, and how many cards are new, changed, or left as they are because the file is older
+    (those may still get a missing name or date: ``editions.fill_only``)."""
+    changed: list[CardData] = []
+    counts = Counts()
+    for passcode, card in cards.items():
+        old = existing.get(passcode)
+        if old is None:
+            counts.created += 1
+            changed.append(card)
+            continue
+        if only_fill:
+            card = replace(
+                old,
+                ocg_date=card.ocg_date or old.ocg_date,
+                name_en=old.name_en or card.name_en,
+                name_ja=old.name_ja or card.name_ja,
+            )
+        else:
+            card = old.merged(card)  # names are kept per language: a file without one never erases it
+        if hold_back and astuple(kept := editions.fill_only(old, card)) != astuple(card):
+            counts.skipped += 1
+            card = kept
+        elif astuple(old) != astuple(card):
+            counts.updated += 1
+        if astuple(old) != astuple(card):
+            changed.append(card)
+    return changed, counts
+
+
 def import_cards(
     cards: dict[int, CardData],
     *,
@@ -73,31 +114,20 @@ def import_cards(
     actor: AuditActor | None = None,
     progress: Progress | None = None,
     only_fill: bool = False,
+    fmt: str = "cdb",
+    edition: date | None = None,
+    allow_older: bool = False,
 ) -> ImportRecord:
     """Insert new cards and update changed ones. ``only_fill`` keeps the stored card data and only adds
-    what is missing (OCG release dates, a missing name): used for YGOPRODeck JSON over a ``.cdb``."""
+    what is missing (OCG release dates, a missing name): used for YGOPRODeck JSON over a ``.cdb``.
+
+    ``edition`` is what the file is as of (None: it carries no date). A file older than the earlier imports of
+    its format (``fmt``) only adds what is missing, unless ``allow_older``."""
     with transaction.atomic():
+        dating = Dating(edition, _stored_edition(fmt), "cards" if fmt == "cdb" else "document", allow_older)
         existing = _existing(cards)
-        changed: list[CardData] = []
-        created = updated = 0
-        for passcode, card in cards.items():
-            old = existing.get(passcode)
-            if old is not None and only_fill:
-                card = replace(
-                    old,
-                    ocg_date=card.ocg_date or old.ocg_date,
-                    name_en=old.name_en or card.name_en,
-                    name_ja=old.name_ja or card.name_ja,
-                )
-            elif old is not None:
-                card = old.merged(card)  # names are kept per language: a file without one never erases it
-            if old is None:
-                created += 1
-            elif astuple(old) != astuple(card):
-                updated += 1
-            else:
-                continue
-            changed.append(card)
+        not_in_file = Card.objects.count() - len(existing)
+        changed, counts = _changed_cards(cards, existing, only_fill=only_fill, hold_back=dating.holds_back)
         total = len(changed)
         for start in range(0, total, _BATCH):
             Card.objects.bulk_create(
@@ -113,23 +143,44 @@ def import_cards(
             source=source[:1000],
             sha256=sha256,
             actor=actor.audit_user() if actor is not None else None,
-            created=created,
-            updated=updated,
-            unchanged=len(cards) - created - updated,
-            summary={"cards": len(cards), "in_database": Card.objects.count()},
+            created=counts.created,
+            updated=counts.updated,
+            skipped=counts.skipped,
+            unchanged=len(cards) - counts.created - counts.updated - counts.skipped,
+            edition=edition,
+            summary={
+                "format": fmt,
+                "cards": len(cards),
+                "in_database": Card.objects.count(),
+                "not_in_file": not_in_file,
+                **dating.as_dict(),
+            },
         )
-        audit.record(CARDS_IMPORTED, actor=actor, obj=record, after=_summary(record))
+        audit.record(CARDS_IMPORTED, actor=actor, obj=record, after=summary(record))
     return record
 
 
-def _summary(record: ImportRecord) -> dict[str, Any]:
-    return {
-        "source": record.source,
-        "created": record.created,
-        "updated": record.updated,
-        "unchanged": record.unchanged,
-        **record.summary,
-    }
+@dataclass(frozen=True)
+class _Document:
+    """A YGOPRODeck document read and checked, before anything is written."""
+
+    label: str
+    cards: list[CardData]
+    lists: dict[str, dict[int, int]]
+    sha256: str
+    edition: date | None
+
+
+def _cdb_edition(cards: dict[int, CardData], documents: list[_Document]) -> date | None:
+    """A cards.cdb carries no date: it is as of the newest release among its cards, as the stored data
+    knows them or a YGOPRODeck document imported with it says."""
+    today = timezone.localdate()
+    dates = [c.ocg_date for d in documents for c in d.cards if c.passcode in cards]
+    wanted = list(cards)
+    for start in range(0, len(wanted), 5000):
+        known = Card.objects.filter(passcode__in=wanted[start : start + 5000], ocg_date__lte=today)
+        dates.append(known.aggregate(newest=Max("ocg_date"))["newest"])
+    return editions.newest(dates, today)
 
 
 def import_card_files(
@@ -139,166 +190,107 @@ def import_card_files(
     progress: Progress | None = None,
     labels: dict[str, str] | None = None,
     languages: dict[str, str] | None = None,
+    allow_older: bool = False,
 ) -> list[ImportRecord]:
     """``.cdb`` files (merged by passcode into one import) and YGOPRODeck ``.json`` files (each its own).
 
-    ``labels`` names a file in the record instead of its path (e.g. the name of an uploaded file);
-    ``languages`` says a ``.cdb``'s name language ("ja"/"en") where it is known (otherwise guessed).
-    Every file is read before the write transaction opens."""
+    ``labels`` names a file in the record instead of its path (the name of an uploaded file, the URL it was
+    downloaded from); ``languages`` says a ``.cdb``'s name language ("ja"/"en") where it is known (otherwise
+    guessed); ``allow_older`` lets a file older than the stored data replace it. Every file is read before the
+    write transaction opens, the JSON first, so its release dates can date the ``.cdb``."""
     files = [Path(p) for p in paths]
     labels = labels or {}
     cdbs = [p for p in files if p.suffix.lower() != ".json"]
     require_outside_write("reading card files")
+    documents = [_read_ygoprodeck(p, labels.get(str(p))) for p in files if p.suffix.lower() == ".json"]
     records = []
     if cdbs:
         cards = read_cdbs(cdbs, languages=languages, progress=progress)
         source = " + ".join(labels.get(str(p), str(p)) for p in cdbs)
-        _within_limits(limits.check_cards, cards.values(), source)
-        records.append(import_cards(cards, source=source, sha256=_sha256(cdbs), actor=actor, progress=progress))
-    for path in (p for p in files if p.suffix.lower() == ".json"):
-        records.extend(import_ygoprodeck_file(path, actor=actor, progress=progress, label=labels.get(str(path))))
+        within_limits(limits.check_cards, cards.values(), source)
+        edition = _cdb_edition(cards, documents)
+        records.append(
+            import_cards(
+                cards,
+                source=source,
+                sha256=sha256(cdbs),
+                actor=actor,
+                progress=progress,
+                edition=edition,
+                allow_older=allow_older,
+            )
+        )
+    for document in documents:
+        records.extend(_import_ygoprodeck(document, actor=actor, progress=progress, allow_older=allow_older))
     return records
+
+
+def _read_ygoprodeck(path: Path, label: str | None) -> _Document:
+    label = label or str(path)
+    try:
+        within_limits(limits.check_text_size, path.stat().st_size, label)
+        document = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise CardSourceError(f"{label}: not readable JSON ({exc})") from exc
+    cards, lists = read_ygoprodeck(document)
+    within_limits(limits.check_cards, cards, label)
+    edition = editions.newest(ygoprodeck_dates(document), timezone.localdate())
+    return _Document(label, cards, lists, sha256([path]), edition)
 
 
 def import_ygoprodeck_file(
-    path: Path, *, actor: AuditActor | None = None, progress: Progress | None = None, label: str | None = None
+    path: Path,
+    *,
+    actor: AuditActor | None = None,
+    progress: Progress | None = None,
+    label: str | None = None,
+    allow_older: bool = False,
 ) -> list[ImportRecord]:
-    try:
-        _within_limits(limits.check_text_size, path.stat().st_size, label or str(path))
-        document = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise CardSourceError(f"{path}: not readable JSON ({exc})") from exc
-    cards, lists = read_ygoprodeck(document)
-    _within_limits(limits.check_cards, cards, label or str(path))
-    sha = _sha256([path])
-    held = {c.passcode for c in cards}
+    require_outside_write("reading a YGOPRODeck file")
+    document = _read_ygoprodeck(path, label)
+    return _import_ygoprodeck(document, actor=actor, progress=progress, allow_older=allow_older)
+
+
+def _import_ygoprodeck(
+    document: _Document, *, actor: AuditActor | None, progress: Progress | None, allow_older: bool
+) -> list[ImportRecord]:
+    held = {c.passcode for c in document.cards}
     with transaction.atomic():
         record = import_cards(
-            {c.passcode: c for c in cards},
-            source=label or str(path),
-            sha256=sha,
+            {c.passcode: c for c in document.cards},
+            source=document.label,
+            sha256=document.sha256,
             actor=actor,
             progress=progress,
             only_fill=True,
+            fmt="ygoprodeck",
+            edition=document.edition,
+            allow_older=allow_older,
         )
-        parsed = [p for name, entries in lists.items() if (p := _updated_list(name, entries, held)) is not None]
+        parsed = [
+            p
+            for name, entries in document.lists.items()
+            if (p := _updated_list(name, entries, held, document.edition)) is not None
+        ]
         records = [record]
         if parsed:
-            records.append(import_banlists(parsed, source=label or str(path), sha256=sha, actor=actor))
+            records.append(
+                import_banlists(
+                    parsed, source=document.label, sha256=document.sha256, actor=actor, allow_older=allow_older
+                )
+            )
     return records
 
 
-def _updated_list(name: str, entries: dict[int, int], held: set[int]) -> ParsedList | None:
+def _updated_list(name: str, entries: dict[int, int], held: set[int], edition: date | None) -> ParsedList | None:
     """A YGOPRODeck list updated for the cards the document holds; every other entry is kept, so an
-    old or partial file never cuts a list down (a 14-card file must not replace a 136-entry list)."""
+    old or partial file never cuts a list down (a 14-card file must not replace a 136-entry list).
+    The list is as of the document's date (its name has none)."""
     stored = library_banlist(name)
     if stored is None:
-        return ParsedList(name, dict(entries)) if entries else None
+        return ParsedList(name, dict(entries), edition=edition, dated_by="document") if entries else None
     kept = {p: n for p, n in stored.entries.values_list("passcode", "limit") if p not in held}
-    return ParsedList(name, {**kept, **entries})
-
-
-def import_banlists(
-    lists: list[ParsedList],
-    *,
-    source: str,
-    sha256: str = "",
-    actor: AuditActor | None = None,
-    warnings: list[dict[str, Any]] | None = None,
-) -> ImportRecord:
-    """Library lists by name: a new name is created, a known one has its entries replaced."""
-    with transaction.atomic():
-        created = updated = unchanged = 0
-        for parsed in lists:
-            banlist, was_created = Banlist.objects.get_or_create(name=parsed.name, frozen=False)
-            old = set(banlist.entries.values_list("passcode", "limit"))
-            new = set(parsed.entries.items())
-            if was_created:
-                created += 1
-            elif old != new or banlist.whitelist != parsed.whitelist:
-                updated += 1
-            else:
-                unchanged += 1
-                continue
-            banlist.whitelist = parsed.whitelist
-            banlist.source = source[:500]
-            banlist.save()
-            banlist.entries.all().delete()
-            BanlistEntry.objects.bulk_create(
-                BanlistEntry(banlist=banlist, passcode=p, limit=n, comment=parsed.comments.get(p, "")[:200])
-                for p, n in parsed.entries.items()
-            )
-        record = ImportRecord.objects.create(
-            kind=ImportRecord.Kind.BANLIST,
-            source=source[:1000],
-            sha256=sha256,
-            actor=actor.audit_user() if actor is not None else None,
-            created=created,
-            updated=updated,
-            unchanged=unchanged,
-            summary={"lists": [p.name for p in lists], "warnings": warnings or []},
-        )
-        audit.record(BANLIST_IMPORTED, actor=actor, obj=record, after=_summary(record))
-    return record
-
-
-def read_lflist_file(path: str | Path) -> LflistFile:
-    """An ``lflist.conf`` read and parsed (no database): do it before the write transaction."""
-    path = Path(path)
-    require_outside_write("reading a banlist file")
-    _within_limits(limits.check_text_size, path.stat().st_size, str(path))
-    try:
-        text = decode_bytes(path.read_bytes())
-    except OSError as exc:
-        raise LflistError(0, f"{path}: {exc.strerror or exc}") from exc
-    except DeckFormatError as exc:
-        raise LflistError(0, f"{path}: {exc.reason}") from exc
-    return read_lflist(text)
-
-
-def import_lflist_file(path: str | Path, *, actor: AuditActor | None = None, label: str | None = None) -> ImportRecord:
-    """Every readable list in the file; the record's summary keeps the warnings (lines skipped). Parsed and
-    checked against the bounds before the write transaction."""
-    path = Path(path)
-    parsed = read_lflist_file(path)
-    _within_limits(limits.check_lists, parsed.lists, label or str(path))
-    warnings = [p.as_dict() for p in parsed.warnings]
-    return import_banlists(
-        parsed.lists, source=label or str(path), sha256=_sha256([path]), actor=actor, warnings=warnings
-    )
-
-
-def _within_limits(check: Any, value: Any, label: str) -> None:
-    try:
-        check(value, label)
-    except limits.LimitError as exc:
-        raise CardSourceError(str(exc)) from exc
-
-
-def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id: int | None = None) -> Banlist:
-    """A frozen copy for one event: later imports of the same name do not touch it."""
-    with transaction.atomic():
-        copy = Banlist.objects.create(
-            name=banlist.name, whitelist=banlist.whitelist, frozen=True, source=banlist.source
-        )
-        BanlistEntry.objects.bulk_create(
-            BanlistEntry(banlist=copy, passcode=e.passcode, limit=e.limit, comment=e.comment)
-            for e in banlist.entries.all()
-        )
-        audit.record(BANLIST_COPIED, actor=actor, obj=copy, event_id=event_id, before=banlist.pk, after=copy.pk)
-    return copy
-
-
-def library_banlist(name: str) -> Banlist | None:
-    """The library list called ``name``: exact, then ignoring case and spaces (as in file mode)."""
-    exact = Banlist.objects.filter(name=name, frozen=False).first()
-    if exact is not None or not name.strip():
-        return exact
-    wanted = squash(name)
-    for banlist in Banlist.objects.filter(frozen=False):
-        if squash(banlist.name) == wanted:
-            return banlist
-    return None
+    return ParsedList(name, {**kept, **entries}, edition=edition, dated_by="document")
 
 
 def check_deck_text(
@@ -319,6 +311,8 @@ def check_deck_text(
 
 
 __all__ = [
+    "CardSourceError",
+    "ParsedList",
     "DeckCheck",
     "DeckFormatError",
     "ResolvedDeck",

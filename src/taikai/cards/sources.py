@@ -198,6 +198,21 @@ def _parse_date(value: object) -> date | None:
         return None
 
 
+def ygoprodeck_dates(document: Any) -> list[date]:
+    """Every release date (``misc_info``'s ``ocg_date`` and ``tcg_date``) in a ``cardinfo.php`` answer:
+    what dates the document (YGOPRODeck's cardinfo carries no database version or date of its own)."""
+    rows = document.get("data") if isinstance(document, dict) else document
+    out = []
+    for row in rows if isinstance(rows, list) else []:
+        misc = row.get("misc_info") if isinstance(row, dict) else None
+        for info in misc if isinstance(misc, list) else []:
+            for key in ("ocg_date", "tcg_date"):
+                day = _parse_date(info.get(key)) if isinstance(info, dict) else None
+                if day is not None:
+                    out.append(day)
+    return out
+
+
 def read_ygoprodeck(document: Any) -> tuple[list[CardData], dict[str, dict[int, int]]]:
     """Cards and F/L lists (from ``banlist_info``) in a ``cardinfo.php`` answer.
 

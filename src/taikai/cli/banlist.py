@@ -1,4 +1,4 @@
-"""taikai banlist import FILE... | list | show NAME [--json]"""
+"""taikai banlist import FILE... [--allow-older] | list | show NAME [--json]"""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 from taikai import messages
 from taikai.cards.texts import LIMIT_NAMES
+from taikai.cli.cards import ALLOW_OLDER_HELP
 from taikai.core.problems import Problem
 
 messages.register(
@@ -28,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     bsub.required = True
     imp = _leaf(bsub.add_parser("import", help="import lflist.conf files (every !NAME list in them)"))
     imp.add_argument("files", nargs="+")
+    imp.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
     imp.set_defaults(func=cmd_import)
     _leaf(bsub.add_parser("list", help="the imported lists")).set_defaults(func=cmd_list)
     show = _leaf(bsub.add_parser("show", help="the cards on one list"))
@@ -42,18 +44,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     setup()
     from taikai.cards import services
     from taikai.cards.lflist import LflistError
-    from taikai.cli.cards import print_warnings, summary_problem
+    from taikai.cli.cards import print_record
     from taikai.events.actors import System
 
     lang = messages.cli_language(args.lang)
     for path in map(Path, args.files):
         try:
-            record = services.import_lflist_file(path, actor=System("taikai banlist"))
+            record = services.import_lflist_file(path, actor=System("taikai banlist"), allow_older=args.allow_older)
         except (OSError, UnicodeDecodeError, LflistError) as exc:
             sys.stderr.write(f"taikai banlist import: {path}: {exc}\n")
             return 2
-        print(messages.text(summary_problem(record), lang))
-        print_warnings(record, lang)
+        print_record(record, lang)
         print("  " + ", ".join(record.summary.get("lists", [])[:10]))
     return 0
 

@@ -1,10 +1,15 @@
-"""taikai cards import FILE... | sync [--cdb-url URL]... [--ja-cdb-url URL] [--json-url URL] [--lflist-url URL]
+"""taikai cards import FILE... [--allow-older] | sync [--cdb-url URL]... [--ja-cdb-url URL] [--json-url URL]
+[--lflist-url URL] [--allow-older]
 taikai cards find NAME
 
 ``sync`` downloads from configured URLs (``TAIKAI_CARDS_CDB_URLS``, space-separated;
 ``TAIKAI_CARDS_JA_CDB_URL``; ``TAIKAI_CARDS_JSON_URL``; ``TAIKAI_BANLIST_URL``; the options win) and
 imports what it got. The Japanese-locale ``cards.cdb`` brings the Japanese names, so Japanese deck
 sheets read out of the box; names are kept per language, so no file erases another's.
+
+A file older than the stored data changes nothing it would make older; ``--allow-older`` overwrites anyway.
+Each import prints what it added, updated and skipped as older, what its file is as of, and every F/L entry
+it changed; the record names the file as given (a downloaded file by its URL).
 """
 
 from __future__ import annotations
@@ -17,11 +22,15 @@ import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from taikai import messages
 from taikai.cards.lflist import LflistError
 from taikai.cards.sources import CardSourceError, Progress
 from taikai.core.problems import Problem
+
+if TYPE_CHECKING:
+    from taikai.cards.models import ImportRecord
 
 DEFAULT_CDB_URLS = ("https://raw.githubusercontent.com/ProjectIgnis/BabelCDB/master/cards.cdb",)
 # The Japanese-locale cards.cdb YGOPro distributions publish (names as printed on OCG cards).
@@ -30,17 +39,15 @@ DEFAULT_JSON_URL = "https://db.ygoprodeck.com/api/v7/cardinfo.php?misc=yes"
 DEFAULT_LFLIST_URL = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/OCG.lflist.conf"
 
 messages.register(
-    "import-summary",
-    "{source}: 追加 {created}、更新 {updated}、変更なし {unchanged}",
-    "{source}: {created} added, {updated} updated, {unchanged} unchanged",
-)
-messages.register(
     "offline",
     "{url} に接続できません（{reason}）。"
     "オフラインの場合は `taikai cards import FILE` でファイルから取り込んでください",
     "cannot reach {url} ({reason}). If you are offline, import files with `taikai cards import FILE`",
 )
 messages.register("no-card-found", "「{name}」に一致するカードはありません", "no card matches {name!r}")
+
+
+ALLOW_OLDER_HELP = "let a file older than the stored data overwrite it / 保存済みより古いファイルでも上書きする"
 
 
 def _leaf(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -57,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         csub.add_parser("import", help="import cards.cdb (several merge by passcode), YGOPRODeck .json, lflist.conf")
     )
     imp.add_argument("files", nargs="+")
+    imp.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
     imp.set_defaults(func=cmd_import)
     sync = _leaf(csub.add_parser("sync", help="download the card database and F/L list from the configured URLs"))
     sync.add_argument("--cdb-url", action="append", help="a cards.cdb URL (repeatable; env TAIKAI_CARDS_CDB_URLS)")
@@ -64,6 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sync.add_argument("--json-url", help="a YGOPRODeck cardinfo URL (env TAIKAI_CARDS_JSON_URL; '' to skip)")
     sync.add_argument("--lflist-url", help="an lflist.conf URL (env TAIKAI_BANLIST_URL; '' to skip)")
     sync.add_argument("--timeout", type=float, default=30.0)
+    sync.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
     sync.set_defaults(func=cmd_sync)
     find = _leaf(
         csub.add_parser("find", help="find cards by Japanese or English name (partial, full-width or half-width)")
@@ -75,7 +84,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     find.set_defaults(func=cmd_find)
 
 
-def import_files(paths: list[Path], lang: str, languages: dict[str, str] | None = None) -> int:
+def import_files(
+    paths: list[Path],
+    lang: str,
+    languages: dict[str, str] | None = None,
+    *,
+    labels: dict[str, str] | None = None,
+    allow_older: bool = False,
+) -> int:
+    """Import ``paths`` and print what each import did; ``labels`` names a file in the record (its URL)."""
     from taikai.cli.django_setup import setup
 
     setup()
@@ -91,20 +108,46 @@ def import_files(paths: list[Path], lang: str, languages: dict[str, str] | None 
         return 2
     lflists = [p for p in paths if p.suffix.lower() == ".conf"]
     card_files = [p for p in paths if p not in lflists]
+    labels = labels or {}
     try:
         records = (
-            services.import_card_files(card_files, actor=by, progress=TerminalProgress("cards"), languages=languages)
+            services.import_card_files(
+                card_files,
+                actor=by,
+                progress=TerminalProgress("cards"),
+                languages=languages,
+                labels=labels,
+                allow_older=allow_older,
+            )
             if card_files
             else []
         )
-        records += [services.import_lflist_file(p, actor=by) for p in lflists]
+        records += [
+            services.import_lflist_file(p, actor=by, label=labels.get(str(p)), allow_older=allow_older) for p in lflists
+        ]
     except (CardSourceError, LflistError, UnicodeDecodeError) as exc:
         sys.stderr.write(f"taikai cards import: {exc}\n")
         return 2
     for record in records:
-        print(messages.text(summary_problem(record), lang))
-        print_warnings(record, lang)
+        print_record(record, lang)
     return 0
+
+
+def print_record(record: ImportRecord, lang: str) -> None:
+    """The summary line (with what a card file is as of), each list changed or left alone with its
+    entries, and the lines an lflist import skipped (stderr)."""
+    from taikai.cards import report
+
+    notes = report.notes(record, lang)
+    line = report.summary_line(record, lang)
+    if record.kind == record.Kind.CARDS and notes:
+        line, notes = f"{line} — {notes[0].text}", notes[1:]
+    print(line)
+    for note in notes:
+        print(f"  {note.text}")
+        for item in note.items:
+            print(f"    {item}")
+    print_warnings(record, lang)
 
 
 def print_warnings(record: object, lang: str) -> None:
@@ -117,18 +160,8 @@ def print_warnings(record: object, lang: str) -> None:
         sys.stderr.write(f"{getattr(record, 'source', '')}: {describe(Problem(raw['code'], **params), lang)}\n")
 
 
-def summary_problem(record: object) -> Problem:
-    return Problem(
-        "import-summary",
-        source=getattr(record, "source", ""),
-        created=getattr(record, "created", 0),
-        updated=getattr(record, "updated", 0),
-        unchanged=getattr(record, "unchanged", 0),
-    )
-
-
 def cmd_import(args: argparse.Namespace) -> int:
-    return import_files([Path(f) for f in args.files], messages.cli_language(args.lang))
+    return import_files([Path(f) for f in args.files], messages.cli_language(args.lang), allow_older=args.allow_older)
 
 
 def _urls(args: argparse.Namespace) -> tuple[list[str], str, str, str]:
@@ -180,7 +213,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 sys.stderr.write(messages.text(Problem("offline", url=url, reason=reason), lang) + "\n")
                 return 2
             paths.append(target)
-        return import_files(paths, lang, {str(Path(tmp) / "cards-ja.cdb"): "ja"})
+        # The record names each file by the URL it came from, not the temporary path.
+        labels = {str(Path(tmp) / name): url for url, name in wanted}
+        languages = {str(Path(tmp) / "cards-ja.cdb"): "ja"}
+        return import_files(paths, lang, languages, labels=labels, allow_older=args.allow_older)
 
 
 def cmd_find(args: argparse.Namespace) -> int:

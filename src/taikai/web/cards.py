@@ -1,4 +1,6 @@
-"""The organizer's card-data page: upload a cards.cdb (and an lflist.conf) and see what the import did.
+"""The organizer's card-data page: upload a cards.cdb (and an lflist.conf) and see what the import did:
+what it added, updated and skipped because the file is older than the stored data (unless the organizer ticks
+"Overwrite with an older file"), what the file is as of, and each F/L entry changed from what to what.
 
 An edge over the cards services (which sit below the event apps), so it lives with the other pages here."""
 
@@ -15,7 +17,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from taikai.cards import services
+from taikai.cards import report, services
 from taikai.cards.lflist import LflistError
 from taikai.cards.models import Banlist, Card, ImportRecord
 from taikai.cards.sources import CardSourceError
@@ -56,11 +58,13 @@ def import_page(request: HttpRequest) -> HttpResponse:
             error = _("Choose a cards.cdb or an lflist.conf file.")
         else:
             try:
-                records = _import(request, card_files, lflists)
+                records = _import(request, card_files, lflists, allow_older=request.POST.get("allow_older") == "1")
             except (CardSourceError, LflistError, UnicodeDecodeError) as exc:
                 error = str(exc)
+    lang = (translation.get_language() or "ja")[:2]
     context = {
         "records": records,
+        "notes": [note for record in records for note in report.notes(record, lang)],
         "warnings": _warnings(records),
         "error": error,
         "history": ImportRecord.objects.select_related("actor")[:10],
@@ -82,7 +86,11 @@ def _warnings(records: list[ImportRecord]) -> list[str]:
 
 
 def _import(
-    request: HttpRequest, card_files: list[UploadedFile[bytes]], lflists: list[UploadedFile[bytes]]
+    request: HttpRequest,
+    card_files: list[UploadedFile[bytes]],
+    lflists: list[UploadedFile[bytes]],
+    *,
+    allow_older: bool,
 ) -> list[ImportRecord]:
     with tempfile.TemporaryDirectory(prefix="taikai-upload-") as tmp:
         folder = Path(tmp)
@@ -90,6 +98,9 @@ def _import(
         lists = [_save(f, folder, 100 + i, (".conf", ".txt")) for i, f in enumerate(lflists)]
         # The record keeps the name the organizer uploaded, not the temporary path.
         labels = {str(p): f"upload:{f.name}" for p, f in zip([*cards, *lists], [*card_files, *lflists], strict=True)}
-        records = services.import_card_files(cards, actor=Staff(request.user), labels=labels) if cards else []
-        records += [services.import_lflist_file(p, actor=Staff(request.user), label=labels[str(p)]) for p in lists]
+        by = Staff(request.user)
+        records = services.import_card_files(cards, actor=by, labels=labels, allow_older=allow_older) if cards else []
+        records += [
+            services.import_lflist_file(p, actor=by, label=labels[str(p)], allow_older=allow_older) for p in lists
+        ]
     return records
