@@ -6,7 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # mypy --strict: the rules, the card data and every service module (STYLE 7)
 TYPED := src/taikai/core src/taikai/cards src/taikai/events/services src/taikai/judging/services \
-	src/taikai/decks/services.py src/taikai/decks/lock.py src/taikai/api/services.py
+	src/taikai/decks/services.py src/taikai/decks/lock.py src/taikai/api/services.py \
+	src/taikai/db/rows.py src/taikai/db/heavy.py src/taikai/events/reads.py
 
 .PHONY: run test check bench install clean-venv test-sqlite test-postgres messages
 

@@ -36,6 +36,10 @@ then
   echo "== tests on PostgreSQL ($PG_URL), all but the browser tests =="
   TAIKAI_DATABASE_URL="$PG_URL" run_pytest -q -n 2 --dist loadgroup -m "not sqlite_only and not browser" || exit 1
   ran+=("PostgreSQL")
+elif [ -n "${TAIKAI_TEST_POSTGRES_URL:-}" ]; then
+  # A PostgreSQL server was asked for by name: not finding it is a failure, never a quiet skip.
+  echo "== PostgreSQL not reachable at TAIKAI_TEST_POSTGRES_URL=$PG_URL: failing =="
+  exit 1
 else
   echo "== PostgreSQL not reachable at $PG_URL: skipped the PostgreSQL run =="
 fi

@@ -6,6 +6,7 @@ PostgreSQL): JSON fields as dicts, date-times aware, the empty side of a bye's o
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pytest
@@ -150,3 +151,19 @@ def test_no_save_signal_listens_to_the_models_written_by_hand() -> None:
 
     for model in (AuditEntry, ResultReport, Match):
         assert not pre_save.has_listeners(model) and not post_save.has_listeners(model), model
+
+
+def test_no_model_written_by_hand_overrides_save() -> None:
+    """A hand-written insert or update never calls ``save()``: a model that overrode it would be written two
+    ways (docs/architecture.md, "Hand-written statements")."""
+    from django.db import models
+
+    from taikai.audit.models import AuditEntry
+    from taikai.events.models import ResultReport
+
+    for model in (ResultReport, Match):
+        assert model.save is models.Model.save, model
+        assert model.save_base is models.Model.save_base, model
+    # The audit entry's save() only refuses to change a row already written (append-only); the hand-written
+    # path only ever inserts one, so the two agree.
+    assert "pk is not None" in inspect.getsource(AuditEntry.save)

@@ -409,9 +409,9 @@ def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, versio
         outcome = _outcome(judged)
         keeps_penalty_duels(m, result)
         before = _snapshot(m)
-        ResultReport.objects.create(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis)
+        db_rows.insert(ResultReport(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis))
         _apply(m, result, outcome, Match.Status.CONFIRMED)
-        m.save(update_fields=RESULT_FIELDS)
+        db_rows.update(m, RESULT_FIELDS)  # written as _enter writes it (docs/architecture.md)
         settle_team_match(m)
         finish_when_committed(m)
         record(
