@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player, Round
 from taikai.events.services import events as event_services
+from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
 from taikai.web.accounts import ensure_first_organizer
@@ -114,7 +115,7 @@ def test_destroying_asks_first(new_page: Any, viewport: dict[str, int]) -> None:
     page.click("text=次のラウンドを組む")
     rnd = Round.objects.get(event=event, number=1)
     ids = list(event.players.order_by("id").values_list("pk", flat=True))
-    round_services.edit_pairing(rnd, by=Staff(event.created_by), pairs=[(ids[0], ids[1]), (ids[2], None)])
+    pairing_edits.edit_pairing(rnd, by=Staff(event.created_by), pairs=[(ids[0], ids[1]), (ids[2], None)])
     page.goto(f"{page.base_url}/events/{event.pk}/rounds/1/")
     page.click("#pair-again")
     expect(page.locator(".confirm li")).to_have_count(2)
