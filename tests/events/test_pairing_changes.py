@@ -11,7 +11,7 @@ from django.test import Client
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
-from taikai.events.models import Event, Match, Round
+from taikai.events.models import Event, Match, ResultReport, Round
 from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -202,3 +202,32 @@ def test_a_top_cut_round_is_not_paired_again_and_says_why(organizer: Any) -> Non
     with pytest.raises(ServiceError) as refused:
         pairing_edits.repair_round(cut, by=Staff(organizer))
     assert refused.value.problem.code == "repair-not-swiss"
+
+
+# --- an edit and a report at the same moment -----------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(3))
+def test_an_edit_and_a_report_at_once_never_lose_the_report(organizer: Any, attempt: int) -> None:
+    from tests.security.test_concurrency import at_once
+
+    event, rnd = _round(organizer)
+    seen = pairing_edits.pairing_state(rnd).version
+    pairs = _swap_tables_2_and_3(_pairs(rnd))
+    table2 = _tables(rnd)[1]
+
+    def edit() -> Round:
+        return pairing_edits.edit_pairing(Round.objects.get(pk=rnd.pk), by=Staff(organizer), pairs=pairs, version=seen)
+
+    def report() -> Match:
+        return result_services.report_result(Match.objects.get(pk=table2.pk), player=table2.player_a, result=A_WINS)
+
+    edited, reported = at_once(edit, report)
+    if isinstance(reported, Match):  # the report landed first: the edit was made on a stale version
+        assert isinstance(edited, Conflict), edited
+        assert Match.objects.get(pk=table2.pk).status == Match.Status.REPORTED
+    else:  # the edit landed first: the report finds its table gone and stores nothing
+        assert isinstance(edited, Round), edited
+        assert isinstance(reported, Match.DoesNotExist), reported
+    assert all(r.match.status != Match.Status.PENDING for r in ResultReport.objects.select_related("match"))
