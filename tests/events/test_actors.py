@@ -26,11 +26,11 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.permissions import role_of
 from taikai.events.services import events as event_services
+from taikai.events.services import pairing_edits, transfer
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
-from taikai.events.services import transfer
 from taikai.judging.services import appeals, calls, database, penalties, prizes, tools
 from taikai.judging.services import time_procedure as tps
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
@@ -181,8 +181,8 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ("mark_ineligible", "organizer", False, lambda w, a: player_services.mark_ineligible(w.own, by=a, reason="REG-2")),
     ("drop_player", "player_or_organizer", False, lambda w, a: player_services.drop_player(w.own, by=a)),
     ("pair_next_round", "organizer", False, lambda w, a: round_services.pair_next_round(w.event, by=a)),
-    ("repair_round", "organizer", False, lambda w, a: round_services.repair_round(w.match.round, by=a)),
-    ("edit_pairing", "organizer", False, lambda w, a: round_services.edit_pairing(w.match.round, by=a, pairs=[])),
+    ("repair_round", "organizer", False, lambda w, a: pairing_edits.repair_round(w.match.round, by=a)),
+    ("edit_pairing", "organizer", False, lambda w, a: pairing_edits.edit_pairing(w.match.round, by=a, pairs=[])),
     ("pair_team_round", "organizer", False, lambda w, a: team_services.pair_team_round(w.event, a, 2)),
     ("register_team", "staff", False, lambda w, a: team_services.register_team(w.event, by=a, name="", members=[])),
     ("start_round", "organizer", False, lambda w, a: round_services.start_round(w.match.round, by=a)),

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from taikai.events.actors import Staff
+from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.results import ResultInput
@@ -42,7 +43,7 @@ def test_pairings_page_follows_a_hand_edit_but_not_results(organizer: Any) -> No
     m1, m2 = rnd.matches.order_by("table")
     swapped = [(m1.player_a_id, m2.player_a_id), (m1.player_b_id, m2.player_b_id)]
     rnd.matches.all().delete()  # a fresh round to edit (results were entered on the old tables)
-    round_services.edit_pairing(rnd, by=Staff(organizer), pairs=swapped)
+    pairing_edits.edit_pairing(rnd, by=Staff(organizer), pairs=swapped)
     fresh = anonymous.get(f"/e/{event.pk}/pairings/")
     assert "X-Taikai-Cache" not in fresh
 

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player, Round
 from taikai.events.services import events as event_services
+from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
 from taikai.web.accounts import ensure_first_organizer
@@ -111,8 +112,9 @@ def test_destroying_asks_first(new_page: Any, viewport: dict[str, int]) -> None:
     page.goto(f"{page.base_url}/events/{event.pk}/")
     page.click("text=次のラウンドを組む")
     rnd = Round.objects.get(event=event, number=1)
-    ids = list(event.players.order_by("id").values_list("pk", flat=True))
-    round_services.edit_pairing(rnd, by=Staff(event.created_by), pairs=[(ids[0], ids[1]), (ids[2], None)])
+    table, bye = rnd.matches.order_by("is_bye")  # both changed by hand: the bye goes to another player
+    hand = [(table.player_a_id, bye.player_a_id), (table.player_b_id, None)]
+    pairing_edits.edit_pairing(rnd, by=Staff(event.created_by), pairs=hand)
     page.goto(f"{page.base_url}/events/{event.pk}/rounds/1/")
     page.click("#pair-again")
     expect(page.locator(".confirm li")).to_have_count(2)

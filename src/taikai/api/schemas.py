@@ -240,3 +240,36 @@ class DeckOut(Schema):
         "sent is kept as not accepted, shown to the player and the judges.",
     )
     registered: DeckRegistered
+
+
+class PairIn(Schema):
+    a: str = Field(..., description="Player A's id.")
+    b: str | None = Field(None, description="Player B's id; null for a bye.")
+
+
+class PairingsVersionIn(Schema):
+    version: str = Field(
+        ..., max_length=40, description="The `version` of the round's pairings you saw (GET .../pairings)."
+    )
+
+
+class PairingsIn(PairingsVersionIn):
+    pairs: list[PairIn] = Field(
+        ..., max_length=1000, description="Every table in order; a table with a result as it is."
+    )
+    allow_rematch: bool = False
+
+
+class PairingTableOut(Schema):
+    table: int
+    player_a: dict[str, str]
+    player_b: dict[str, str] | None
+    is_bye: bool
+    status: Literal["pending", "reported", "disputed", "confirmed"]
+    has_result: bool = Field(..., description="A result is in: an edit keeps this table as it is.")
+
+
+class PairingsOut(Schema):
+    round: int
+    version: str = Field(..., description="Send it back with an edit or a re-pair; a stale one is answered 409.")
+    tables: list[PairingTableOut]

@@ -28,6 +28,8 @@ from taikai.events import reads
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.permissions import require_staff
+from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -119,6 +121,75 @@ def pair_round(request: HttpRequest, event_id: s.Id) -> Status[dict[str, Any]]:
     event = _event(event_id)
     rnd = round_services.pair_next_round(event, by=staff_actor(request, event))
     return Status(201, serialize.round_rows(event.rounds.filter(pk=rnd.pk))[0])
+
+
+def _pairings(rnd: Round) -> dict[str, Any]:
+    state = pairing_edits.pairing_state(rnd)
+    kept = {m.pk for m in state.kept}
+    tables = [
+        {
+            "table": m.table,
+            "player_a": {"id": str(m.player_a_id), "name": m.player_a.name},
+            "player_b": {"id": str(m.player_b_id), "name": m.player_b.name} if m.player_b else None,
+            "is_bye": m.is_bye,
+            "status": m.status,
+            "has_result": m.pk in kept,
+        }
+        for m in state.tables
+    ]
+    return {"round": rnd.number, "version": state.version, "tables": tables}
+
+
+def _player_id(value: str) -> int:
+    if not value.isdigit():
+        raise ServiceError("bad-choice", field="player", value=value)
+    return int(value)
+
+
+@router.get(
+    "/events/{event_id}/rounds/{number}/pairings",
+    response={200: s.PairingsOut, **WRITE_ERRORS},
+    auth=TOKEN,
+    tags=TAGS,
+)
+def get_pairings(request: HttpRequest, event_id: s.Id, number: s.RoundNumber) -> dict[str, Any]:
+    """A round's tables and the version an edit or a re-pair is made on (staff)."""
+    event = _event(event_id)
+    require_staff(staff_actor(request, event), event)
+    return _pairings(get_object_or_404(Round, event=event, number=number))
+
+
+@router.put(
+    "/events/{event_id}/rounds/{number}/pairings",
+    response={200: s.PairingsOut, **WRITE_ERRORS},
+    auth=TOKEN,
+    tags=TAGS,
+)
+def edit_pairings(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, body: s.PairingsIn) -> dict[str, Any]:
+    """Edit the pairings by hand before the round starts (organizer), on the `version` you saw: a table with a
+    result must be sent as it is (it is kept: `table-has-result` otherwise); a stale version is a 409 whose
+    params carry the current `version` (and `tables`, those with a result now)."""
+    event = _event(event_id)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    pairs = [(_player_id(p.a), _player_id(p.b) if p.b is not None else None) for p in body.pairs]
+    by = staff_actor(request, event)
+    pairing_edits.edit_pairing(rnd, by=by, pairs=pairs, allow_rematch=body.allow_rematch, version=body.version)
+    return _pairings(rnd)
+
+
+@router.post(
+    "/events/{event_id}/rounds/{number}/repair",
+    response={200: s.PairingsOut, **WRITE_ERRORS},
+    auth=TOKEN,
+    tags=TAGS,
+)
+def repair(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, body: s.PairingsVersionIn) -> dict[str, Any]:
+    """Pair a Swiss round again from a new seed (organizer), on the `version` you saw: refused once it started
+    (`round-started`), in the bracket (`repair-not-swiss`) or while a table has a result (`repair-result-in`);
+    a stale version is a 409 with the current one."""
+    event = _event(event_id)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    return _pairings(pairing_edits.repair_round(rnd, by=staff_actor(request, event), version=body.version))
 
 
 CLOCK = {

@@ -63,6 +63,34 @@ _R(
     "The previous round still has {count} unconfirmed tables.",
 )
 _R("round-started", "このラウンドはすでに始まっています。", "This round has already started.")
+_R(
+    "repair-result-in",
+    "結果が入っている卓があるため組み直せません（卓 {tables}）。結果のない卓は「組み合わせを編集」で変えられます。",
+    "Tables with a result cannot be paired again (table {tables}). Tables without one can be changed with "
+    "Edit pairings.",
+)
+_R(
+    "repair-not-swiss",
+    "決勝トーナメントのラウンドは組み直せません（組み合わせは順位とシードで決まります）。",
+    "An elimination round is not paired again (its pairings follow the standings and seeds).",
+)
+_R(
+    "table-has-result",
+    "卓 {table}（{a} 対 {b}）は結果が入っているため変えられません。",
+    "Table {table} ({a} v {b}) has a result and cannot be changed.",
+)
+_R(
+    "pairings-changed",
+    "この画面を開いた後に、組み合わせが変わりました。何も変更していません。いまの組み合わせを確かめて、もう一度操作してください。",
+    "The pairings changed after this page was opened. Nothing was changed: check the current pairings and try again.",
+)
+_R(
+    "pairings-changed-results",
+    "この画面を開いた後に、組み合わせか卓の結果が変わりました（いま結果が入っている卓: {tables}）。"
+    "何も変更していません。いまの状態を確かめて、もう一度操作してください。",
+    "The pairings or a table's result changed after this page was opened (tables with a result now: {tables}). "
+    "Nothing was changed: check the current state and try again.",
+)
 _R("no-players", "対戦できるプレイヤーが2人以上必要です。", "At least two active players are needed.")
 _R("all-rounds-played", "予定のスイスラウンドはすべて終わりました。", "All planned Swiss rounds have been played.")
 _R("pairing-failed", "組み合わせを作れませんでした: {detail}", "Could not pair the round: {detail}")

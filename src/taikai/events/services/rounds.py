@@ -1,4 +1,4 @@
-"""Rounds: pairing (Swiss, top cut, elimination), manual edits, and the round clock."""
+"""Rounds: pairing (Swiss, top cut, elimination) and the round clock (edits and re-pairs: pairing_edits)."""
 
 from __future__ import annotations
 
@@ -157,10 +157,12 @@ def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -
     return rnd
 
 
-def _create_matches(rnd: Round, tables: list[tuple[Player, Player | None]], manual: bool = False) -> None:
-    """Tables in order; (player, None) is a bye, reported automatically as a confirmed win."""
+def _create_matches(
+    rnd: Round, tables: list[tuple[Player, Player | None]], manual: bool = False, first_table: int = 1
+) -> None:
+    """Tables in order from ``first_table``; (player, None) is a bye, reported automatically as a confirmed win."""
     rows = []
-    for number, (a, b) in enumerate(tables, start=1):
+    for number, (a, b) in enumerate(tables, start=first_table):
         if b is None:
             rows.append(
                 Match(
@@ -232,69 +234,6 @@ def _pair_elimination(event: Event, by: Actor) -> Round:
         winners = [int(p) for p in core_sheet.advancing(round_facts(last))]
         rnd = _elimination_round(event, {"advancing": winners}, seed, engine.next_bracket_round(winners))
     record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, stage="elimination")
-    return rnd
-
-
-def repair_round(rnd: Round, *, by: Actor) -> Round:
-    """Pair a round again (e.g. after a late drop) while it has not started; a new seed is stored."""
-    require_organizer(by, rnd.event)
-    with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-        if rnd.started_at is not None or rnd.matches.filter(is_bye=False).exclude(status=Match.Status.PENDING).exists():
-            raise ServiceError("round-started")
-        if rnd.stage != Round.Stage.SWISS:
-            raise ServiceError("round-started")
-        event, number = rnd.event, rnd.number
-        before = {"seed": rnd.seed, "pairings": list(rnd.matches.values_list("player_a_id", "player_b_id"))}
-        rnd.matches.all().delete()
-        rnd.delete()
-        new = _pair_swiss(event, by, number=number)
-        record(actions.ROUND_REPAIRED, actor=by, event_id=event.pk, obj=new, before=before, seed=new.seed)
-        send_on_commit(round_paired, sender=Round, event_id=event.pk, round_id=new.pk, number=new.number, actor=by)
-    return new
-
-
-def edit_pairing(rnd: Round, *, by: Actor, pairs: list[tuple[int, int | None]], allow_rematch: bool = False) -> Round:
-    """Replace the pairings by hand before the round starts: checked, logged (no rematch unless confirmed)."""
-    require_organizer(by, rnd.event)
-    with transaction.atomic():
-        rnd = Round.objects.select_for_update().get(pk=rnd.pk)
-        if rnd.started_at is not None:
-            raise ServiceError("round-started")
-        event = rnd.event
-        by_id = {p.pk: p for p in event.players.all()}
-        for seated in (x for pair in pairs for x in pair if x is not None):
-            if seated in by_id and by_id[seated].checked_in_at is None:
-                raise ServiceError("not-checked-in", name=by_id[seated].name)
-        seen: set[int] = set()
-        met = event_sheet(event, before_round=rnd.number)
-        for a, b in pairs:
-            for pid in (a, b):
-                if pid is None:
-                    continue
-                if pid not in by_id:
-                    raise ServiceError("bad-choice", field="player", value=pid)
-                if pid in seen:
-                    raise ServiceError("player-twice", name=by_id[pid].name)
-                if by_id[pid].dropped:
-                    raise ServiceError("already-dropped")
-                seen.add(pid)
-            if b is not None and b in met.line(a).opponents and not allow_rematch:
-                raise ServiceError("rematch", a=by_id[a].name, b=by_id[b].name)
-        before = list(rnd.matches.values_list("table", "player_a_id", "player_b_id"))
-        rnd.matches.all().delete()
-        _create_matches(rnd, [(by_id[a], by_id[b] if b is not None else None) for a, b in pairs], manual=True)
-        rnd.version += 1
-        rnd.save(update_fields=["version"])
-        record(
-            actions.PAIRING_EDITED,
-            actor=by,
-            event_id=event.pk,
-            obj=rnd,
-            before=before,
-            after=[list(p) for p in pairs],
-            rematch_confirmed=allow_rematch,
-        )
     return rnd
 
 

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
@@ -45,6 +46,7 @@ def round_detail(request: HttpRequest, event: Event, number: int) -> HttpRespons
     for m in matches:
         m.extension_text = duration_words(m.extension_seconds)  # type: ignore[attr-defined]
     clock = round_services.round_clock(rnd)
+    refusal = pairing_edits.repair_refusal(rnd) if rnd.started_at is None and rnd.stage == Round.Stage.SWISS else None
     return render(
         request,
         "events/round.html",
@@ -58,6 +60,7 @@ def round_detail(request: HttpRequest, event: Event, number: int) -> HttpRespons
             "can_undo": rnd.number == len(event.rounds.all())
             and not any(m.status != Match.Status.PENDING for m in matches if not m.is_bye),
             "open_tables": [m for m in matches if m.status != Match.Status.CONFIRMED],
+            "repair_refused": error_text(refusal) if refusal is not None else "",
             "rounds": event.rounds.all(),
             "role": request.event_role,  # type: ignore[attr-defined]
         },
@@ -87,9 +90,16 @@ def round_clock_action(request: HttpRequest, event: Event, number: int, action: 
 @staff_view
 @require_POST
 def round_repair(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Pair again: asked only when the re-pair can happen (the service refuses for the same reason), on the
+    pairing state the confirmation page showed."""
     rnd = get_object_or_404(Round, event=event, number=number)
+    state = pairing_edits.pairing_state(rnd)
+    refusal = pairing_edits.repair_refusal(rnd, state)
+    if refusal is not None:
+        flash_error(request, refusal)
+        return redirect("round_detail", event_id=event.pk, number=number)
     if not confirmed(request):
-        manual = rnd.matches.filter(manual=True).select_related("player_a", "player_b")
+        manual = [m for m in state.tables if m.manual]
         return confirm_page(
             request,
             event,
@@ -102,10 +112,11 @@ def round_repair(request: HttpRequest, event: Event, number: int) -> HttpRespons
             else _("The current pairings are replaced by new ones from a new seed."),
             button=_("Pair again"),
             cancel=reverse("round_detail", args=[event.pk, number]),
+            keep={"version": state.version},
             items=[_table_words(m) for m in manual],
         )
     try:
-        round_services.repair_round(rnd, by=Staff(request.user))
+        pairing_edits.repair_round(rnd, by=Staff(request.user), version=request.POST.get("version", ""))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -232,36 +243,63 @@ def cut_decline(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
 
 @staff_view
 def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """Edit the pairings by hand, on the state the page showed: the tables with a result are shown as they are
+    and kept (their players are not offered elsewhere); a stale post is refused and the current state shown."""
     rnd = get_object_or_404(Round, event=event, number=number)
-    matches = list(rnd.matches.select_related("player_a", "player_b"))
-    players = list(
-        event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False).order_by(
-            "name_kana", "name"
-        )
-    )
+    state = pairing_edits.pairing_state(rnd)
     error = None
     if request.method == "POST":
-        pairs: list[tuple[int, int | None]] = []
+        stale = pairing_edits.stale_refusal(state, request.POST.get("version", ""))
         try:
-            for m in matches:
-                a = int(request.POST[f"a-{m.pk}"])
-                b_raw = request.POST.get(f"b-{m.pk}", "")
-                pairs.append((a, int(b_raw) if b_raw else None))
-            round_services.edit_pairing(
-                rnd, by=Staff(request.user), pairs=pairs, allow_rematch=request.POST.get("allow_rematch") == "on"
+            if stale is not None:
+                raise stale
+            pairing_edits.edit_pairing(
+                rnd,
+                by=Staff(request.user),
+                pairs=_posted_pairs(request, state),
+                allow_rematch=request.POST.get("allow_rematch") == "on",
+                version=state.version,
             )
         except (KeyError, ValueError):
             error = _("Choose a player for every table.")
         except ServiceError as exc:
             error = error_text(exc)
         else:
-            messages.success(request, _("Pairings saved."))
+            messages.success(request, _saved_words(state))
             return redirect("round_detail", event_id=event.pk, number=number)
-    return render(
-        request,
-        "events/pairing_edit.html",
-        {"event": event, "round": rnd, "matches": matches, "players": players, "error": error},
-    )
+    kept = {m.pk for m in state.kept}
+    seated = {pid for m in state.kept for pid in (m.player_a_id, m.player_b_id)}
+    players = event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False).exclude(pk__in=seated)
+    context = {
+        "event": event,
+        "round": rnd,
+        "version": state.version,
+        "matches": [(m, m.pk in kept) for m in state.tables],
+        "kept": state.kept,
+        "players": list(players.order_by("name_kana", "name")),
+        "error": error,
+    }
+    return render(request, "events/pairing_edit.html", context)
+
+
+def _posted_pairs(request: HttpRequest, state: pairing_edits.PairingState) -> list[tuple[int, int | None]]:
+    """Every table in order: a kept table as it is, the others as chosen on the form."""
+    kept = {m.pk for m in state.kept}
+    pairs: list[tuple[int, int | None]] = []
+    for m in state.tables:
+        if m.pk in kept:
+            pairs.append((m.player_a_id, m.player_b_id))
+            continue
+        b_raw = request.POST.get(f"b-{m.pk}", "")
+        pairs.append((int(request.POST[f"a-{m.pk}"]), int(b_raw) if b_raw else None))
+    return pairs
+
+
+def _saved_words(state: pairing_edits.PairingState) -> str:
+    if not state.kept:
+        return _("Pairings saved.")
+    tables = ", ".join(str(m.table) for m in state.kept)
+    return _("Pairings saved. Table %(tables)s has a result and was kept as it is.") % {"tables": tables}
 
 
 @staff_view
