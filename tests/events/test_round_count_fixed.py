@@ -11,10 +11,14 @@ from typing import Any
 
 import pytest
 
+from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
+from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Round
+from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
+from taikai.events.services import round_plan, transfer
 from taikai.events.services import rounds as round_services
 from taikai.events.services.results import ResultInput
 from tests.events.conftest import make_event
@@ -69,3 +73,121 @@ def test_the_top_cut_is_fixed_from_the_checked_in_count(organizer: Any) -> None:
     player_services.check_in(late, by=Staff(organizer))
     plan = round_services.plan(event)
     assert (plan.swiss_rounds, plan.top_cut) == (3, 0)
+
+
+def test_before_round_one_the_numbers_are_provisional_for_todays_check_ins(organizer: Any) -> None:
+    event = _event_with_no_shows(organizer, 17, 2, format=Event.Format.SWISS_CUT)
+    shown = round_plan.shown(event)
+    assert (shown.swiss_rounds, shown.top_cut, shown.provisional, shown.attendance) == (4, 4, True, 15)
+    player_services.check_in(event.players.order_by("id")[0], by=Staff(organizer))
+    player_services.check_in(event.players.order_by("id")[1], by=Staff(organizer))
+    assert (round_plan.shown(event).swiss_rounds, round_plan.shown(event).attendance) == (5, 17)
+    round_services.pair_next_round(event, by=Staff(organizer))
+    event.refresh_from_db()
+    shown = round_plan.shown(event)
+    assert (shown.swiss_rounds, shown.top_cut, shown.provisional, shown.attendance) == (5, 4, False, 17)
+    entry = AuditEntry.objects.get(event_id=event.pk, action="taikai.event.round_plan_fixed")
+    assert entry.after["swiss_rounds"] == 5 and entry.after["swiss_rounds_attendance"] == 17
+
+
+def test_the_organizers_own_numbers_are_kept_at_round_one(organizer: Any) -> None:
+    event = make_event(organizer, 9, format=Event.Format.SWISS_CUT, swiss_rounds=5)
+    round_services.pair_next_round(event, by=Staff(organizer))
+    event.refresh_from_db()
+    assert (event.swiss_rounds, event.swiss_rounds_attendance) == (5, None)
+    assert (event.top_cut, event.top_cut_attendance) == (4, 9)  # the blank one is read from the table
+
+
+def test_the_organizer_changes_them_on_the_version_they_saw(organizer: Any) -> None:
+    event = make_event(organizer, 9)
+    round_services.pair_next_round(event, by=Staff(organizer))
+    event.refresh_from_db()
+    seen = event.version
+    changed = round_plan.set_event_format(event, by=Staff(organizer), version=seen, swiss_rounds=5)
+    assert (changed.swiss_rounds, changed.swiss_rounds_attendance, changed.version) == (5, None, seen + 1)
+    assert round_services.plan(changed).swiss_rounds == 5
+    entry = AuditEntry.objects.get(event_id=event.pk, action="taikai.event.round_plan_set")
+    assert (entry.before["swiss_rounds"], entry.after["swiss_rounds"]) == (4, 5)
+    with pytest.raises(Conflict) as stale:  # a second organizer who saw the page before the change
+        round_plan.set_event_format(event, by=Staff(organizer), version=seen, swiss_rounds=3)
+    assert stale.value.problem.as_dict() == {"code": "round-plan-conflict", "swiss_rounds": 5, "top_cut": 0}
+    assert Event.objects.get(pk=event.pk).swiss_rounds == 5
+
+
+def test_a_change_that_contradicts_rounds_paired_is_refused(organizer: Any) -> None:
+    event = make_event(organizer, 8)
+    for _ in range(2):
+        _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
+    event.refresh_from_db()
+    for rounds, code in ((1, "plan-rounds-paired"), (None, "round-plan-required"), (31, "swiss-rounds-range")):
+        with pytest.raises(ServiceError) as refused:
+            round_plan.set_event_format(event, by=Staff(organizer), version=event.version, swiss_rounds=rounds)
+        assert refused.value.problem.code == code
+    assert Event.objects.get(pk=event.pk).swiss_rounds == 3
+    event = round_plan.set_event_format(event, by=Staff(organizer), version=event.version, swiss_rounds=2)
+    assert round_services.plan(event).next_action == "finished"  # round 2 was the last
+
+
+def test_nothing_changes_once_the_top_cut_is_made(organizer: Any) -> None:
+    event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, top_cut=4)
+    for _ in range(3):
+        _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
+    round_services.pair_next_round(event, by=Staff(organizer))  # the top cut
+    event.refresh_from_db()
+    for rounds, cut in ((4, 4), (3, 8), (3, 2)):
+        with pytest.raises(ServiceError) as refused:
+            round_plan.set_event_format(
+                event, by=Staff(organizer), version=event.version, swiss_rounds=rounds, top_cut=cut
+            )
+        assert refused.value.problem.code == "plan-cut-made"
+
+
+def test_undoing_round_one_reads_the_table_again_when_it_is_paired_again(organizer: Any) -> None:
+    event = make_event(organizer, 17)  # 17 checked in: 5 rounds
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    assert Event.objects.get(pk=event.pk).swiss_rounds == 5
+    round_services.undo_round(rnd, by=Staff(organizer))  # one of them had gone home
+    event.refresh_from_db()
+    assert (event.swiss_rounds, event.swiss_rounds_attendance) == (None, None)
+    assert round_plan.shown(event).provisional
+    player_services.drop_player(event.players.order_by("id").first(), by=Staff(organizer))
+    round_services.pair_next_round(event, by=Staff(organizer))
+    event.refresh_from_db()
+    assert (event.swiss_rounds, event.swiss_rounds_attendance) == (4, 16)
+
+
+def test_the_event_form_cannot_change_them_after_round_one(organizer: Any) -> None:
+    event = make_event(organizer, 9, format=Event.Format.SWISS_CUT)
+    round_services.pair_next_round(event, by=Staff(organizer))
+    for change in ({"swiss_rounds": 3}, {"top_cut": 8}, {"format": Event.Format.SWISS}):
+        with pytest.raises(ServiceError) as refused:
+            event_services.update_event(event, by=Staff(organizer), **change)
+        assert refused.value.problem.code in ("round-plan-fixed", "event-started-fixed")
+    event_services.update_event(event, by=Staff(organizer), swiss_rounds=4, venue="会場")  # unchanged: fine
+    assert (Event.objects.get(pk=event.pk).swiss_rounds, Event.objects.get(pk=event.pk).top_cut) == (4, 4)
+
+
+def test_an_exported_event_keeps_the_numbers_fixed_at_round_one(organizer: Any) -> None:
+    event = _event_with_no_shows(organizer, 17, 1)
+    _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
+    event.refresh_from_db()
+    exported = transfer.export_event(event, by=Staff(organizer))
+    assert (exported["event"]["swiss_rounds"], exported["event"]["swiss_rounds_attendance"]) == (4, 16)
+    copy = transfer.import_event(exported, by=Staff(organizer))
+    for player in copy.players.order_by("id")[:3]:
+        player_services.drop_player(player, by=Staff(organizer))
+    assert round_services.plan(copy).swiss_rounds == 4
+    assert (copy.swiss_rounds, copy.swiss_rounds_attendance) == (4, 16)
+
+
+def test_an_older_file_of_a_running_event_reads_the_table_for_its_round_one(organizer: Any) -> None:
+    event = _event_with_no_shows(organizer, 17, 1)
+    _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
+    event.refresh_from_db()
+    exported = transfer.export_event(event, by=Staff(organizer))
+    for key in ("swiss_rounds_attendance", "top_cut_attendance"):
+        del exported["event"][key]
+    exported["event"]["swiss_rounds"] = None  # a file from before the numbers were fixed at round 1
+    copy = transfer.import_event(exported, by=Staff(organizer))
+    player_services.check_in(copy.players.order_by("id").first(), by=Staff(organizer))  # a late entry
+    assert round_services.plan(copy).swiss_rounds == 4  # the 16 round 1 seated, not the 17 now
