@@ -78,10 +78,7 @@ def _table_plan(event: Event, count: int) -> RoundPlan:
 
 def current(event: Event) -> RoundPlan:
     """The plan in force: the stored numbers, and the table's for whatever is blank."""
-    count = _table_attendance(event) if _needs_table(event) else 0
-    return progress.round_plan(
-        progress.EventFormat(event.format), event.ruleset, count, event.swiss_rounds, event.top_cut
-    )
+    return _table_plan(event, _table_attendance(event) if _needs_table(event) else 0)
 
 
 def shown(event: Event) -> ShownPlan:
@@ -102,9 +99,7 @@ def fix_at_round_one(event: Event, *, by: Actor) -> None:
     if not _needs_table(event):
         return
     count = attendance(event)
-    plan = progress.round_plan(
-        progress.EventFormat(event.format), event.ruleset, count, event.swiss_rounds, event.top_cut
-    )
+    plan = _table_plan(event, count)
     before = as_dict(event, PLAN_FIELDS)
     if event.format != Event.Format.ELIMINATION and not event.swiss_rounds:
         event.swiss_rounds, event.swiss_rounds_attendance = plan.swiss_rounds, count
