@@ -26,7 +26,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.permissions import role_of
 from taikai.events.services import events as event_services
-from taikai.events.services import pairing_edits, transfer
+from taikai.events.services import pairing_edits, round_plan, transfer
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -148,6 +148,12 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ),
     ("import_event", "site_organizer", True, lambda w, a: transfer.import_event({}, by=a)),
     ("update_event", "organizer", False, lambda w, a: event_services.update_event(w.event, by=a, venue="会場")),
+    (
+        "set_event_format",
+        "organizer",
+        False,
+        lambda w, a: round_plan.set_event_format(w.event, by=a, version=w.event.version, swiss_rounds=3),
+    ),
     ("publish_archetypes", "organizer", False, lambda w, a: event_services.publish_archetypes(w.event, by=a)),
     (
         "unpublish_archetypes",
@@ -370,6 +376,7 @@ SERVICE_MODULES = [
     "taikai.events.services.rounds",
     "taikai.events.services.results",
     "taikai.events.services.teams",
+    "taikai.events.services.round_plan",
     "taikai.events.services.transfer",
     "taikai.judging.services.appeals",
     "taikai.judging.services.calls",

@@ -9,6 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from taikai.core.problems import Problem
+from taikai.core.ruleset import Ruleset
+
+SWISS_ROUNDS_RANGE = (1, 30)
+TOP_CUT_RANGE = (2, 256)  # or 0: no cut
+
 
 class EventFormat(StrEnum):
     SWISS = "swiss"
@@ -51,3 +57,43 @@ def next_action(p: Progress) -> NextAction:
         return NextAction.PAIR_ELIMINATION
     # The bracket goes on while two or more players are left in it; one left is the champion.
     return NextAction.PAIR_ELIMINATION if p.advancing >= 2 else NextAction.FINISHED
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """How many Swiss rounds and how large a top cut (スイスドロー n 回戦・上位 m 名で決勝トーナメント)."""
+
+    swiss_rounds: int  # 0 in a pure elimination event
+    top_cut: int  # 0 = no cut (and always 0 unless the format is Swiss, then a top cut)
+
+
+def round_plan(
+    format: EventFormat, ruleset: Ruleset, attendance: int, swiss_rounds: int | None, top_cut: int | None
+) -> RoundPlan:
+    """The organizer's numbers where given, else the ruleset's attendance table for ``attendance`` (the
+    players checked in when round 1 is paired; the services store the result then, so it stays)."""
+    rounds = 0
+    if format != EventFormat.ELIMINATION:
+        rounds = swiss_rounds if swiss_rounds else ruleset.suggested_swiss_rounds(max(attendance, 2))
+    cut = 0
+    if format == EventFormat.SWISS_CUT:
+        cut = top_cut if top_cut is not None else ruleset.suggested_top_cut(attendance)
+    return RoundPlan(rounds, cut)
+
+
+def round_plan_problem(p: Progress, new: RoundPlan) -> Problem | None:
+    """Why the organizer cannot change the plan to ``new`` now, or None: the numbers are out of range, or
+    they contradict rounds already paired (fewer Swiss rounds than paired; anything once the cut is made)."""
+    low, high = SWISS_ROUNDS_RANGE
+    if p.format != EventFormat.ELIMINATION and not low <= new.swiss_rounds <= high:
+        return Problem("swiss-rounds-range", low=low, high=high)
+    low, high = TOP_CUT_RANGE
+    if p.format == EventFormat.SWISS_CUT and new.top_cut != 0 and not low <= new.top_cut <= high:
+        return Problem("top-cut-range", low=low, high=high)
+    if p.closed:
+        return Problem("event-finished")
+    if p.elimination_played and (new.swiss_rounds, new.top_cut) != (p.swiss_rounds, p.top_cut):
+        return Problem("plan-cut-made")
+    if new.swiss_rounds < p.swiss_played:
+        return Problem("plan-rounds-paired", played=p.swiss_played)
+    return None

@@ -5,6 +5,8 @@ from taikai.audit.actions import register
 EVENT_CREATED = register("taikai.event.created", _("Event created"))
 EVENT_UPDATED = register("taikai.event.updated", _("Event updated"))
 EVENT_STARTED = register("taikai.event.started", _("Event started"))
+ROUND_PLAN_FIXED = register("taikai.event.round_plan_fixed", _("Swiss rounds and top cut fixed at round 1"))
+ROUND_PLAN_SET = register("taikai.event.round_plan_set", _("Swiss rounds and top cut changed"))
 EVENT_FINISHED = register("taikai.event.finished", _("Event finished"))
 STAFF_ASSIGNED = register("taikai.event.staff_assigned", _("Staff role assigned"))
 STAFF_REMOVED = register("taikai.event.staff_removed", _("Staff role removed"))

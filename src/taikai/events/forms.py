@@ -23,14 +23,14 @@ class EventForm(forms.Form):
         min_value=1,
         max_value=30,
         required=False,
-        help_text=_("Leave empty to use the ruleset's suggestion for the attendance."),
+        help_text=_("Leave empty to take the ruleset's table for the players checked in when round 1 is paired."),
     )
     top_cut = forms.IntegerField(
         label=_("Top cut"),
         min_value=0,
         max_value=256,
         required=False,
-        help_text=_("Leave empty to use the ruleset's suggestion."),
+        help_text=_("Leave empty to take the ruleset's table for the players checked in when round 1 is paired."),
     )
     deck_deadline = forms.DateTimeField(
         label=_("Deck list deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})

@@ -23,6 +23,41 @@ _R(
     "大会が始まった後は {field} を変更できません。",
     "{field} cannot change once the event has started.",
 )
+_R(
+    "round-plan-fixed",
+    "スイスドローの回戦数と決勝トーナメントの人数は 1 回戦の組み合わせで確定しました。"
+    "変えるときは大会コンソールの「回戦数と決勝トーナメント」で変更してください。",
+    "The Swiss rounds and the top cut were fixed when round 1 was paired. "
+    'Change them on the event console, under "Rounds and top cut".',
+)
+_R(
+    "round-plan-conflict",
+    "ほかの人が先に変更しました。現在はスイスドロー {swiss_rounds} 回戦・決勝トーナメント {top_cut} 名です。"
+    "画面を読み込み直して、もう一度決めてください。",
+    "Someone else changed this first: it is now {swiss_rounds} Swiss rounds and a top cut of {top_cut}. "
+    "Reload the page and decide again.",
+)
+_R(
+    "round-plan-required",
+    "1 回戦の後は、スイスドローの回戦数と決勝トーナメントの人数を数字で入力してください。",
+    "Once round 1 is paired, the Swiss rounds and the top cut must be numbers.",
+)
+_R(
+    "plan-rounds-paired",
+    "すでに {played} 回戦まで組み合わせ済みです。スイスドローの回戦数はそれより少なくできません。",
+    "{played} Swiss rounds are already paired: there cannot be fewer.",
+)
+_R(
+    "plan-cut-made",
+    "決勝トーナメントはもう始まっています。回戦数と人数は変えられません。",
+    "The top cut has been made: the Swiss rounds and the cut can no longer change.",
+)
+_R("swiss-rounds-range", "スイスドローの回戦数は {low}〜{high} です。", "Swiss rounds are {low} to {high}.")
+_R(
+    "top-cut-range",
+    "決勝トーナメントの人数は 0（なし）か {low}〜{high} 名です。",
+    "The top cut is 0 (none) or {low} to {high} players.",
+)
 _R("unknown-user", "ユーザー {username!r} はいません。", "There is no user {username!r}.")
 _R("username-taken", "ユーザー名 {username!r} は使われています。", "The user name {username!r} is taken.")
 _R("weak-password", "パスワードが弱すぎます: {detail}", "The password is too weak: {detail}")

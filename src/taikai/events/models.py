@@ -36,6 +36,11 @@ class Event(models.Model):
     format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
     swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
     top_cut = models.PositiveSmallIntegerField(_("top cut"), null=True, blank=True)
+    # Left blank, the two numbers above are filled from the ruleset's attendance table when round 1 is paired
+    # (issue 22): these say for how many checked-in entrants, so undoing round 1 leaves them blank again.
+    # None: the organizer's own number, or not fixed yet.
+    swiss_rounds_attendance = models.PositiveIntegerField(null=True, blank=True)
+    top_cut_attendance = models.PositiveIntegerField(null=True, blank=True)
     deck_deadline = models.DateTimeField(_("deck list deadline"), null=True, blank=True)
     banlist_name = models.CharField(_("Forbidden/Limited list"), max_length=100, blank=True)
     banlist_entries = models.JSONField(default=dict, blank=True)  # snapshot: passcode -> limit

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from taikai.events.views import archetypes, exports, organizer, player, public, rounds, scorekeeper, slips
+from taikai.events.views import archetypes, exports, organizer, player, public, round_plan, rounds, scorekeeper, slips
 
 urlpatterns = [
     path("events/", organizer.event_list, name="event_list"),
@@ -10,6 +10,7 @@ urlpatterns = [
     path("events/<int:event_id>/staff/", organizer.staff_manage, name="staff_manage"),
     path("events/<int:event_id>/staff/remove/", organizer.staff_remove, name="staff_remove"),
     path("events/<int:event_id>/registration/", organizer.registration_toggle, name="registration_toggle"),
+    path("events/<int:event_id>/round-plan/", round_plan.round_plan_set, name="round_plan_set"),
     path("events/<int:event_id>/archetypes/", archetypes.archetypes_publication, name="archetypes_publication"),
     path("events/<int:event_id>/players/", organizer.players, name="players"),
     path("events/<int:event_id>/players/template.csv", organizer.players_template, name="players_template"),

@@ -106,6 +106,10 @@ def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
         started = event.rounds.exists()
         if started and ("ruleset_name" in changes or "ruleset_document" in changes or "is_team_event" in changes):
             raise ServiceError("event-started-fixed", field="ruleset")
+        if started and "format" in changes and changes["format"] != event.format:
+            raise ServiceError("event-started-fixed", field="format")
+        if started and any(k in changes and changes[k] != getattr(event, k) for k in ("swiss_rounds", "top_cut")):
+            raise ServiceError("round-plan-fixed")  # fixed at round 1; the console's form changes them (issue 22)
         if "ruleset_name" in changes and changes["ruleset_name"] != event.ruleset_name:
             ruleset = resolve_ruleset(changes.pop("ruleset_name"), changes.pop("ruleset_document", None))
             event.ruleset_name = ruleset.name
@@ -128,12 +132,6 @@ def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
             after=as_dict(event, EVENT_FIELDS),
         )
     return event
-
-
-def suggested_rounds(event: Event, players: int) -> tuple[int, int]:
-    """(Swiss rounds, top cut) the ruleset's attendance table suggests for this many players."""
-    r = event.ruleset
-    return r.suggested_swiss_rounds(players), r.suggested_top_cut(players)
 
 
 def assign_staff(event: Event, *, by: Actor, username: str, role: str, replace_head_judge: bool = True) -> StaffRole:

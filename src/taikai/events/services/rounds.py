@@ -21,7 +21,7 @@ from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer
-from taikai.events.services import engine
+from taikai.events.services import engine, round_plan
 from taikai.events.services.history import event_sheet, round_facts
 from taikai.events.services.round_end import finish_round
 from taikai.events.signals import round_paired, round_started, send_on_commit
@@ -39,20 +39,11 @@ class Plan:
 
 
 def planned_swiss_rounds(event: Event) -> int:
-    if event.format == Event.Format.ELIMINATION:
-        return 0
-    if event.swiss_rounds:
-        return event.swiss_rounds
-    active = event.players.filter(dropped_after_round__isnull=True).count()
-    return event.ruleset.suggested_swiss_rounds(max(active, 2))
+    return round_plan.current(event).swiss_rounds
 
 
 def planned_top_cut(event: Event) -> int:
-    if event.format != Event.Format.SWISS_CUT:
-        return 0
-    if event.top_cut is not None:
-        return event.top_cut
-    return event.ruleset.suggested_top_cut(event.players.count())
+    return round_plan.current(event).top_cut
 
 
 def plan(event: Event) -> Plan:
@@ -61,7 +52,8 @@ def plan(event: Event) -> Plan:
     last = rounds[-1] if rounds else None
     open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count() if last is not None else 0
     bracket = [r for r in rounds if r.stage == Round.Stage.ELIMINATION]
-    swiss_rounds, cut = planned_swiss_rounds(event), planned_top_cut(event)
+    decided = round_plan.current(event)
+    swiss_rounds, cut = decided.swiss_rounds, decided.top_cut
     facts = progress.Progress(
         format=progress.EventFormat(event.format),
         swiss_rounds=swiss_rounds,
@@ -90,6 +82,8 @@ def pair_next_round(event: Event, *, by: Actor) -> Round:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         _require_previous_finished(event)
+        if not event.rounds.exists():
+            round_plan.fix_at_round_one(event, by=by)  # the rounds and the cut stay what they are now
         p = plan(event)
         if p.next_action == "pair-swiss" and event.is_team_event:
             from taikai.events.services.teams import pair_team_round
@@ -385,13 +379,13 @@ def undo_round(rnd: Round, *, by: Actor) -> Event:
             player.late_entry_round = number if number > 1 else None
             player.version += 1
             player.save(update_fields=["late_entry_round", "version"])
+        released = {} if event.rounds.exists() else round_plan.release_at_undo(event)
         if not event.rounds.exists() and event.status == Event.Status.RUNNING:
             event.status = Event.Status.REGISTRATION
         event.version += 1
-        event.save(update_fields=["status", "version"])
-        record(
-            actions.ROUND_UNDONE, actor=by, event_id=event.pk, obj=event, before=before, after={"status": event.status}
-        )
+        event.save(update_fields=["status", "version", *round_plan.PLAN_FIELDS])
+        after = {"status": event.status, **({"round_plan_released": released} if released else {})}
+        record(actions.ROUND_UNDONE, actor=by, event_id=event.pk, obj=event, before=before, after=after)
     return event
 
 

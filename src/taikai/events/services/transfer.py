@@ -42,6 +42,8 @@ EVENT_KEYS = [
     "status",
     "tiebreak_seed",
 ]
+# Which of swiss_rounds/top_cut were read from the attendance table at round 1, for how many (issue 22).
+PLAN_ATTENDANCE_KEYS = ["swiss_rounds_attendance", "top_cut_attendance"]
 PLAYER_KEYS = [
     "id",
     "name",
@@ -112,7 +114,7 @@ def export_event(event: Event, *, by: Actor, secrets: bool = False) -> dict[str,
     return {
         "format": FORMAT,
         "version": VERSION,
-        "event": {k: _json(getattr(event, k)) for k in [*EVENT_KEYS, "registration_closed"]},
+        "event": {k: _json(getattr(event, k)) for k in [*EVENT_KEYS, "registration_closed", *PLAN_ATTENDANCE_KEYS]},
         "staff": [{"username": s.user.get_username(), "role": s.role} for s in event.staff.select_related("user")],
         "teams": _rows(event.teams.all(), ["id", "name", "dropped_after_round"]),
         "players": _rows(event.players.all(), [*player_keys, "declined_top_cut"]),
@@ -215,6 +217,7 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
             date=date,
             deck_deadline=_dt(e.get("deck_deadline")),
             registration_closed=bool(e.get("registration_closed", False)),
+            **{k: e.get(k) for k in PLAN_ATTENDANCE_KEYS},
             created_by=owner,
         )
     User = get_user_model()

@@ -57,11 +57,11 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 @staff_view
 def event_console(request: HttpRequest, event: Event) -> HttpResponse:
+    from taikai.events.services import round_plan
     from taikai.events.services import rounds as round_services
 
     players = event.players.all()
     active = [p for p in players if not p.dropped]
-    suggested_rounds, suggested_cut = event_services.suggested_rounds(event, max(len(active), 1))
     plan = round_services.plan(event)
     context = {
         "event": event,
@@ -70,8 +70,7 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
         "checked_in": sum(1 for p in players if p.checked_in_at),
         "active_count": len(active),
         "rounds": event.rounds.all(),
-        "suggested_rounds": suggested_rounds,
-        "suggested_cut": suggested_cut,
+        "round_plan": round_plan.shown(event),
         "plan": plan,
         "cut": round_services.top_cut_preview(event) if plan.next_action == "top-cut" else None,
         "staff": event.staff.select_related("user"),
@@ -86,6 +85,11 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
 def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     initial = {f: getattr(event, f) for f in EventForm.base_fields}
     form = EventForm(request.POST or None, initial=initial, ruleset=event.ruleset)
+    if event.rounds.exists():  # fixed at round 1; the rounds and the cut change on the console (issue 22)
+        for name in ("format", "swiss_rounds", "top_cut"):
+            form.fields[name].disabled = True
+        form.fields["swiss_rounds"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
+        form.fields["top_cut"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
     if request.method == "POST" and form.is_valid():
         changes = {k: v for k, v in form.cleaned_data.items() if v != initial.get(k)}
         try:

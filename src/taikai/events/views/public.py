@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from taikai.events.models import Event, Match, Round
+from taikai.events.services import round_plan
 from taikai.events.services.placings import champion
 from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
@@ -50,7 +51,13 @@ def public_event(request: HttpRequest, event_id: int) -> HttpResponse:
     def page() -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
         rnd = current_round(event)
-        context = {"event": event, "round": rnd, "rounds": event.rounds.all(), "champion": champion(event)}
+        context = {
+            "event": event,
+            "round": rnd,
+            "rounds": event.rounds.all(),
+            "champion": champion(event),
+            "plan": round_plan.shown(event),
+        }
         return render(request, "events/public_event.html", context)
 
     return cached_page(request, ("event", event_id, event_change_key(event_id)), page)
