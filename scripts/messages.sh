@@ -14,6 +14,7 @@ for name in "${apps[@]}"; do
   po="$loc/ja/LC_MESSAGES/django.po"
   sed -i 's/"Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\\n"/"Plural-Forms: nplurals=1; plural=0;\\n"/; s/charset=CHARSET/charset=UTF-8/' "$po"
   for tsv in "$root"/scripts/ja*.tsv; do "$root/.venv/bin/python" "$root/scripts/po_fill.py" "$po" "$tsv"; done
+  touch "$po"  # compilemessages skips a .mo newer than its .po (a merge or checkout makes it so)
   (cd "$app" && "$admin" compilemessages -v0)
   awk '/^msgid "/{id=$0} /^msgstr ""$/{getline nx; if (nx !~ /^"/ && id != "msgid \"\"") print FILENAME": untranslated: "id}' "$po" || true
 done
