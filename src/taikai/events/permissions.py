@@ -103,6 +103,23 @@ def require_head_judge(actor: Actor, event: Event) -> None:
         raise PermissionDenied("not-head-judge")
 
 
+def reads_whole_log(actor: Actor, event: Event) -> bool:
+    """The event's audit log, every entry (issue 22): the organizer and the head judge. A floor judge is not
+    shown it: the log carries every player's contact details and every ruling, beyond a floor judge's tables."""
+    return is_organizer(actor, event) or is_head_judge(actor, event)
+
+
+def require_log_reader(actor: Actor, event: Event) -> None:
+    """Who may open the event's log at all: the organizer and the head judge (all of it), and a player of the
+    event through their own link (the read narrows to the entries about their own matches)."""
+    if isinstance(actor, PlayerSelf):
+        if actor.player.event_id != event.pk:
+            raise PermissionDenied("not-your-match")
+        return
+    if not reads_whole_log(actor, event):
+        raise PermissionDenied("not-log-reader")
+
+
 def require_player_or_staff(actor: Actor, player: Player) -> None:
     """What a player may do on their own behalf (drop, archetype, deck, a judge call): the player
     themself, or staff of the event for them. Another player is refused."""
