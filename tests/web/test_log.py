@@ -15,7 +15,7 @@ from taikai.events.models import Event, Match, StaffRole
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.judging.services import penalties
+from taikai.judging.services import calls, penalties
 from taikai.web.log.reads import LogFilter, read_log
 from taikai.web.log.words import lines
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
@@ -42,8 +42,9 @@ class World:
         result_services.enter_result(self.corrected, by=by, result=A_WINS)
         result_services.correct_result(self.corrected, by=by, result=B_WINS, reason="伝票の読み違い")
         result_services.report_result(self.reported, player=self.reported.player_a, result=A_WINS)
+        call = calls.raise_call(self.event, table=self.reported.table, by=Staff(self.floor), description="遅延")
         penalties.issue_penalty(
-            self.event, by=Staff(self.floor), player=self.reported.player_b, infraction="INF-2", reason="遅刻"
+            self.event, by=Staff(self.floor), player=self.reported.player_b, infraction="INF-2", reason="遅刻", call=call
         )
         for m in rest:
             result_services.enter_result(m, by=by, result=A_WINS)
@@ -93,3 +94,76 @@ def test_a_player_of_another_event_is_refused(world: World, organizer: Any) -> N
     elsewhere = make_event(organizer, 2, name="別の大会")
     with pytest.raises(PermissionDenied):
         read_log(world.event, by=PlayerSelf(elsewhere.players.first()))
+
+
+def test_the_table_filter_keeps_that_table_and_its_judge_calls_and_penalties(world: World) -> None:
+    page = read_log(world.event, by=Staff(world.organizer), filters=LogFilter(table=world.reported.table), limit=200)
+    kinds = {(e.object_type, e.action) for e in page.entries}
+    assert ("events.match", "taikai.match.result_reported") in kinds
+    assert any(kind == "judging.penalty" for kind, _ in kinds)  # given from a call at that table
+    assert any(kind == "judging.judgecall" for kind, _ in kinds)
+    assert {e.object_id for e in page.entries if e.object_type == "events.match"} == {str(world.reported.pk)}
+
+
+def test_the_player_filter_keeps_their_registration_their_tables_and_their_penalty(world: World) -> None:
+    target = world.reported.player_b
+    page = read_log(world.event, by=Staff(world.head), filters=LogFilter(player=target.pk), limit=200)
+    kinds = {e.object_type for e in page.entries}
+    assert kinds == {"events.player", "events.match", "judging.penalty", "judging.judgecall"}
+    assert {e.object_id for e in page.entries if e.object_type == "events.player"} == {str(target.pk)}
+    assert {e.object_id for e in page.entries if e.object_type == "events.match"} == {str(world.reported.pk)}
+
+
+def test_the_round_filter_keeps_the_round_and_its_tables_and_combines_with_the_table(world: World) -> None:
+    by = Staff(world.organizer)
+    result_services.report_result(world.reported, player=world.reported.player_b, result=A_WINS)  # confirms it
+    round_services.pair_next_round(world.event, by=by)
+    one = read_log(world.event, by=by, filters=LogFilter(round=1), limit=200)
+    two = read_log(world.event, by=by, filters=LogFilter(round=2), limit=200)
+    assert "taikai.round.started" in _actions(one) and "taikai.round.paired" in _actions(one)
+    assert _actions(two) == ["taikai.round.paired"]
+    both = read_log(world.event, by=by, filters=LogFilter(round=1, table=world.corrected.table), limit=200)
+    assert {e.object_id for e in both.entries} == {str(world.corrected.pk)}
+    assert read_log(world.event, by=by, filters=LogFilter(round=2, table=world.corrected.table)).count == 0
+
+
+def test_pages_are_fifty_entries_and_the_last_page_ends_the_log(world: World) -> None:
+    by = Staff(world.organizer)
+    everything = read_log(world.event, by=by, limit=200)
+    first = read_log(world.event, by=by, limit=5)
+    second = read_log(world.event, by=by, offset=5, limit=5)
+    assert [e.pk for e in first.entries + second.entries] == [e.pk for e in everything.entries[:10]]
+    assert first.count == everything.count and first.has_next
+    last = read_log(world.event, by=by, offset=everything.count - 2, limit=5)
+    assert len(last.entries) == 2 and not last.has_next
+
+
+def test_a_correction_reads_before_and_after_in_words_with_its_reason(world: World) -> None:
+    # END-3: a confirmed result changes only with a reason; the old one stays in the log.
+    page = read_log(world.event, by=PlayerSelf(world.me), limit=200)
+    entry = next(e for e in page.entries if e.action == "taikai.match.result_corrected")
+    a, b = world.corrected.player_a.name, world.corrected.player_b.name
+    with translation.override("ja"):
+        (line,) = lines([entry], show_private=False)
+        result = next(c for c in line.changes if c.field == "result")
+        assert (result.before, result.after) == (f"{a} の勝ち 2–1", f"{b} の勝ち 2–0")
+        assert line.text == "結果を訂正"
+        assert line.reason == "伝票の読み違い"
+        assert line.subject == f"第1ラウンド {world.corrected.table}番卓"
+        assert line.actor == "organizer"
+    with translation.override("en"):
+        (line,) = lines([entry], show_private=False)
+        result = next(c for c in line.changes if c.field == "result")
+        assert (result.before, result.after) == (f"{a} wins 2–1", f"{b} wins 2–0")
+
+
+def test_a_report_names_the_player_who_sent_it(world: World) -> None:
+    page = read_log(world.event, by=PlayerSelf(world.other), limit=200)
+    entry = next(e for e in page.entries if e.action == "taikai.match.result_reported")
+    with translation.override("ja"):
+        (line,) = lines([entry], show_private=False)
+    assert line.actor == world.other.name
+    changes = {c.field: (c.before, c.after) for c in line.changes}
+    assert changes["result"] == ("—", f"{world.other.name} の勝ち 2–1")
+    assert changes["status"] == ("対戦中", "確認待ち")
+    assert changes["side"] == (None, world.other.name)

@@ -96,19 +96,22 @@ def _scope(event: Event, filters: LogFilter, own: Player | None) -> Q | None:
     scope = _objects(_label(Match), match_ids)
     if own is not None:  # a player reads what happened at their own tables, nothing else
         return scope
-    # What judges did at those tables: penalties given there, calls raised from them.
-    scope |= _objects(_label(Penalty), Penalty.objects.filter(event=event, match_id__in=match_ids).values_list("pk", flat=True))
-    scope |= _objects(_label(JudgeCall), JudgeCall.objects.filter(event=event, match_id__in=match_ids).values_list("pk", flat=True))
     only = {name for name in ("table", "player", "round") if getattr(filters, name) is not None}
+    # What judges did at those tables: the calls raised there, the penalties given there or from those calls.
+    calls = JudgeCall.objects.filter(event=event).filter(
+        Q(match_id__in=match_ids) | Q(table=filters.table) if only == {"table"} else Q(match_id__in=match_ids)
+    )
+    call_ids = list(calls.values_list("pk", flat=True))
+    given = Penalty.objects.filter(event=event).filter(Q(match_id__in=match_ids) | Q(call_id__in=call_ids))
+    scope |= _objects(_label(JudgeCall), call_ids) | _objects(_label(Penalty), given.values_list("pk", flat=True))
     if only == {"player"}:
         scope |= _player_rows(event, filters.player or 0)
     elif only == {"round"}:
         rounds = Round.objects.filter(event=event, number=filters.round).values_list("pk", flat=True)
         scope |= _objects(_label(Round), rounds)
     elif only == {"table"}:
-        calls = JudgeCall.objects.filter(event=event, table=filters.table).values_list("pk", flat=True)
         tools = TableToolLog.objects.filter(event=event, table=filters.table).values_list("pk", flat=True)
-        scope |= _objects(_label(JudgeCall), calls) | _objects(_label(TableToolLog), tools)
+        scope |= _objects(_label(TableToolLog), tools)
     return scope
 
 
