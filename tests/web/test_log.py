@@ -11,7 +11,7 @@ from django.utils import translation
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff, Visitor
 from taikai.events.errors import PermissionDenied
-from taikai.events.models import Event, Match, StaffRole
+from taikai.events.models import StaffRole
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -44,7 +44,12 @@ class World:
         result_services.report_result(self.reported, player=self.reported.player_a, result=A_WINS)
         call = calls.raise_call(self.event, table=self.reported.table, by=Staff(self.floor), description="遅延")
         penalties.issue_penalty(
-            self.event, by=Staff(self.floor), player=self.reported.player_b, infraction="INF-2", reason="遅刻", call=call
+            self.event,
+            by=Staff(self.floor),
+            player=self.reported.player_b,
+            infraction="INF-2",
+            reason="遅刻",
+            call=call,
         )
         for m in rest:
             result_services.enter_result(m, by=by, result=A_WINS)
@@ -167,3 +172,70 @@ def test_a_report_names_the_player_who_sent_it(world: World) -> None:
     assert changes["result"] == ("—", f"{world.other.name} の勝ち 2–1")
     assert changes["status"] == ("対戦中", "確認待ち")
     assert changes["side"] == (None, world.other.name)
+
+
+def _client(user: Any = None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _token(world: World, player: Any) -> str:
+    return player_services.issue_access(player, by=Staff(world.organizer))
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("organizer", 200), ("head", 200), ("floor", 403), ("visitor", 302)],
+)
+def test_the_log_page_by_role(world: World, who: str, status: int) -> None:
+    user = {"organizer": world.organizer, "head": world.head, "floor": world.floor, "visitor": None}[who]
+    response = _client(user).get(f"/events/{world.event.pk}/log/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == status
+    text = response.content.decode()
+    if status == 200:
+        assert "結果を訂正" in text and "伝票の読み違い" in text
+    if status == 403:
+        assert "主催者とヘッドジャッジだけ" in text and "伝票の読み違い" not in text
+
+
+def test_the_players_page_shows_their_tables_only_and_the_player_page_links_it(world: World) -> None:
+    mine, theirs = _token(world, world.me), _token(world, world.other)
+    home = _client().get(f"/p/{mine}/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert f"/p/{mine}/log/" in home
+    text = _client().get(f"/p/{mine}/log/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "伝票の読み違い" in text and "結果を訂正" in text
+    assert world.reported.player_b.name not in text  # another table
+    other = _client().get(f"/p/{theirs}/log/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "伝票の読み違い" not in other and "結果を報告" in other
+    assert _client().get("/p/not-a-token/log/").status_code == 404
+
+
+def test_contact_details_in_the_log_are_the_organizers(world: World) -> None:
+    player_services.update_player(world.me, by=Staff(world.organizer), contact="090-1234-5678")
+    for user, shown in ((world.organizer, True), (world.head, False)):
+        text = _client(user).get(f"/events/{world.event.pk}/log/?player={world.me.pk}").content.decode()
+        assert ("090-1234-5678" in text) is shown
+        assert "連絡先" in text
+
+
+def test_a_filter_the_form_refuses_is_said_in_japanese_and_shows_nothing(world: World) -> None:
+    response = _client(world.organizer).get(f"/events/{world.event.pk}/log/?table=abc&round=99")
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "整数を入力してください。" in text and "正しく選択してください" in text
+    assert "結果を訂正" not in text
+
+
+def test_the_filters_on_the_page_and_the_next_page_link_keep_them(world: World) -> None:
+    for n in range(50):  # with the registration and the check-in: more than a page about this player
+        player_services.update_player(world.me, by=Staff(world.organizer), name_kana=f"なまえ{n}")
+    client = _client(world.organizer)
+    url = f"/events/{world.event.pk}/log/?player={world.me.pk}"
+    first = client.get(url).content.decode()
+    assert f'rel="next" href="?player={world.me.pk}&amp;page=2"' in first and 'rel="prev"' not in first
+    assert first.count('class="card log-entry"') == 50 and "なまえ49" in first
+    second = client.get(url + "&page=2").content.decode()
+    assert f'rel="prev" href="?player={world.me.pk}&amp;page=1"' in second and 'rel="next"' not in second
+    assert "結果を訂正" in second and "なまえ" not in second  # the oldest: the table, the check-in, the entry

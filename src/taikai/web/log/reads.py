@@ -98,18 +98,18 @@ def _scope(event: Event, filters: LogFilter, own: Player | None) -> Q | None:
         return scope
     only = {name for name in ("table", "player", "round") if getattr(filters, name) is not None}
     # What judges did at those tables: the calls raised there, the penalties given there or from those calls.
-    calls = JudgeCall.objects.filter(event=event).filter(
-        Q(match_id__in=match_ids) | Q(table=filters.table) if only == {"table"} else Q(match_id__in=match_ids)
-    )
-    call_ids = list(calls.values_list("pk", flat=True))
-    given = Penalty.objects.filter(event=event).filter(Q(match_id__in=match_ids) | Q(call_id__in=call_ids))
+    at_tables = Q(match_id__in=match_ids)
+    if only == {"table"} and filters.table is not None:
+        at_tables |= Q(table=filters.table)  # a call raised before the table had a match
+    call_ids = list(JudgeCall.objects.filter(at_tables, event=event).values_list("pk", flat=True))
+    given = Penalty.objects.filter(Q(match_id__in=match_ids) | Q(call_id__in=call_ids), event=event)
     scope |= _objects(_label(JudgeCall), call_ids) | _objects(_label(Penalty), given.values_list("pk", flat=True))
-    if only == {"player"}:
-        scope |= _player_rows(event, filters.player or 0)
-    elif only == {"round"}:
+    if only == {"player"} and filters.player is not None:
+        scope |= _player_rows(event, filters.player)
+    elif only == {"round"} and filters.round is not None:
         rounds = Round.objects.filter(event=event, number=filters.round).values_list("pk", flat=True)
         scope |= _objects(_label(Round), rounds)
-    elif only == {"table"}:
+    elif only == {"table"} and filters.table is not None:
         tools = TableToolLog.objects.filter(event=event, table=filters.table).values_list("pk", flat=True)
         scope |= _objects(_label(TableToolLog), tools)
     return scope
@@ -119,8 +119,16 @@ def _player_rows(event: Event, player_id: int) -> Q:
     """The player's own rows: their registration, penalties, appeals, deck list and the calls they raised."""
     return (
         _objects(_label(Player), Player.objects.filter(event=event, pk=player_id).values_list("pk", flat=True))
-        | _objects(_label(Penalty), Penalty.objects.filter(event=event, player_id=player_id).values_list("pk", flat=True))
+        | _objects(
+            _label(Penalty), Penalty.objects.filter(event=event, player_id=player_id).values_list("pk", flat=True)
+        )
         | _objects(_label(Appeal), Appeal.objects.filter(event=event, player_id=player_id).values_list("pk", flat=True))
-        | _objects(_label(DeckRegistration), DeckRegistration.objects.filter(event=event, player_id=player_id).values_list("pk", flat=True))
-        | _objects(_label(JudgeCall), JudgeCall.objects.filter(event=event, raised_by_player_id=player_id).values_list("pk", flat=True))
+        | _objects(
+            _label(DeckRegistration),
+            DeckRegistration.objects.filter(event=event, player_id=player_id).values_list("pk", flat=True),
+        )
+        | _objects(
+            _label(JudgeCall),
+            JudgeCall.objects.filter(event=event, raised_by_player_id=player_id).values_list("pk", flat=True),
+        )
     )

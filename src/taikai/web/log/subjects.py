@@ -53,7 +53,11 @@ class Subjects:
         matches = Match.objects.select_related("round", "player_a", "player_b")
         found.matches = {m.pk: m for m in matches.filter(pk__in=_ids(entries, "events.match"))}
         found.rounds = {r.pk: r for r in Round.objects.filter(pk__in=_ids(entries, "events.round"))}
-        acting = {int(e.actor_label[7:]) for e in entries if e.actor_label.startswith("player:") and e.actor_label[7:].isdigit()}
+        acting = {
+            int(e.actor_label[7:])
+            for e in entries
+            if e.actor_label.startswith("player:") and e.actor_label[7:].isdigit()
+        }
         people = _ids(entries, "events.player") | acting
         found.players = {p.pk: p for p in Player.objects.filter(pk__in=people)}
         for label, model in PLAYER_ROWS.items():

@@ -73,11 +73,14 @@ def event_log(request: HttpRequest, event_id: int) -> HttpResponse:
     """The event's changes for the organizer and the head judge: newest first, 50 a page, filterable."""
     event = get_object_or_404(Event, pk=event_id)
     by = Staff(request.user)
-    request.event_role = role_of(by, event)  # type: ignore[attr-defined]  (the event's menu)
+    # The event's menu shows what this role may open.
+    request.event_role = role_of(by, event)  # type: ignore[attr-defined]
     try:
         context = _page(request, event, by, with_players=True)
     except PermissionDenied as exc:
-        return render(request, "taikai/log_forbidden.html", {"event": event, "text": problem_text(exc.problem)}, 403)
+        return render(
+            request, "taikai/log_forbidden.html", {"event": event, "text": problem_text(exc.problem)}, status=403
+        )
     return render(request, "taikai/log.html", context)
 
 

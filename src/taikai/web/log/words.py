@@ -29,7 +29,7 @@ LABELS = {
     "name_kana": _lazy("Name (kana)"),
     "card_game_id": _lazy("Card Game ID"),
     "contact": _lazy("Contact"),
-    "checked_in_at": _lazy("Checked in"),
+    "checked_in_at": _lazy("Checked in at"),
     "dropped_after_round": _lazy("Dropped"),
     "disqualified": _lazy("Disqualified"),
     "late_entry_round": _lazy("Late entry"),
