@@ -11,57 +11,15 @@ from django.utils import translation
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff, Visitor
 from taikai.events.errors import PermissionDenied
-from taikai.events.models import StaffRole
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.judging.services import calls, penalties
 from taikai.web.log.reads import LogFilter, read_log
 from taikai.web.log.words import lines
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
-from tests.judging.conftest import staff
+from tests.web.log_world import A_WINS, World, world_fixture  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
-
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "A"}))
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
-
-
-class World:
-    """Round 1 of eight players with a corrected table, a reported one and a penalty; round 2 paired."""
-
-    def __init__(self, organizer: Any) -> None:  # noqa: F811
-        self.organizer = organizer
-        self.event = make_event(organizer, 8)
-        self.head = staff(self.event, "head", StaffRole.Role.HEAD_JUDGE)
-        self.floor = staff(self.event, "floor", StaffRole.Role.JUDGE)
-        by = Staff(organizer)
-        rnd = round_services.pair_next_round(self.event, by=by)
-        round_services.start_round(rnd, by=by)
-        self.corrected, self.reported, *rest = rnd.matches.filter(is_bye=False).order_by("table")
-        result_services.enter_result(self.corrected, by=by, result=A_WINS)
-        result_services.correct_result(self.corrected, by=by, result=B_WINS, reason="伝票の読み違い")
-        result_services.report_result(self.reported, player=self.reported.player_a, result=A_WINS)
-        call = calls.raise_call(self.event, table=self.reported.table, by=Staff(self.floor), description="遅延")
-        penalties.issue_penalty(
-            self.event,
-            by=Staff(self.floor),
-            player=self.reported.player_b,
-            infraction="INF-2",
-            reason="遅刻",
-            call=call,
-        )
-        for m in rest:
-            result_services.enter_result(m, by=by, result=A_WINS)
-        self.corrected.refresh_from_db()
-        self.reported.refresh_from_db()
-        self.me = self.corrected.player_a  # a player at the corrected table
-        self.other = self.reported.player_a  # a player at another table
-
-
-@pytest.fixture
-def world(organizer: Any) -> World:  # noqa: F811
-    return World(organizer)
 
 
 def _actions(page: Any) -> list[str]:

@@ -23,6 +23,7 @@ from taikai.web.log.subjects import Subjects
 
 NOTHING = "—"
 HIDDEN = _lazy("(hidden)")
+HIDDEN_VALUE = "***"  # what a private value reads as in the raw before/after of a reader not allowed it
 
 LABELS = {
     "name": _lazy("Name"),
@@ -71,6 +72,17 @@ class LogLine:
     reason: str
 
 
+def redact(value: Any, show_private: bool) -> Any:
+    """A stored value with the private fields hidden at any depth (a removed registration keeps its contact)."""
+    if show_private:
+        return value
+    if isinstance(value, dict):
+        return {k: HIDDEN_VALUE if k in PRIVATE else redact(v, False) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v, False) for v in value]
+    return value
+
+
 def lines(entries: list[AuditEntry], *, show_private: bool) -> list[LogLine]:
     """The entries of one page in words; the tables and players they name are read in a few queries."""
     subjects = Subjects.of(entries)
@@ -80,8 +92,9 @@ def lines(entries: list[AuditEntry], *, show_private: bool) -> list[LogLine]:
 def _line(entry: AuditEntry, subjects: Subjects, show_private: bool) -> LogLine:
     match = subjects.match(entry)
     say = _MatchWords(match) if match is not None else None
-    changes = _changes(entry.before, entry.after, say, show_private)
-    data = {k: v for k, v in (entry.data or {}).items() if k != "reason"}
+    before, after = redact(entry.before, show_private), redact(entry.after, show_private)
+    changes = _changes(before, after, say, show_private)
+    data = {k: v for k, v in redact(entry.data or {}, show_private).items() if k != "reason"}
     changes += [Change(k, _label(k), None, _value(k, v, show_private, say)) for k, v in data.items()]
     return LogLine(
         id=entry.pk,
@@ -120,7 +133,7 @@ def _label(key: str) -> str:
 
 def _value(key: str, value: Any, show_private: bool, say: _MatchWords | None = None) -> str:
     """Any stored value as text a person reads."""
-    if key in PRIVATE and not show_private:
+    if (key in PRIVATE and not show_private) or value == HIDDEN_VALUE:
         return str(HIDDEN)
     if key == "dropped_after_round" and isinstance(value, int):
         return _("After round %(n)s") % {"n": value}
@@ -134,6 +147,8 @@ def _text(value: Any) -> str:
         return NOTHING
     if isinstance(value, bool):
         return _("Yes") if value else _("No")
+    if value == HIDDEN_VALUE:
+        return str(HIDDEN)
     if isinstance(value, str):
         return _when(value) or value
     if isinstance(value, list | tuple):
