@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff, Visitor
@@ -197,3 +197,36 @@ def test_the_filters_on_the_page_and_the_next_page_link_keep_them(world: World) 
     second = client.get(url + "&page=2").content.decode()
     assert f'rel="prev" href="?player={world.me.pk}&amp;page=1"' in second and 'rel="next"' not in second
     assert "結果を訂正" in second and "なまえ" not in second  # the oldest: the table, the check-in, the entry
+
+
+def test_a_field_nobody_named_still_reads_as_words(world: World) -> None:
+    entry = AuditEntry(
+        pk=1,
+        at=timezone.now(),
+        action="taikai.player.updated",
+        event_id=world.event.pk,
+        object_type="events.player",
+        object_id=str(world.me.pk),
+        before={"shoe_size": 26, "lucky": False, "seen_at": "2026-12-06T01:30:00+00:00"},
+        after={"shoe_size": 27, "lucky": True, "seen_at": None, "colours": ["red", "blue"]},
+    )
+    with translation.override("ja"):
+        (line,) = lines([entry], show_private=False)
+    assert line.subject == world.me.name and line.text == "プレイヤー情報を更新"
+    assert [(c.label, c.before, c.after) for c in line.changes] == [
+        ("Shoe size", "26", "27"),
+        ("Lucky", "いいえ", "はい"),
+        ("Seen at", "12/06 10:30", "—"),  # the venue's clock (Asia/Tokyo)
+        ("Colours", None, "red、blue"),
+    ]
+
+
+def test_a_penalty_reads_its_rung_and_infraction_in_words(world: World) -> None:
+    page = read_log(world.event, by=Staff(world.head), filters=LogFilter(player=world.reported.player_b.pk))
+    entry = next(e for e in page.entries if e.action == "taikai.judging.penalty_issued")
+    with translation.override("ja"):
+        (line,) = lines([entry], show_private=False)
+    said = {c.field: c.after for c in line.changes}
+    assert said["rung"] == "警告" and said["infraction"].startswith("INF-2 ")
+    assert line.subject == f"罰則: {world.reported.player_b.name}" and line.reason == "遅刻"
+    assert "player" not in said and "effects" not in said  # the subject names the player; effects are entries

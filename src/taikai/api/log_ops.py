@@ -18,7 +18,8 @@ from taikai.events.actors import Actor, PlayerSelf
 from taikai.events.models import Event
 from taikai.events.permissions import is_organizer
 from taikai.web.log.reads import MAX_PAGE_SIZE, PAGE_SIZE, LogFilter, read_log
-from taikai.web.log.words import LogLine, lines, redact
+from taikai.web.log.values import redact
+from taikai.web.log.words import LogLine, lines
 
 router = public.router
 TAGS = ["log"]

@@ -12,6 +12,7 @@ from taikai.audit.models import AuditEntry
 from taikai.decks.models import DeckRegistration
 from taikai.events.models import Event, Match, Player, Round, Team
 from taikai.judging.models import Appeal, JudgeCall, Penalty
+from taikai.web.log.values import model_of
 
 KINDS = {
     "events.event": _lazy("Event"),
@@ -22,6 +23,11 @@ KINDS = {
     "judging.tabletoollog": _lazy("Table tool"),
     "decks.deckregistration": _lazy("Deck list"),
     "decks.eventdecks": _lazy("Deck lists"),
+    "taikai_api.apitoken": _lazy("API token"),
+    "taikai_api.webhook": _lazy("Webhook"),
+    "taikai_api.deckarchetype": _lazy("Deck archetype"),
+    "taikai_api.prizepublication": _lazy("Prize list"),
+    "cards.banlist": _lazy("Forbidden/Limited list"),
 }
 # Rows about one player: the log names the player.
 PLAYER_ROWS: dict[str, type[Penalty | Appeal | DeckRegistration]] = {
@@ -30,6 +36,11 @@ PLAYER_ROWS: dict[str, type[Penalty | Appeal | DeckRegistration]] = {
     "decks.deckregistration": DeckRegistration,
 }
 ACTOR_LABELS = {"self-service": _lazy("Self-registration"), "integrity": _lazy("taikai (integrity check)")}
+
+
+def _kind(object_type: str) -> str:
+    model = model_of(object_type)
+    return str(model._meta.verbose_name).capitalize() if model is not None else object_type
 
 
 def _ids(entries: list[AuditEntry], label: str) -> set[int]:
@@ -98,7 +109,7 @@ class Subjects:
             return self.players[pk].name
         if kind == "events.round" and pk in self.rounds:
             return _("Round %(n)s") % {"n": self.rounds[pk].number}
-        what = str(KINDS.get(kind, kind))
+        what = str(KINDS.get(kind) or _kind(kind))
         if (kind, pk) in self.owners:
             return f"{what}: {self.owners[(kind, pk)]}"
         if kind == "judging.judgecall" and self.calls.get(pk) is not None:

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext_lazy
 
 from taikai.events.actors import Actor, PlayerSelf, Staff
 from taikai.events.errors import PermissionDenied
@@ -29,7 +30,9 @@ class LogFilterForm(forms.Form):
 
     round = forms.TypedChoiceField(label=_lazy("Round"), required=False, coerce=int, empty_value=None)
     table = forms.IntegerField(label=_lazy("Table"), required=False, min_value=1, max_value=99_999)
-    player = forms.TypedChoiceField(label=_lazy("Player"), required=False, coerce=int, empty_value=None)
+    player = forms.TypedChoiceField(
+        label=pgettext_lazy("log filter", "Player"), required=False, coerce=int, empty_value=None
+    )
     page = forms.IntegerField(required=False, min_value=1, max_value=100_000, widget=forms.HiddenInput)
 
     def __init__(self, data: Any, event: Event, *, with_players: bool) -> None:

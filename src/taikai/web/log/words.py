@@ -1,7 +1,7 @@
 """A log entry in words (issue 22): the action's text from the registry, who did it, which table or player it
 was about, and each changed field as "before → after" in words — a result as 「山田 太郎 の勝ち 2–1」, never JSON.
 
-Fields nobody named here still read: the key in words and the value as text (yes/no, a time, a list).
+A table's state has words of its own (``_MatchWords``); every other field goes through ``values``.
 """
 
 from __future__ import annotations
@@ -11,41 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils import timezone
+from django.db.models import Model
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from taikai.audit.actions import describe
 from taikai.audit.models import AuditEntry
 from taikai.events.models import Match, Player
 from taikai.events.views.result_words import basis_text, outcome_text
 from taikai.web.log.subjects import Subjects
+from taikai.web.log.values import NOTHING, UNSHOWN, label, model_of, redact, text, value
 
-NOTHING = "—"
-HIDDEN = _lazy("(hidden)")
-HIDDEN_VALUE = "***"  # what a private value reads as in the raw before/after of a reader not allowed it
-
-LABELS = {
-    "name": _lazy("Name"),
-    "name_kana": _lazy("Name (kana)"),
-    "card_game_id": _lazy("Card Game ID"),
-    "contact": _lazy("Contact"),
-    "checked_in_at": _lazy("Checked in at"),
-    "dropped_after_round": _lazy("Dropped"),
-    "disqualified": _lazy("Disqualified"),
-    "late_entry_round": _lazy("Late entry"),
-    "result": _lazy("Result"),
-    "status": _lazy("Status"),
-    "basis": _lazy("How it ended"),
-    "duels": _lazy("Duels"),
-    "reason": _lazy("Reason"),
-    "table": _lazy("Table"),
-    "seconds": _lazy("Seconds"),
-    "extension_seconds": _lazy("Time extension (seconds)"),
-    "count": _lazy("Count"),
-    "side": _lazy("Reported by"),
-}
-PRIVATE = {"contact"}  # contact details are the organizer's (exports with contact details are theirs only)
 MATCH_STATUS = dict(Match.Status.choices)
 MATCH_KEYS = {"result", "status", "basis", "duels", "record", "duel_wins_a", "duel_wins_b", "duel_draws"}
 
@@ -72,17 +47,6 @@ class LogLine:
     reason: str
 
 
-def redact(value: Any, show_private: bool) -> Any:
-    """A stored value with the private fields hidden at any depth (a removed registration keeps its contact)."""
-    if show_private:
-        return value
-    if isinstance(value, dict):
-        return {k: HIDDEN_VALUE if k in PRIVATE else redact(v, False) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v, False) for v in value]
-    return value
-
-
 def lines(entries: list[AuditEntry], *, show_private: bool) -> list[LogLine]:
     """The entries of one page in words; the tables and players they name are read in a few queries."""
     subjects = Subjects.of(entries)
@@ -91,11 +55,18 @@ def lines(entries: list[AuditEntry], *, show_private: bool) -> list[LogLine]:
 
 def _line(entry: AuditEntry, subjects: Subjects, show_private: bool) -> LogLine:
     match = subjects.match(entry)
-    say = _MatchWords(match) if match is not None else None
+    model = model_of(entry.object_type)
     before, after = redact(entry.before, show_private), redact(entry.after, show_private)
-    changes = _changes(before, after, say, show_private)
-    data = {k: v for k, v in redact(entry.data or {}, show_private).items() if k != "reason"}
-    changes += [Change(k, _label(k), None, _value(k, v, show_private, say)) for k, v in data.items()]
+    if match is not None and (_is_match_state(before) or _is_match_state(after)):
+        changes = _MatchWords(match).changes(before, after)
+    else:
+        changes = _changes(before, after, model)
+    data = redact(entry.data or {}, show_private)
+    for key, stored in data.items():
+        if match is not None and key not in UNSHOWN and key != "reason":
+            changes.append(Change(key, label(key), None, _MatchWords(match).value(key, stored)))
+        elif key not in UNSHOWN and key != "reason":
+            changes.append(Change(key, label(key, model), None, value(key, stored, model=model, show_private=True)))
     return LogLine(
         id=entry.pk,
         at=entry.at,
@@ -108,71 +79,27 @@ def _line(entry: AuditEntry, subjects: Subjects, show_private: bool) -> LogLine:
     )
 
 
-def _changes(before: Any, after: Any, say: _MatchWords | None, show_private: bool) -> list[Change]:
-    if say is not None and (_is_match_state(before) or _is_match_state(after)):
-        return say.changes(before, after)
+def _changes(before: Any, after: Any, model: type[Model] | None) -> list[Change]:
+    """Field by field, what differs; a value that is not a set of fields reads as one "value"."""
     if isinstance(before, dict) or isinstance(after, dict):
         old, new = before if isinstance(before, dict) else {}, after if isinstance(after, dict) else {}
         out = []
         for key in [*new, *(k for k in old if k not in new)]:
-            was = _value(key, old[key], show_private, say) if key in old else None
-            now = _value(key, new[key], show_private, say) if key in new else NOTHING
+            if key in UNSHOWN:
+                continue
+            was = value(key, old[key], model=model, show_private=True) if key in old else None
+            now = value(key, new[key], model=model, show_private=True) if key in new else NOTHING
             if was != now:
-                out.append(Change(key, _label(key), was, now))
+                out.append(Change(key, label(key, model), was, now))
         return out
     if before is None and after is None:
         return []
-    was = None if before is None else _value("value", before, show_private, say)
-    return [Change("value", _("Value"), was, _value("value", after, show_private, say))]
+    was = None if before is None else text(before)
+    return [Change("value", _("Value"), was, text(after))]
 
 
-def _label(key: str) -> str:
-    known = LABELS.get(key)
-    return str(known) if known is not None else key.replace("_", " ").capitalize()
-
-
-def _value(key: str, value: Any, show_private: bool, say: _MatchWords | None = None) -> str:
-    """Any stored value as text a person reads."""
-    if (key in PRIVATE and not show_private) or value == HIDDEN_VALUE:
-        return str(HIDDEN)
-    if key == "dropped_after_round" and isinstance(value, int):
-        return _("After round %(n)s") % {"n": value}
-    if key == "side" and say is not None and value in ("a", "b"):
-        return say.name(value)
-    return _text(value)
-
-
-def _text(value: Any) -> str:
-    if value is None or value == "" or value == [] or value == {}:
-        return NOTHING
-    if isinstance(value, bool):
-        return _("Yes") if value else _("No")
-    if value == HIDDEN_VALUE:
-        return str(HIDDEN)
-    if isinstance(value, str):
-        return _when(value) or value
-    if isinstance(value, list | tuple):
-        return "、".join(_text(v) for v in value)
-    if isinstance(value, dict):
-        return " / ".join(f"{_label(str(k))}: {_text(v)}" for k, v in value.items())
-    return str(value)
-
-
-def _when(value: str) -> str:
-    """A stored time (ISO 8601) as the venue's clock shows it; "" for any other text."""
-    if len(value) < 19 or value[10:11] != "T":
-        return ""
-    try:
-        moment = dt.datetime.fromisoformat(value)
-    except ValueError:
-        return ""
-    if timezone.is_aware(moment):
-        moment = timezone.localtime(moment)
-    return moment.strftime("%m/%d %H:%M")
-
-
-def _is_match_state(value: Any) -> bool:
-    return isinstance(value, dict) and bool(MATCH_KEYS & set(value))
+def _is_match_state(stored: Any) -> bool:
+    return isinstance(stored, dict) and bool(MATCH_KEYS & set(stored))
 
 
 class _MatchWords:
@@ -203,15 +130,9 @@ class _MatchWords:
     def duels(self, state: dict[str, Any]) -> str:
         record = state.get("record") or {}
         rows = record.get("duels") if isinstance(record, dict) else state.get("duels")  # or a time procedure's
-        if isinstance(rows, list) and not all(isinstance(row, dict) for row in rows):
-            rows = None  # results' (a, b, draws) count, not the duels
-        if not isinstance(rows, list) or not rows:
-            return NOTHING
-        return "、".join(self._duel(row) for row in rows)
-
-    def _duel(self, row: Any) -> str:
-        winner = row.get("winner") if isinstance(row, dict) else None
-        return self.name(winner) if winner in ("A", "B") else _("Draw")
+        if not isinstance(rows, list) or not rows or not all(isinstance(row, dict) for row in rows):
+            return NOTHING  # results' (a, b, draws) count is not the duels
+        return "、".join(self.name(row["winner"]) if row.get("winner") in ("A", "B") else _("Draw") for row in rows)
 
     def changes(self, before: Any, after: Any) -> list[Change]:
         fields: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
@@ -227,8 +148,14 @@ class _MatchWords:
             was = say(old) if old is not None else None
             now = say(new)
             if was != now and not (old is None and now == NOTHING):
-                out.append(Change(key, _label(key), was, now))
+                out.append(Change(key, label(key), was, now))
         if any(c.field == "result" for c in out):  # the result says it; the duels only when the outcome stayed
             out = [c for c in out if c.field != "duels"]
-        extra = {k: v for k, v in (new or {}).items() if k not in MATCH_KEYS}
-        return out + [Change(k, _label(k), None, _text(v)) for k, v in extra.items()]
+        extra = [(k, v) for k, v in new.items() if k not in MATCH_KEYS and k not in UNSHOWN]
+        return out + [Change(k, label(k), None, self.value(k, v)) for k, v in extra]
+
+    def value(self, key: str, stored: Any) -> str:
+        """A field of the table's time procedure or report: a side ("A", "b") is that player's name."""
+        if key in ("turn_player", "side") and isinstance(stored, str) and stored.lower() in ("a", "b"):
+            return self.name(stored)
+        return value(key, stored, show_private=True)
