@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff, Visitor
 from taikai.events.errors import PermissionDenied
+from taikai.events.models import Match
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -230,3 +233,36 @@ def test_a_penalty_reads_its_rung_and_infraction_in_words(world: World) -> None:
     assert said["rung"] == "警告" and said["infraction"].startswith("INF-2 ")
     assert line.subject == f"罰則: {world.reported.player_b.name}" and line.reason == "遅刻"
     assert "player" not in said and "effects" not in said  # the subject names the player; effects are entries
+
+
+def _bulk_entries(world: World, n: int) -> None:
+    """Thousands of entries about the event's tables, as a long day writes them (bulk: nothing else is tested)."""
+    matches = list(Match.objects.filter(round__event=world.event).values_list("pk", flat=True))
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            action="taikai.match.result_reported",
+            event_id=world.event.pk,
+            object_type="events.match",
+            object_id=str(matches[i % len(matches)]),
+            before={"status": "pending", "result": ""},
+            after={"status": "reported", "result": "a", "duels": [2, 1, 0]},
+        )
+        for i in range(n)
+    )
+
+
+def test_a_page_of_a_long_log_is_a_fixed_number_of_queries_on_the_events_index(world: World) -> None:
+    client = _client(world.organizer)
+    url = f"/events/{world.event.pk}/log/"
+    _bulk_entries(world, 60)
+    client.get(url)  # the session and the caches warm up
+    with CaptureQueriesContext(connection) as short:
+        assert client.get(url).status_code == 200
+    _bulk_entries(world, 3000)
+    with CaptureQueriesContext(connection) as long:
+        response = client.get(url + "?page=40")
+    assert response.content.decode().count('class="card log-entry"') == 50
+    assert len(long) == len(short) <= 20  # the words of a page are read per kind of row, never per entry
+    newest = AuditEntry.objects.filter(event_id=world.event.pk).order_by("-id")[50:100]
+    plan = newest.explain()
+    assert "audit_event_latest" in plan, plan  # the (event_id, id) index, walked backwards

@@ -14,7 +14,7 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.services import players as player_services
 from taikai.web.accounts import ensure_first_organizer
-from tests.conftest import PHONE, screenshot
+from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.web.log_world import World
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -82,6 +82,7 @@ def test_the_organizer_reads_the_whole_log_at_a_desk(new_page: Any) -> None:
     assert first.get_attribute("data-action") == "taikai.match.result_entered"
     _fits(page)
     screenshot(page, "log-organizer-desk-1440")
+    page.screenshot(path=str(ARTIFACTS / "log-organizer-desk-1440-top.png"))  # what the desk sees first
 
 
 def test_a_player_opens_the_changes_at_their_table_from_their_page(new_page: Any) -> None:
