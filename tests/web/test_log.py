@@ -89,7 +89,9 @@ def test_the_round_filter_keeps_the_round_and_its_tables_and_combines_with_the_t
     assert "taikai.round.started" in _actions(one) and "taikai.round.paired" in _actions(one)
     assert _actions(two) == ["taikai.round.paired"]
     both = read_log(world.event, by=by, filters=LogFilter(round=1, table=world.corrected.table), limit=200)
-    assert {e.object_id for e in both.entries} == {str(world.corrected.pk)}
+    assert {e.object_id for e in both.entries if e.object_type == "events.match"} == {str(world.corrected.pk)}
+    # and the judges' flag on the corrected result (a call at that table)
+    assert {e.object_type for e in both.entries} == {"events.match", "judging.judgecall"}
     assert read_log(world.event, by=by, filters=LogFilter(round=2, table=world.corrected.table)).count == 0
 
 
