@@ -79,7 +79,7 @@ def _row(line: LogLine, entry: AuditEntry, show_private: bool) -> dict[str, Any]
 @router.get(
     "/events/{event_id}/log",
     response={200: LogPageOut, **errors(401, 403, 404, 422)},
-    auth=[PLAYER, TOKEN],
+    auth=[TOKEN, PLAYER],
     tags=TAGS,
     summary="The event's log",
 )
