@@ -13,7 +13,9 @@ Who does what (PRODUCT.md, CS 3):
   time procedure, deck checks, table tools, playoff pairings;
 - the event's one head judge (``require_head_judge``): disqualification and heavier, appeals, removing a
   prize, importing the violator database. A site administrator is *not* the head judge (CS 3: 唯一のジャッジ);
-  an organizer who judges names themself head judge (``organizer_head_judge``) and stays organizer.
+  an organizer who judges names themself head judge (``organizer_head_judge``) and stays organizer;
+- the organizer and the head judge (``require_log_reader``): the event's whole log; a player, through their own
+  link, the entries about their own tables; a floor judge is not shown it.
 """
 
 from __future__ import annotations
