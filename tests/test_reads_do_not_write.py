@@ -175,3 +175,32 @@ def test_no_page_and_no_api_read_changes_the_database(organizer: Any, role: str)
                 wrote.append((url, changed(before, after)))
     assert fetched > 100
     assert wrote == [], f"reads that wrote as {role}: {wrote}"
+
+
+# The log (issue 22) with its filters and a later page: the routes above open it unfiltered only.
+LOG_READS = (
+    "/events/{event}/log/?round=1&table={table}&player={player}&page=2",
+    "/events/{event}/log/?table=abc",
+    "/p/{token}/log/?round=1&table={table}",
+    "/api/v1/events/{event}/log?round=1&table={table}&player={player}&offset=1",
+)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_reading_the_log_with_filters_changes_nothing(organizer: Any, role: str) -> None:  # noqa: F811
+    world = build(organizer)
+    client = client_for(world, role)
+    values = {"event": world.event.pk, "table": world.values["table"][0], "player": world.values["player_id"][1]}
+    wrote = []
+    for pattern in LOG_READS:
+        for token in world.player_tokens:
+            url = pattern.format(**values, token=token)
+            headers = {"Authorization": f"Bearer {world.api_tokens[role]}"} if role in world.api_tokens else {}
+            if role == "player" and url.startswith("/api/"):
+                headers = {"X-Player-Token": token}
+            before = snapshot()
+            response = client.get(url, headers=headers)
+            assert response.status_code < 500, (url, role, response.status_code)
+            if changed(before, after := snapshot()):
+                wrote.append((url, changed(before, after)))
+    assert wrote == [], f"log reads that wrote as {role}: {wrote}"

@@ -13,6 +13,11 @@ _R("not-organizer", "この操作は大会の主催者だけができます。",
 _R("not-staff", "この操作は大会スタッフだけができます。", "Only the event's staff can do this.")
 _R("not-judge", "この操作はジャッジだけができます。", "Only judges can do this.")
 _R("not-head-judge", "この操作はヘッドジャッジだけができます。", "Only the head judge can do this.")
+_R(
+    "not-log-reader",
+    "大会の変更履歴は主催者とヘッドジャッジだけが見られます。",
+    "Only the organizer and the head judge can read the event's log.",
+)
 _R("required", "{field} を入力してください。", "{field} is required.")
 _R("too-long", "{field} は {limit} 文字以内にしてください。", "{field} must be at most {limit} characters.")
 _R("bad-choice", "{field} に {value!r} は選べません。", "{value!r} is not a valid choice for {field}.")

@@ -13,7 +13,9 @@ Who does what (PRODUCT.md, CS 3):
   time procedure, deck checks, table tools, playoff pairings;
 - the event's one head judge (``require_head_judge``): disqualification and heavier, appeals, removing a
   prize, importing the violator database. A site administrator is *not* the head judge (CS 3: 唯一のジャッジ);
-  an organizer who judges names themself head judge (``organizer_head_judge``) and stays organizer.
+  an organizer who judges names themself head judge (``organizer_head_judge``) and stays organizer;
+- the organizer and the head judge (``require_log_reader``): the event's whole log; a player, through their own
+  link, the entries about their own tables; a floor judge is not shown it.
 """
 
 from __future__ import annotations
@@ -101,6 +103,23 @@ def require_judge(actor: Actor, event: Event) -> None:
 def require_head_judge(actor: Actor, event: Event) -> None:
     if not is_head_judge(actor, event):
         raise PermissionDenied("not-head-judge")
+
+
+def reads_whole_log(actor: Actor, event: Event) -> bool:
+    """The event's audit log, every entry (issue 22): the organizer and the head judge. A floor judge is not
+    shown it: the log carries every player's contact details and every ruling, beyond a floor judge's tables."""
+    return is_organizer(actor, event) or is_head_judge(actor, event)
+
+
+def require_log_reader(actor: Actor, event: Event) -> None:
+    """Who may open the event's log at all: the organizer and the head judge (all of it), and a player of the
+    event through their own link (the read narrows to the entries about their own matches)."""
+    if isinstance(actor, PlayerSelf):
+        if actor.player.event_id != event.pk:
+            raise PermissionDenied("not-your-match")
+        return
+    if not reads_whole_log(actor, event):
+        raise PermissionDenied("not-log-reader")
 
 
 def require_player_or_staff(actor: Actor, player: Player) -> None:
