@@ -227,7 +227,7 @@ def test_an_edit_and_a_report_at_once_never_lose_the_report(organizer: Any, atte
     if isinstance(reported, Match):  # the report landed first: the edit was made on a stale version
         assert isinstance(edited, Conflict), edited
         assert Match.objects.get(pk=table2.pk).status == Match.Status.REPORTED
-    else:  # the edit landed first: the report finds its table gone and stores nothing
+    else:  # the edit landed first: the report finds its table gone, says so and stores nothing
         assert isinstance(edited, Round), edited
-        assert isinstance(reported, Match.DoesNotExist), reported
+        assert isinstance(reported, Conflict) and reported.problem.code == "table-gone", reported
     assert all(r.match.status != Match.Status.PENDING for r in ResultReport.objects.select_related("match"))

@@ -168,6 +168,11 @@ _R(
 )
 _R("not-your-match", "この卓はあなたの対戦ではありません。", "This is not your match.")
 _R(
+    "table-gone",
+    "この卓は組み合わせの変更でなくなりました。何も記録していません。画面を読み込み直して、今の卓を確かめてください。",
+    "This table was removed by a change of the pairings; nothing was recorded. Reload to see your table now.",
+)
+_R(
     "result-final",
     "確定した結果はスタッフだけが訂正できます。",
     "A confirmed result can only be corrected by staff.",

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from taikai.core.match import Format as MatchFormat
 from taikai.core.ruleset import Ruleset, from_document
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -191,6 +192,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} R{self.number}"
+
+    @property
+    def format(self) -> MatchFormat:
+        """The match rules this round plays by (MATCH-2, TIME-E: single elimination has no match draws and
+        extra duels), read from its stage: the one place a stage becomes a format."""
+        return MatchFormat.ELIMINATION if self.stage == self.Stage.ELIMINATION else MatchFormat.SWISS
 
     @property
     def pairing_input(self) -> dict[str, Any]:

@@ -49,6 +49,16 @@ _R(
     "play on and report the result.",
 )
 _R(
+    "notice.pairing-changed",
+    "第{round}ラウンドの組み合わせが変更されました。あなたは {table}卓 で {opponent} と対戦します。",
+    "The pairings of round {round} were changed: you now play {opponent} at table {table}.",
+)
+_R(
+    "notice.pairing-changed-bye",
+    "第{round}ラウンドの組み合わせが変更されました。このラウンドは不戦勝（バイ）です。",
+    "The pairings of round {round} were changed: you have a bye this round.",
+)
+_R(
     "notice.disqualification-lifted",
     "上訴により失格が取り消されました。",
     "Your disqualification was overturned on appeal.",

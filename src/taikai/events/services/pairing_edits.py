@@ -21,6 +21,7 @@ from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Match, Player, ResultReport, Round
 from taikai.events.permissions import require_organizer
+from taikai.events.services import notices
 from taikai.events.services.history import event_sheet
 from taikai.events.services.rounds import _create_matches, _pair_swiss
 from taikai.events.signals import round_paired, send_on_commit
@@ -146,6 +147,7 @@ def edit_pairing(
         kept = _check_kept(state, pairs, by_id)
         _check_pairs(rnd, pairs, by_id, kept, allow_rematch)
         changed = _replace_tables(rnd, state, pairs, by_id)
+        _tell_the_moved(rnd, changed)
         rnd.version += 1
         rnd.save(update_fields=["version"])
         record(
@@ -160,6 +162,17 @@ def edit_pairing(
             changed=changed,
         )
     return rnd
+
+
+def _tell_the_moved(rnd: Round, tables: list[int]) -> None:
+    """Each player of a table the edit changed is told their table now, in words (issue 22)."""
+    moved = rnd.matches.filter(table__in=tables).select_related("round", "player_a", "player_b")
+    for m in moved:
+        if m.is_bye or m.player_b is None:
+            notices.tell(m.player_a, m, "pairing-changed-bye")
+            continue
+        notices.tell(m.player_a, m, "pairing-changed", opponent=m.player_b.name)
+        notices.tell(m.player_b, m, "pairing-changed", opponent=m.player_a.name)
 
 
 def _check_kept(state: PairingState, pairs: list[Pair], by_id: dict[int, Player]) -> set[int]:

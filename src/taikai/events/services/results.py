@@ -102,7 +102,7 @@ class Outcome:
 def outcome_of(match: Match, data: ResultInput) -> Outcome:
     """Apply the match rules to a reported record; refuse one that is unfinished or impossible."""
     event = match.round.event
-    fmt = "elimination" if match.round.stage == Round.Stage.ELIMINATION else "swiss"
+    fmt = match.round.format.value
     if data.basis == "intentional-draw" and not intentional_draw_allowed(Format(fmt), event.ruleset):
         raise ServiceError("id-not-in-elimination")  # END-2
     judge = intentional_draw if data.basis == "intentional-draw" else evaluate  # END-2: the duels must agree
@@ -176,12 +176,12 @@ def _lock(match: Match, version: int | None) -> Match:
     cached, missing = _held(match)
     if missing:
         # of=("self",): PostgreSQL cannot lock the nullable side (player_b) of an outer join.
-        locked = Match.objects.select_for_update(of=("self",)).select_related(*missing).get(pk=match.pk)
+        found = Match.objects.select_for_update(of=("self",)).select_related(*missing).filter(pk=match.pk).first()
     else:  # the common case (a slip, a correction): the row alone, by a hand-written statement
-        row = reads.locked_match(match.pk)
-        if row is None:
-            raise Match.DoesNotExist
-        locked = row
+        found = reads.locked_match(match.pk)
+    if found is None:  # a pairing edit or an undo removed the table meanwhile: said, never a server error
+        raise Conflict("table-gone")
+    locked = found
     return _checked(_attach(locked, cached, "round__event" in missing), version)
 
 
@@ -513,7 +513,7 @@ class ResultForm:
 
 
 def result_form(match: Match) -> ResultForm:
-    fmt = Format.ELIMINATION if match.round.stage == Round.Stage.ELIMINATION else Format.SWISS
+    fmt = match.round.format
     ruleset = match.round.event.ruleset
     time = ruleset.time
     return ResultForm(

@@ -23,7 +23,7 @@ from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
-from taikai.events.models import Event, Match, Player, Round
+from taikai.events.models import Event, Match, Player
 from taikai.events.notice_texts import notice_text
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
@@ -74,10 +74,6 @@ def current_match(player: Player) -> Match | None:
     )
 
 
-def _format(match: Match) -> Format:
-    return Format.ELIMINATION if match.round.stage == Round.Stage.ELIMINATION else Format.SWISS
-
-
 @player_view
 def player_home(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
@@ -102,9 +98,9 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         if match and match.record and match.status == Match.Status.PENDING
         else {},
         "result_form": result_services.result_form(match) if match else None,
-        "quick": quick_outcomes(ruleset, _format(match), _fixed(match)) if match and not match.is_bye else (),
+        "quick": quick_outcomes(ruleset, match.round.format, _fixed(match)) if match and not match.is_bye else (),
         "notices": [(n, notice_text(n.kind, n.params, get_language() or "ja")) for n in open_notices(player)],
-        "time_note": time_note(ruleset, _format(match)) if match else "",
+        "time_note": time_note(ruleset, match.round.format) if match else "",
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
         "pin_form": PinForm(),
@@ -169,7 +165,7 @@ def _posted_result(request: HttpRequest, match: Match, side: str | None) -> resu
     if not code:
         return result_services.ResultInput.from_post(request.POST, flip=side == "b")
     fixed = _fixed(match)
-    outcome = quick_outcome(code, match.round.event.ruleset, _format(match), fixed)
+    outcome = quick_outcome(code, match.round.event.ruleset, match.round.format, fixed)
     if outcome is None:  # a choice the format, or the table's penalty duels (PEN-1), do not allow
         raise ServiceError("quick-not-allowed")
     me = MatchPlayer.B if side == "b" else MatchPlayer.A
@@ -220,7 +216,9 @@ def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
         seen = -1
     try:
         result_services.confirm_result(match, player=player, version=seen)
-    except Conflict:  # the report changed after this page was drawn: never confirmed unseen (END-4)
+    except Conflict as exc:  # the report changed after this page was drawn: never confirmed unseen (END-4)
+        if exc.problem.code == "table-gone":
+            return _answer(request, token, False, error_text(exc), 409)
         match.refresh_from_db()
         return _answer(request, token, False, stale_confirm_text(match, match.side_of(player)), 409)
     except ServiceError as exc:

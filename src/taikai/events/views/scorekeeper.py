@@ -18,7 +18,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from taikai.core import penalty_duels
-from taikai.core.match import Format
 from taikai.core.quick_results import QuickResult, quick_result, quick_results
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -26,10 +25,6 @@ from taikai.events.models import Event, Match, Round
 from taikai.events.services import results as result_services
 from taikai.events.views.common import error_text, staff_view
 from taikai.events.views.result_words import outcome_text, result_text
-
-
-def _format(rnd: Round) -> Format:
-    return Format.ELIMINATION if rnd.stage == Round.Stage.ELIMINATION else Format.SWISS
 
 
 @dataclass(frozen=True)
@@ -102,15 +97,15 @@ def _penalty_duel_text(match: Match) -> str:
 def round_results(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b").order_by("table", "seat"))
-    options = quick_results(event.ruleset, _format(rnd))
+    options = quick_results(event.ruleset, rnd.format)
     typed = {"table": "", "outcome": ""}
     error, pending = "", None
     if request.method == "POST":
         typed = {"table": request.POST.get("table", ""), "outcome": request.POST.get("outcome", "")}
         match, error = _find(matches, typed["table"])
         fixed = penalty_duels.read(match.penalty_duels) if match is not None else ()
-        chosen = quick_result(event.ruleset, _format(rnd), typed["outcome"], fixed)
-        if match is not None and chosen is None and quick_result(event.ruleset, _format(rnd), typed["outcome"]):
+        chosen = quick_result(event.ruleset, rnd.format, typed["outcome"], fixed)
+        if match is not None and chosen is None and quick_result(event.ruleset, rnd.format, typed["outcome"]):
             error = _penalty_duel_text(match)  # PEN-1: the slip's result would undo a penalty duel
         elif match is not None and chosen is None:
             error = _("Choose the result for table %(t)s.") % {"t": match.table}

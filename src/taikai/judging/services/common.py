@@ -33,4 +33,4 @@ def match_at_table(event: Event, table: int) -> Match | None:
 
 
 def fmt_of(match: Match) -> str:
-    return "elimination" if match.round.stage == Round.Stage.ELIMINATION else "swiss"
+    return match.round.format.value

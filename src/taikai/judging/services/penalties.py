@@ -25,7 +25,7 @@ from django.utils import timezone
 from taikai.audit.services import record
 from taikai.core import penalties as core
 from taikai.core import penalty_duels
-from taikai.core.match import Format, MatchRecord
+from taikai.core.match import MatchRecord
 from taikai.core.match import Player as MatchPlayer
 from taikai.core.match_json import RecordFormatError, parse_report
 from taikai.events.actors import Actor, user_of
@@ -38,7 +38,7 @@ from taikai.events.signals import penalty_issued, player_disqualified, send_on_c
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import time_procedure
-from taikai.judging.services.common import current_match, fmt_of
+from taikai.judging.services.common import current_match
 from taikai.judging.services.prizes import decided_place
 
 
@@ -234,10 +234,6 @@ def _loser(match: Match, player: Player) -> MatchPlayer:
     return MatchPlayer.A if match.side_of(player) == "a" else MatchPlayer.B
 
 
-def _format(match: Match) -> Format:
-    return Format(fmt_of(match))
-
-
 def _is_open(match: Match | None, fx: core.Effects) -> bool:
     """The match is being played (``Match.being_played``: no result reported, disputed or decided), for
     every kind of penalty alike: a finished match changes only by the judge's explicit choice (issue 22)."""
@@ -323,7 +319,7 @@ def _duel_loss(
         so_far = parse_report({"duels": known.get("duels") or [], "opening": known.get("opening")})
     except RecordFormatError as exc:
         raise ServiceError(exc.problem.code, **exc.problem.params) from exc
-    before_penalty = MatchRecord(_format(match), so_far.duels, so_far.time_called_between_duels, so_far.opening)
+    before_penalty = MatchRecord(match.round.format, so_far.duels, so_far.time_called_between_duels, so_far.opening)
     played = core.with_duel_loss(before_penalty, loser, time_called=time_called)
     _save_result(penalty, by, match, played, "duel-loss")
 
@@ -342,7 +338,7 @@ def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
             raise ServiceError("no-pending-duel-loss")
         penalty.waiting_for_next_match = False
         if fx.duel_loss:
-            first = core.with_duel_loss(MatchRecord(_format(match)), _loser(match, penalty.player))
+            first = core.with_duel_loss(MatchRecord(match.round.format), _loser(match, penalty.player))
             _save_result(penalty, by, match, first, "duel-loss")
         else:
             _match_loss(penalty, by, match, "match-loss")
@@ -368,7 +364,7 @@ def _match_loss(penalty: Penalty, by: Actor, match: Match, what: str) -> None:
     table's penalty duels stay at their places (``core.penalties.lost_match``)."""
     time_procedure.close(match, by=by)
     fixed = penalty_duels.read(Match.objects.get(pk=match.pk).penalty_duels)
-    lost = core.lost_match(_format(match), _loser(match, penalty.player), penalty.event.ruleset, fixed)
+    lost = core.lost_match(match.round.format, _loser(match, penalty.player), penalty.event.ruleset, fixed)
     _save_result(penalty, by, match, lost, what)
 
 
