@@ -329,8 +329,8 @@ def _duel_loss(
 
 
 def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
-    """Apply a waiting duel loss to the first duel of the player's next match, or a waiting match loss to
-    that match (PEN-1)."""
+    """Apply a waiting duel loss to the player's next match (the duel after those it holds), or a waiting
+    match loss to that match (PEN-1)."""
     require_judge(by, penalty.event)
     with transaction.atomic():
         penalty = Penalty.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=penalty.pk)
@@ -341,9 +341,8 @@ def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
         if not _is_open(match, fx):
             raise ServiceError("no-pending-duel-loss")
         penalty.waiting_for_next_match = False
-        if fx.duel_loss:
-            first = core.with_duel_loss(MatchRecord(_format(match)), _loser(match, penalty.player))
-            _save_result(penalty, by, match, first, "duel-loss")
+        if fx.duel_loss:  # after the duels the table holds (another waiting loss may have landed first)
+            _duel_loss(penalty, by, match, None, time_called=False)
         else:
             _match_loss(penalty, by, match, "match-loss")
         penalty.save()
