@@ -6,9 +6,9 @@ duel winners ("A"/"B"), or LOST for the record a match loss or a DQ's forfeit wr
 Rules: END-3 (corrections), END-4 (reports, confirmations, slips), PEN-1 (a duel loss appends a lost duel to the
 match being played, else waits for the player's next match; a match loss decides the match being played, or a
 finished one by the judge's choice; a DQ forfeits the match being played and drops the player), PEN-6 (an
-overturn: a table decided before the penalty gets that result back; a table being played when it landed is
-played on while its round is the last; otherwise the result stays), and the pairings' rules (a re-pair or an
-edit only while no table has a result, never on a stale version).
+overturn: a table confirmed before the penalty gets that result back; one being played, reported or disputed
+when it landed goes back to that while its round is the last; otherwise the result stays), and the pairings'
+rules (a re-pair or an edit only while no table has a result, never on a stale version).
 """
 
 from __future__ import annotations
@@ -189,10 +189,10 @@ class Model:
             return True
         t, before = self.tables[pen.landed], pen.before
         t.facts = [f for f in t.facts if f[2] != pen.pk]
-        if before.status != "pending" and before.duels is not None:
+        if before.status == "confirmed" and before.duels is not None:
             t.decide(before.duels, before.result)  # the result before the penalty, back as a correction
-        elif t.number == self.number and not self.finished:
-            t.status, t.duels, t.result = "pending", before.duels, ""  # played on from the duels before
+        elif t.number == self.number and not self.finished:  # played on, or its report or dispute back
+            t.status, t.duels, t.result = before.status, before.duels, before.result
         return True
 
     # --- rounds and pairings --------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
+from taikai.events.services import results as result_services
 from taikai.events.services import rulings
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
@@ -279,7 +280,7 @@ def _apply(
         if fx.duel_loss:
             _duel_loss(penalty, by, match, prior_duels, time_called)
         else:
-            _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit")
+            _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit", prior_duels)
     if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
         was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
         player_services.disqualify_player(player, by=by)
@@ -287,9 +288,15 @@ def _apply(
     penalty.save()
 
 
-def _save_result(penalty: Penalty, by: Actor, match: Match, record_: MatchRecord, what: str) -> None:
-    """The events app writes the table (``events.services.rulings``); the effect keeps before and after."""
+def _save_result(
+    penalty: Penalty, by: Actor, match: Match, record_: MatchRecord, what: str, played: dict[str, Any] | None = None
+) -> None:
+    """The events app writes the table (``events.services.rulings``); the effect keeps before and after.
+    ``played``: the duels played before a match loss, which the table held only at the table: the effect keeps
+    them as the table's record before, so an overturn plays on from them (PEN-6)."""
     before = rulings.snapshot(match)
+    if played is not None:
+        before = {**before, "record": played}
     loser = _loser(match, penalty.player).value
     if what == "duel-loss":
         m = rulings.record_penalty_duel(match, by=by, record_=record_, loser=loser, penalty=str(penalty.pk))
@@ -361,14 +368,26 @@ def pending_penalties(event: Event) -> list[Penalty]:
     return out
 
 
-def _match_loss(penalty: Penalty, by: Actor, match: Match, what: str) -> None:
+def _played_before(match: Match, prior_duels: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+    """The duels the judge says were played at a table being played, as its record (checked as a report is:
+    readable, and holding the duels earlier penalties decided)."""
+    if prior_duels is None or not match.being_played:
+        return None
+    data = result_services.ResultInput.from_json({"duels": prior_duels})
+    result_services.keeps_penalty_duels(match, data)
+    return data.stored()
+
+
+def _match_loss(
+    penalty: Penalty, by: Actor, match: Match, what: str, prior_duels: list[dict[str, Any]] | None = None
+) -> None:
     """PEN-1: the match is lost (a match loss; a DQ's forfeit of the match being played). A finished match
     gets here only by the judge's explicit choice, and its old result stays in the effect and the log. The
     table's penalty duels stay at their places (``core.penalties.lost_match``)."""
     time_procedure.close(match, by=by)
     fixed = penalty_duels.read(Match.objects.get(pk=match.pk).penalty_duels)
     lost = core.lost_match(_format(match), _loser(match, penalty.player), penalty.event.ruleset, fixed)
-    _save_result(penalty, by, match, lost, what)
+    _save_result(penalty, by, match, lost, what, _played_before(match, prior_duels))
 
 
 def _forfeit_open_match(copy: Penalty, by: Actor, fx: core.Effects) -> None:
