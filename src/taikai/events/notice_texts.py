@@ -30,6 +30,11 @@ _R(
     "The result of round {round}, table {table} was changed (reason: {reason}).",
 )
 _R(
+    "notice.result-entered",
+    "第{round}ラウンド {table}卓の結果は、受付が結果記入票から入力して確定しました。",
+    "The result of round {round}, table {table} was entered from the result slip by the desk and is final.",
+)
+_R(
     "notice.overturned-result-stays",
     "第{round}ラウンド {table}卓: 上訴により罰則が取り消されました。このラウンドは終わっているので結果は今のままで、"
     "ジャッジと主催者が訂正を決めます。決まればここでお知らせします。",

@@ -78,5 +78,7 @@ def apply_waiting_penalties(sender: Any, *, event_id: int, **kwargs: Any) -> Non
     from taikai.events.models import Event
     from taikai.judging.services.penalties import apply_pending_penalty, pending_penalties
 
-    for penalty in pending_penalties(Event.objects.get(pk=event_id)):
-        apply_pending_penalty(penalty, by=System("taikai"))
+    # Oldest first, and asked again after each: one that decides the match leaves the others waiting.
+    event = Event.objects.get(pk=event_id)
+    while waiting := pending_penalties(event):
+        apply_pending_penalty(waiting[-1], by=System("taikai"))

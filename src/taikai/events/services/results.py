@@ -377,6 +377,8 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
         settle_team_match(m)
         finish_when_committed(m)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
+        if before["status"] != Match.Status.PENDING:  # a reported or disputed table, decided by the desk
+            notices.tell_both(m, "result-entered")
         send_on_commit(signals.result_confirmed, sender=Match, **_announced(m, before, by=by))
     return m
 

@@ -101,16 +101,18 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
 
     - The table was being played when the penalty landed and its round is still the event's last: it is
       played on from the duels played before the penalty (kept, never wiped), its round open again.
-    - The table held a result before the penalty: that result is restored as a correction.
+    - The table held a confirmed result before the penalty: that result is restored as a correction.
+    - The table held a report or a dispute and its round is still the last: it is put back as it was (the
+      opponent confirms, or the judges settle the dispute), never confirmed by the overturn.
     - Otherwise (the round is over and no result stood before): nothing changes silently. The result stays,
       the judges' queue is asked to decide it by a correction, and both players are told."""
     require_head_judge(by, match.round.event)
     with transaction.atomic():
         m = _locked(match)
         kept = [p for p in m.penalty_duels if str(p.get("penalty")) != str(penalty)]
-        if before.get("status") != Match.Status.PENDING and before.get("record"):
+        if before.get("status") == Match.Status.CONFIRMED and before.get("record"):
             return _restore_decided(m, by, before, kept, penalty)
-        if _round_is_last(m):
+        if _round_is_last(m):  # being played, or reported or disputed (END-4): back to that, never confirmed
             return _reopen(m, by, before, kept, penalty)
         old = snapshot(m)
         m.penalty_duels, m.version = kept, m.version + 1
@@ -154,11 +156,16 @@ def _round_is_last(m: Match) -> bool:
 
 
 def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
-    """The table is played on from what it held before the penalty; its round, finished by it, opens again."""
+    """The table is back to what it held before the penalty (played on, or its report or dispute); its round,
+    finished by it, opens again."""
     old = snapshot(m)
-    m.status, m.record, m.result = Match.Status.PENDING, before.get("record"), ""
+    m.status, m.record, m.result = before.get("status") or Match.Status.PENDING, before.get("record"), ""
     m.duel_wins_a = m.duel_wins_b = m.duel_draws = 0
     m.basis, m.penalty_duels, m.version = "", kept, m.version + 1
+    if m.status != Match.Status.PENDING:
+        m.result, m.basis = before.get("result", ""), before.get("basis", "")
+        m.duel_wins_a, m.duel_wins_b = before.get("duel_wins_a", 0), before.get("duel_wins_b", 0)
+        m.duel_draws = before.get("duel_draws", 0)
     m.save(update_fields=[*MATCH_FIELDS, "version"])
     record(
         actions.RESULT_REOPENED,
@@ -185,7 +192,21 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
             number=rnd.number,
         )
         m.round = rnd
-    notices.tell_both(m, "overturned-match-reopened")
+    if m.status == Match.Status.PENDING:
+        notices.tell_both(m, "overturned-match-reopened")
+        return m
+    notices.tell_both(m, "overturned-result-restored")
+    if m.status == Match.Status.DISPUTED:  # END-4: the dispute the penalty had settled goes back to a judge
+        send_on_commit(
+            signals.result_disputed,
+            sender=Match,
+            event_id=m.round.event_id,
+            match_id=m.pk,
+            player_id=None,
+            version=m.version,
+            actor=by,
+            before_status=old["status"],
+        )
     return m
 
 

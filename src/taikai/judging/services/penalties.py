@@ -33,6 +33,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
+from taikai.events.services import results as result_services
 from taikai.events.services import rulings
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
@@ -275,7 +276,7 @@ def _apply(
         if fx.duel_loss:
             _duel_loss(penalty, by, match, prior_duels, time_called)
         else:
-            _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit")
+            _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit", prior_duels)
     if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
         was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
         player_services.disqualify_player(player, by=by)
@@ -283,9 +284,15 @@ def _apply(
     penalty.save()
 
 
-def _save_result(penalty: Penalty, by: Actor, match: Match, record_: MatchRecord, what: str) -> None:
-    """The events app writes the table (``events.services.rulings``); the effect keeps before and after."""
+def _save_result(
+    penalty: Penalty, by: Actor, match: Match, record_: MatchRecord, what: str, played: dict[str, Any] | None = None
+) -> None:
+    """The events app writes the table (``events.services.rulings``); the effect keeps before and after.
+    ``played``: the duels played before a match loss, which the table held only at the table: the effect keeps
+    them as the table's record before, so an overturn plays on from them (PEN-6)."""
     before = rulings.snapshot(match)
+    if played is not None:
+        before = {**before, "record": played}
     loser = _loser(match, penalty.player).value
     if what == "duel-loss":
         m = rulings.record_penalty_duel(match, by=by, record_=record_, loser=loser, penalty=str(penalty.pk))
@@ -325,8 +332,8 @@ def _duel_loss(
 
 
 def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
-    """Apply a waiting duel loss to the first duel of the player's next match, or a waiting match loss to
-    that match (PEN-1)."""
+    """Apply a waiting duel loss to the player's next match (the duel after those it holds), or a waiting
+    match loss to that match (PEN-1)."""
     require_judge(by, penalty.event)
     with transaction.atomic():
         penalty = Penalty.objects.select_for_update(of=("self",)).select_related("player", "event").get(pk=penalty.pk)
@@ -337,9 +344,8 @@ def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
         if not _is_open(match, fx):
             raise ServiceError("no-pending-duel-loss")
         penalty.waiting_for_next_match = False
-        if fx.duel_loss:
-            first = core.with_duel_loss(MatchRecord(match.round.format), _loser(match, penalty.player))
-            _save_result(penalty, by, match, first, "duel-loss")
+        if fx.duel_loss:  # after the duels the table holds (another waiting loss may have landed first)
+            _duel_loss(penalty, by, match, None, time_called=False)
         else:
             _match_loss(penalty, by, match, "match-loss")
         penalty.save()
@@ -358,14 +364,26 @@ def pending_penalties(event: Event) -> list[Penalty]:
     return out
 
 
-def _match_loss(penalty: Penalty, by: Actor, match: Match, what: str) -> None:
+def _played_before(match: Match, prior_duels: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+    """The duels the judge says were played at a table being played, as its record (checked as a report is:
+    readable, and holding the duels earlier penalties decided)."""
+    if prior_duels is None or not match.being_played:
+        return None
+    data = result_services.ResultInput.from_json({"duels": prior_duels})
+    result_services.keeps_penalty_duels(match, data)
+    return data.stored()
+
+
+def _match_loss(
+    penalty: Penalty, by: Actor, match: Match, what: str, prior_duels: list[dict[str, Any]] | None = None
+) -> None:
     """PEN-1: the match is lost (a match loss; a DQ's forfeit of the match being played). A finished match
     gets here only by the judge's explicit choice, and its old result stays in the effect and the log. The
     table's penalty duels stay at their places (``core.penalties.lost_match``)."""
     time_procedure.close(match, by=by)
     fixed = penalty_duels.read(Match.objects.get(pk=match.pk).penalty_duels)
     lost = core.lost_match(match.round.format, _loser(match, penalty.player), penalty.event.ruleset, fixed)
-    _save_result(penalty, by, match, lost, what)
+    _save_result(penalty, by, match, lost, what, _played_before(match, prior_duels))
 
 
 def _forfeit_open_match(copy: Penalty, by: Actor, fx: core.Effects) -> None:
