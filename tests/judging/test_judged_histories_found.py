@@ -61,7 +61,6 @@ def test_a_waiting_match_loss_beside_a_waiting_duel_loss_pairs_the_round(
     assert m.status == Match.Status.CONFIRMED and m.result == ("b" if m.side_of(p) == "a" else "a")
 
 
-@pytest.mark.xfail(strict=True, reason="found, not fixed: _reopen writes the record from before the penalty")
 def test_overturning_the_first_of_two_penalty_duels_keeps_the_second(
     event: Event, judge: Any, head: Any, organizer: Any
 ) -> None:  # PEN-1, PEN-6
@@ -75,6 +74,10 @@ def test_overturning_the_first_of_two_penalty_duels_keeps_the_second(
     duels = (m.record or {}).get("duels", [])
     for p in m.penalty_duels:  # the penalty duel that stands is in the record at its place
         assert len(duels) >= p["duel"] and duels[p["duel"] - 1]["winner"] == ("B" if p["loser"] == "a" else "A")
+    assert [p["duel"] for p in m.penalty_duels] == [2]  # the overturned one is an ordinary duel again
+    # the judges rule on it; both players are told
+    assert JudgeCall.objects.filter(match=m, topic="changed-after-confirmation", status=JudgeCall.Status.OPEN).exists()
+    assert Notice.objects.filter(match=m, kind="overturned-duel-to-rule").count() == 2
 
 
 def test_an_overturned_match_loss_on_a_disputed_table_does_not_confirm_one_side(

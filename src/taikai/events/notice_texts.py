@@ -64,6 +64,13 @@ _R(
     "The pairings of round {round} were changed: you have a bye this round.",
 )
 _R(
+    "notice.overturned-duel-to-rule",
+    "第{round}ラウンド {table}卓: 上訴により罰則が取り消されました。そのデュエルの扱いはジャッジが決めます。"
+    "それまでデュエルの記録はそのままです。ジャッジが卓に向かいます。",
+    "Round {round}, table {table}: the penalty was overturned on appeal. A judge will rule on the duel it "
+    "decided; until then the duels stay as recorded. A judge is coming to your table.",
+)
+_R(
     "notice.disqualification-lifted",
     "上訴により失格が取り消されました。",
     "Your disqualification was overturned on appeal.",

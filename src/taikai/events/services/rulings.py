@@ -104,6 +104,9 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
     - The table held a confirmed result before the penalty: that result is restored as a correction.
     - The table held a report or a dispute and its round is still the last: it is put back as it was (the
       opponent confirms, or the judges settle the dispute), never confirmed by the overturn.
+    - A table still being played whose overturned penalty duel has another penalty duel after it: the record
+      stays (the later penalty duel keeps its place; the overturned one is an ordinary duel again), and the
+      judges' queue is asked to rule on that duel; both players are told. Rewinding would drop the later one.
     - Otherwise (the round is over and no result stood before): nothing changes silently. The result stays,
       the judges' queue is asked to decide it by a correction, and both players are told."""
     require_head_judge(by, match.round.event)
@@ -112,31 +115,38 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
         kept = [p for p in m.penalty_duels if str(p.get("penalty")) != str(penalty)]
         if before.get("status") == Match.Status.CONFIRMED and before.get("record"):
             return _restore_decided(m, by, before, kept, penalty)
+        if m.being_played and _has_later_penalty_duel(m, kept, penalty):
+            return _to_decide(m, by, kept, penalty, "the duel it decided needs a ruling", "overturned-duel-to-rule")
         if _round_is_last(m):  # being played, or reported or disputed (END-4): back to that, never confirmed
             return _reopen(m, by, before, kept, penalty)
-        old = snapshot(m)
-        m.penalty_duels, m.version = kept, m.version + 1
-        m.save(update_fields=["penalty_duels", "version"])
-        record(
-            actions.RESULT_TO_DECIDE,
-            actor=by,
-            event_id=m.round.event_id,
-            obj=m,
-            before=old,
-            after=snapshot(m),
-            penalty=penalty,
+        return _to_decide(
+            m, by, kept, penalty, "the result of a finished round needs a correction", "overturned-result-stays"
         )
-        reason = f"PEN-6 penalty {penalty} overturned: the result of a finished round needs a correction"
-        send_on_commit(
-            signals.result_needs_decision,
-            sender=Match,
-            event_id=m.round.event_id,
-            match_id=m.pk,
-            version=m.version,
-            reason=reason,
-            actor=by,
-        )
-        notices.tell_both(m, "overturned-result-stays")
+
+
+def _has_later_penalty_duel(m: Match, kept: list[Any], penalty: str) -> bool:
+    mine = [int(p["duel"]) for p in m.penalty_duels if str(p.get("penalty")) == str(penalty)]
+    return bool(mine) and any(int(p["duel"]) > min(mine) for p in kept)
+
+
+def _to_decide(m: Match, by: Actor, kept: list[Any], penalty: str, why: str, notice: str) -> Match:
+    """The overturn changes no result by itself: the penalty duel is no longer a fixed fact, the judges' queue
+    is asked to decide, and both players are told (inside the caller's transaction)."""
+    old = snapshot(m)
+    m.penalty_duels, m.version = kept, m.version + 1
+    m.save(update_fields=["penalty_duels", "version"])
+    record(actions.RESULT_TO_DECIDE, actor=by, event_id=m.round.event_id, obj=m, before=old, after=snapshot(m),
+           penalty=penalty)  # fmt: skip
+    send_on_commit(
+        signals.result_needs_decision,
+        sender=Match,
+        event_id=m.round.event_id,
+        match_id=m.pk,
+        version=m.version,
+        reason=f"PEN-6 penalty {penalty} overturned: {why}",
+        actor=by,
+    )
+    notices.tell_both(m, notice)
     return m
 
 
