@@ -157,6 +157,8 @@ def test_an_overturn_after_the_round_keeps_the_result_and_tells_everyone(
     assert JudgeCall.objects.filter(event=event, match=m, topic="changed-after-confirmation").exists()
     told = Notice.objects.filter(match=m, kind="overturned-result-stays")
     assert sorted(n.player_id for n in told) == sorted([m.player_a_id, m.player_b_id])
+    # the penalty's own notices give way: the page does not say the match loss still stands
+    assert not Notice.objects.filter(match=m, kind="match-loss", closed_at__isnull=True).exists()
     assert AuditEntry.objects.filter(action="taikai.match.result_to_decide", object_id=str(m.pk)).exists()
 
 

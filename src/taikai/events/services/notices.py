@@ -40,6 +40,13 @@ def tell_both(match: Match, kind: str, **params: Any) -> list[Notice]:
     return [tell(p, match, kind, **params) for p in players]
 
 
+def close_superseded(match: Match, *, penalty: str) -> int:
+    """An overturned penalty's own notices at this table close, so the page shows the overturn's words, not
+    the penalty's as if it still stood (inside the caller's transaction)."""
+    stale = Notice.objects.filter(match=match, closed_at__isnull=True, params__penalty=str(penalty))
+    return stale.update(closed_at=timezone.now())
+
+
 def open_notices(player: Player) -> list[Notice]:
     return list(Notice.objects.filter(player=player, closed_at__isnull=True).select_related("match__round")[:10])
 

@@ -81,7 +81,7 @@ def record_penalty_duel(match: Match, *, by: Actor, record_: MatchRecord, loser:
         )
         if finishes:
             m = rule_result(m, by=by, result=data, reason=f"PEN-1 duel-loss (penalty {penalty})")
-        notices.tell_both(m, "penalty-duel", number=entry.duel, loser=loser.lower())
+        notices.tell_both(m, "penalty-duel", number=entry.duel, loser=loser.lower(), penalty=penalty)
     return m
 
 
@@ -92,7 +92,7 @@ def decide_by_penalty(match: Match, *, by: Actor, record_: MatchRecord, loser: s
     data = ResultInput.from_record(record_)
     with transaction.atomic():
         m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty})")
-        notices.tell_both(m, what, loser=loser.lower())
+        notices.tell_both(m, what, loser=loser.lower(), penalty=penalty)
     return m
 
 
@@ -112,6 +112,7 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
     require_head_judge(by, match.round.event)
     with transaction.atomic():
         m = _locked(match)
+        notices.close_superseded(m, penalty=penalty)  # the notices of the penalty give way to the overturn's
         kept = [p for p in m.penalty_duels if str(p.get("penalty")) != str(penalty)]
         if before.get("status") == Match.Status.CONFIRMED and before.get("record"):
             return _restore_decided(m, by, before, kept, penalty)
