@@ -266,4 +266,4 @@ def test_form_values_show_a_stored_record_from_either_side() -> None:
     assert flipped["duel1"] == "B" and flipped["duel2_sd"] == "A"
     # what the form sends back is the same record again
     again = ResultInput.from_post(result_services.form_values(record))
-    assert list(again.duels) == record["duels"]
+    assert again.stored()["duels"] == record["duels"]

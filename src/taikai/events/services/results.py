@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +16,6 @@ from django.db import transaction
 from taikai.audit.services import record
 from taikai.core import match_json, penalty_duels
 from taikai.core.match import (
-    Format,
     MatchRecord,
     MatchRecordError,
     evaluate,
@@ -39,34 +38,56 @@ from taikai.events.signals import announces_refusal, send_on_commit
 BASES = match_json.BASES  # END-1, END-2
 
 
-@dataclass(frozen=True)
 class ResultInput:
-    """A reported result: the duels in the `taikai match result` shape, and its basis (END-1/END-2).
+    """A reported result, held as core's one record type, ``Report`` (END-1/END-2), from the edge to storage.
 
-    Read and written by ``taikai.core.match_json`` only: build one with ``from_post`` (the result form),
-    ``from_json`` (the API, a stored report) or ``from_record`` (a record core produced).
+    Every shape it arrives in is read by ``taikai.core.match_json`` once, where it is built: ``from_post`` (the
+    result form), ``from_json`` (the API, a stored report), ``from_report`` / ``from_record`` (what core
+    produced: a one-tap choice, a penalty, the time procedure), or the duels in the `taikai match result` JSON
+    shape (``ResultInput(({"winner": "A"}, ...), basis=...)``, for scripts and tests). ``stored()`` is what
+    ``Match.record`` and ``ResultReport.record`` keep, written by ``match_json`` too.
     """
 
-    duels: tuple[dict[str, Any], ...] = ()
-    time_called_between_duels: bool = False
-    basis: str = "played"
-    extra: dict[str, Any] = field(default_factory=dict)
-    opening: dict[str, str] | None = None  # MATCH-3: duel 1's rock-paper-scissors, when recorded
+    __slots__ = ("report",)
+    report: Report
 
-    def as_record(self, fmt: str) -> dict[str, Any]:
-        record = {"format": fmt, "duels": list(self.duels), "time_called_between_duels": self.time_called_between_duels}
-        return {**record, "opening": self.opening} if self.opening else record
+    def __init__(
+        self,
+        duels: Iterable[Mapping[str, Any]] = (),
+        time_called_between_duels: bool = False,
+        basis: str = "played",
+        *,
+        opening: Mapping[str, str] | None = None,
+        report: Report | None = None,
+    ) -> None:
+        if report is None:
+            shape: dict[str, Any] = {"duels": list(duels), "time_called_between_duels": time_called_between_duels}
+            report = _read(match_json.parse_report, {**shape, "basis": basis, "opening": opening})
+        object.__setattr__(self, "report", report)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ResultInput is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ResultInput) and other.report == self.report
+
+    def __hash__(self) -> int:
+        return hash(self.report)
+
+    def __repr__(self) -> str:
+        return f"ResultInput({self.report!r})"
+
+    @property
+    def basis(self) -> str:
+        return self.report.basis
 
     def stored(self) -> dict[str, Any]:
         """What Match.record and ResultReport.record keep (the record without its format, with its basis)."""
-        between = self.time_called_between_duels
-        stored = {"duels": list(self.duels), "time_called_between_duels": between, "basis": self.basis}
-        return {**stored, "opening": self.opening} if self.opening else stored
+        return match_json.report_json(self.report)
 
     @classmethod
     def from_report(cls, report: Report) -> ResultInput:
-        data = match_json.report_json(report)
-        return cls(tuple(data["duels"]), data["time_called_between_duels"], data["basis"], opening=data.get("opening"))
+        return cls(report=report)
 
     @classmethod
     def from_record(cls, record: MatchRecord, basis: str = "played") -> ResultInput:
@@ -102,12 +123,12 @@ class Outcome:
 def outcome_of(match: Match, data: ResultInput) -> Outcome:
     """Apply the match rules to a reported record; refuse one that is unfinished or impossible."""
     event = match.round.event
-    fmt = match.round.format.value
-    if data.basis == "intentional-draw" and not intentional_draw_allowed(Format(fmt), event.ruleset):
+    if data.basis == "intentional-draw" and not intentional_draw_allowed(match.round.format, event.ruleset):
         raise ServiceError("id-not-in-elimination")  # END-2
     judge = intentional_draw if data.basis == "intentional-draw" else evaluate  # END-2: the duels must agree
+    r = data.report
     try:
-        state = judge(match_json.parse_record(data.as_record(fmt)), event.ruleset)
+        state = judge(MatchRecord(match.round.format, r.duels, r.time_called_between_duels, r.opening), event.ruleset)
     except (MatchRecordError, RecordFormatError) as exc:
         raise ServiceError(exc.problem.code, **exc.problem.params) from exc
     if not state.finished:
@@ -136,7 +157,7 @@ def keeps_penalty_duels(m: Match, data: ResultInput) -> None:
     the duel and the player who lost it (read under the row's lock: a penalty may have landed meanwhile)."""
     if not m.penalty_duels:
         return
-    duels = _read(match_json.parse_report, data.stored()).duels
+    duels = data.report.duels
     problem = penalty_duels.contradiction(duels, penalty_duels.read(m.penalty_duels))
     if problem is not None:
         loser = m.player_a if problem.params["loser"] == "A" else m.player_b
