@@ -62,3 +62,4 @@ ROUND_REOPENED = register("taikai.round.reopened", _("Round open again: a table 
 DISQUALIFICATION_LIFTED = register("taikai.player.disqualification_lifted", _("Disqualification lifted on appeal"))
 TEAM_DROPPED = register("taikai.team.dropped", _("Team dropped (team disqualification)"))
 TEAM_UNDROPPED = register("taikai.team.undropped", _("Team back in the event (team disqualification overturned)"))
+NOTICE_CLOSED = register("taikai.notice.closed", _("Notice closed by the player"))

@@ -167,6 +167,7 @@ _R(
     "Someone else changed this first. Reload and try again.",
 )
 _R("not-your-match", "この卓はあなたの対戦ではありません。", "This is not your match.")
+_R("no-such-notice", "このお知らせは見つかりません。", "There is no such notice.")
 _R(
     "table-gone",
     "この卓は組み合わせの変更でなくなりました。何も記録していません。画面を読み込み直して、今の卓を確かめてください。",

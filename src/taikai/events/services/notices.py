@@ -12,6 +12,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from taikai.audit.services import record
+from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Notice, Player
@@ -61,4 +63,6 @@ def close_notice(notice_id: int, *, player: Player, by: Actor) -> Notice:
         if notice.closed_at is None:
             notice.closed_at = timezone.now()
             notice.save(update_fields=["closed_at"])
+            record(actions.NOTICE_CLOSED, actor=by, event_id=notice.event_id, obj=notice, before={"closed": False},
+                   after={"closed": True}, kind=notice.kind)  # fmt: skip
     return notice
