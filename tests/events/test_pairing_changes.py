@@ -220,8 +220,10 @@ def test_an_edit_and_a_report_at_once_never_lose_the_report(organizer: Any, atte
     def edit() -> Round:
         return pairing_edits.edit_pairing(Round.objects.get(pk=rnd.pk), by=Staff(organizer), pairs=pairs, version=seen)
 
+    on_the_phone = Match.objects.get(pk=table2.pk)  # the table as the player's page read it, before either write
+
     def report() -> Match:
-        return result_services.report_result(Match.objects.get(pk=table2.pk), player=table2.player_a, result=A_WINS)
+        return result_services.report_result(on_the_phone, player=table2.player_a, result=A_WINS)
 
     edited, reported = at_once(edit, report)
     if isinstance(reported, Match):  # the report landed first: the edit was made on a stale version
