@@ -481,3 +481,17 @@ def test_inf_20_a_penalty_at_any_step_of_the_procedure_gives_a_record_core_accep
     last = after.record.duels[-1]
     assert isinstance(last, Won) and last.winner is loser.opponent
     assert evaluate(after.record, DKT) == after.state
+
+
+def test_time_e_7_time_in_duel_1_won_on_lp_is_a_one_nil_match_win() -> None:
+    # TIME-E-7: each duel is decided by the steps above, then the match goes to the player with more duel wins
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.ELIMINATION), DKT, turn_player=B)))
+    proc = tp.life_points(proc, 4000, 2500)
+    assert (proc.phase, proc.state.winner, proc.state.score) == (Phase.DONE, A, Score(a=1, b=0))
+
+
+def test_time_e_7_one_all_after_time_goes_to_the_extra_duel() -> None:
+    # TIME-E-7 with TIME-E-5: 1–1 after the duel under time is decided goes to the extra duel
+    proc = play_extra_turns(tp.turn_ended(tp.call_time(record(Format.ELIMINATION, Won(A)), DKT, turn_player=A)))
+    proc = tp.life_points(proc, 1000, 3000)
+    assert (proc.phase.value, proc.state.next.value, proc.state.winner) == ("extra_duel_rps", "extra_duel", None)
