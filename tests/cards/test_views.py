@@ -71,7 +71,7 @@ def test_only_logged_in_staff_may_import() -> None:
 
 
 def test_an_lflist_line_that_cannot_be_read_is_skipped_and_shown(staff: Client) -> None:
-    text = b"!2026.7\n14558127 2 --Ash\n1 -1\n!Genesys\n$genesys\n14558127 10\n"
+    text = b"!2026.7\n14558127 2 --Ash\nforty 1\n!Genesys\n$genesys\n14558127 10\n"
     response = staff.post("/cards/import/", {"lflist": [SimpleUploadedFile("rush.lflist.conf", text)]})
     assert response.status_code == 200
     page = response.content.decode()

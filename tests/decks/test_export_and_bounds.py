@@ -1,4 +1,4 @@
-"""Decks out (.ydk, ydke://, text sheet; one zip for the event) and hostile input (issue 15)."""
+"""Decks out (.ydk, ydke://, Omega code, text sheet; one zip for the event) and hostile input (issue 15)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_the_organizer_downloads_every_deck_as_one_zip(
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(response.content))
     names = sorted(archive.namelist())
-    assert len(names) == 6 and all(n.split("/")[0] in ("ydk", "ydke", "sheet") for n in names)
+    assert len(names) == 8 and all(n.split("/")[0] in ("ydk", "ydke", "omega", "sheet") for n in names)
     ydks = [n for n in names if n.startswith("ydk/")]
     assert sorted(read_ydk(archive.read(n).decode()).counts()["main"] for n in ydks) == [40, 40]
     assert {r.player.name for r in regs} <= {n.split("-", 1)[1].removesuffix(".ydk") for n in ydks}
@@ -78,7 +78,7 @@ def test_taikai_deck_export_writes_one_deck_or_the_zip(
     assert read_ydke(capsys.readouterr().out) == reg.deck
     target = tmp_path / "decks.zip"
     assert main(["deck", "export", str(event.pk), "--out", str(target)]) == 0
-    assert len(zipfile.ZipFile(target).namelist()) == 6
+    assert len(zipfile.ZipFile(target).namelist()) == 8
     assert main(["deck", "export", str(event.pk), "--player", "999999"]) == 2
 
 

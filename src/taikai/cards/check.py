@@ -6,11 +6,11 @@ files without Django and services run it before opening a write transaction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from taikai.cards.formats import read_deck, sorted_ydk_sheet
+from taikai.cards.formats import read_deck, sort_ydk, sorted_ydk_sheet
 from taikai.cards.index import CardIndex
 from taikai.core.deck import Banlist, CardFacts, Deck, check_deck
 from taikai.core.problems import Problem
@@ -40,6 +40,8 @@ def resolve_deck_text(text: str, index: CardIndex | None = None, filename: str =
     sheet = read_deck(text, index, filename)
     if sheet.format == "ydk":
         sheet = sorted_ydk_sheet(sheet, index)
+    elif sheet.format == "omega":
+        sheet = replace(sheet, deck=sort_ydk(sheet.deck, index))  # one list: EDOPro sorts it by card type
     problems = tuple(u.problem() for u in sheet.unknown) + sheet.problems
     cards = index.facts(sheet.deck.all_cards())
     return ResolvedDeck(sheet.deck, problems, sheet.notes, cards, sheet.format)

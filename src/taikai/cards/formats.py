@@ -1,4 +1,5 @@
-"""Deck files: ``.ydk``, ``ydke://`` URLs and text deck sheets (デッキ記入シート) in Japanese or English.
+"""Deck files: ``.ydk``, ``ydke://`` URLs, YGO Omega deck codes and text deck sheets (デッキ記入シート)
+in Japanese or English.
 
 Readers raise ``DeckFormatError`` (and only that) for input they cannot read. A text sheet's card
 names are resolved through a ``NameResolver`` (``taikai.cards.index``); a name it does not know is
@@ -12,6 +13,7 @@ import binascii
 import re
 import struct
 import urllib.parse
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -50,7 +52,7 @@ def decode_bytes(data: bytes) -> str:
     raise DeckFormatError("not a text file (neither UTF-8, UTF-16 nor Shift_JIS)")
 
 
-# --- .ydk ----------------------------------------------------------------------------------------
+# --- .ydk ---------------------------------------------------------------------------------------
 
 _YDK_HEADERS = {"#main": "main", "#extra": "extra"}
 # A passcode and whatever a tool wrote after it ("81497285 # Ash", "81497285\tcomment"); zero-padded too.
@@ -63,31 +65,50 @@ def _ydk_header(line: str) -> str | None:
     return _YDK_HEADERS.get(line.split()[0].lower())
 
 
-def read_ydk(text: str) -> Deck:
-    """A ``.ydk``. Cards before any section header count as main deck."""
+def _skipped_by_simulators(line: str) -> bool:
+    """``#created by …``, ``#representative``, ``$57281778$``: YGOPro reads only lines that start with a
+    digit and EDOPro only lines with one; these carry none a deck is made of."""
+    return line.startswith(("#", "$"))
+
+
+def read_ydk_sheet(text: str) -> TextSheet:
+    """A ``.ydk`` as YGOPro's ``LoadDeckFromStream`` and EDOPro's ``LoadCardList`` read it; cards before
+    any section header count as main deck. A bare number before ``#main`` in a file that has one is
+    MDPro3's metadata (a deck's case or sleeve), not a card: skipped, with a note naming the line."""
     sections: dict[str, list[int]] = {s: [] for s in SECTIONS}
+    notes: list[Problem] = []
+    lines = [raw.strip().lstrip("\ufeff") for raw in text.splitlines()]
+    before_main = any(ln.lower().split()[:1] == ["#main"] for ln in lines)
     current = "main"
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip().lstrip("\ufeff")
+    for number, line in enumerate(lines, start=1):
         if not line:
             continue
         header = _ydk_header(line)
         if header:
-            current = header
+            current, before_main = header, False
             continue
-        if line.startswith("#"):
-            continue  # "#created by ..." and other comments
+        if _skipped_by_simulators(line):
+            continue
         match = _YDK_CARD.match(line) if line[:1].isascii() else None
         if match is None or int(match.group(1)) > 0xFFFFFFFF:
             raise DeckFormatError(f"not a passcode: {line[:40]!r}", number)
+        if before_main:
+            notes.append(Problem("ydk-line-skipped", line=number, text=line[:40]))
+            continue
         sections[current].append(int(match.group(1)))
-    return Deck(tuple(sections["main"]), tuple(sections["extra"]), tuple(sections["side"]))
+    deck = Deck(tuple(sections["main"]), tuple(sections["extra"]), tuple(sections["side"]))
+    return TextSheet(deck, format="ydk", notes=tuple(notes))
+
+
+def read_ydk(text: str) -> Deck:
+    """A ``.ydk`` (see ``read_ydk_sheet``)."""
+    return read_ydk_sheet(text).deck
 
 
 def looks_like_ydk(text: str) -> bool:
     lines = [ln.strip().lstrip("\ufeff") for ln in text.splitlines() if ln.strip()]
     return any(ln.split()[0].lower() in _YDK_HEADERS for ln in lines) and all(
-        ln.startswith(("#", "!")) or _YDK_CARD.match(ln) is not None for ln in lines
+        ln.startswith(("#", "!", "$")) or _YDK_CARD.match(ln) is not None for ln in lines
     )
 
 
@@ -115,7 +136,11 @@ def sorted_ydk_sheet(sheet: TextSheet, index: _Facts) -> TextSheet:
     moved, so "the main deck has 39 cards" explains itself."""
     deck = sort_ydk(sheet.deck, index)
     moved = Counter(sheet.deck.main) - Counter(deck.main)
-    notes = tuple(Problem("ydk-moved-to-extra", card=p, name="", count=n) for p, n in moved.items())
+    known = index.facts(moved)
+    notes = tuple(
+        Problem("ydk-moved-to-extra", card=p, name=known[p].name_ja or known[p].name_en or str(p), count=n)
+        for p, n in moved.items()
+    )
     return replace(sheet, deck=deck, notes=sheet.notes + notes)
 
 
@@ -169,10 +194,69 @@ def write_ydke(deck: Deck) -> str:
     return f"ydke://{part(deck.main)}!{part(deck.extra)}!{part(deck.side)}!"
 
 
+# --- YGO Omega deck codes ------------------------------------------------------------------------
+
+# As EDOPro's ``ImportDeckBase64Omega``: base64 of raw deflate of [main+extra count: u8][side count: u8]
+# then that many little-endian uint32 passcodes, main and extra mixed (sorted by card type on reading).
+OMEGA_MAX_MAIN = 60 + 15
+OMEGA_MAX_SIDE = 15
+_OMEGA = re.compile(r"^[A-Za-z0-9+/_\-]{8,}={0,2}$")
+
+
+def _omega_size(mainc: int, sidec: int) -> int:
+    return 2 + 4 * (mainc + sidec)
+
+
+def read_omega(text: str) -> Deck:
+    """A YGO Omega deck code -> the deck with main and extra together in ``main`` (``sort_extra``
+    separates them, as EDOPro's ``LoadDeck`` does). Raises ``DeckFormatError``."""
+    code = "".join(text.split()).replace("-", "+").replace("_", "/").rstrip("=")
+    if not _OMEGA.match(code or "-"):
+        raise DeckFormatError("not a YGO Omega deck code (base64)")
+    try:
+        packed = base64.b64decode(code + "=" * (-len(code) % 4), validate=True)
+        inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+        raw = inflater.decompress(packed, _omega_size(OMEGA_MAX_MAIN, OMEGA_MAX_SIDE))
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise DeckFormatError("not a YGO Omega deck code (not deflate data)") from exc
+    if len(raw) < 6:
+        raise DeckFormatError("not a YGO Omega deck code (no cards)")
+    mainc, sidec = raw[0], raw[1]
+    if mainc > OMEGA_MAX_MAIN or sidec > OMEGA_MAX_SIDE or len(raw) < _omega_size(mainc, sidec):
+        raise DeckFormatError("not a YGO Omega deck code (counts do not match the cards)")
+    cards = struct.unpack_from(f"<{mainc + sidec}I", raw, 2)
+    return Deck(tuple(cards[:mainc]), (), tuple(cards[mainc:]))
+
+
+def looks_like_omega(text: str) -> bool:
+    """One base64 token that inflates to an Omega deck (a text sheet is never one)."""
+    if len(text) > 4_096 or len(text.split()) != 1:
+        return False
+    try:
+        read_omega(text)
+    except DeckFormatError:
+        return False
+    return True
+
+
+def write_omega(deck: Deck) -> str:
+    """The YGO Omega code of ``deck``: main then extra, then side. Raises ``DeckFormatError`` for a deck
+    the format cannot hold (more than 75 main and extra cards, or 15 side)."""
+    cards = deck.main + deck.extra
+    if len(cards) > OMEGA_MAX_MAIN or len(deck.side) > OMEGA_MAX_SIDE:
+        raise DeckFormatError("too many cards for a YGO Omega deck code")
+    raw = bytes([len(cards), len(deck.side)]) + struct.pack(f"<{len(cards) + len(deck.side)}I", *cards, *deck.side)
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return base64.b64encode(deflater.compress(raw) + deflater.flush()).decode("ascii")
+
+
 def read_deck(text: str, resolver: NameResolver, filename: str = "") -> TextSheet:
-    """Any deck format, recognised by its content (or a ``.ydk`` file name): ``ydke://``, ``.ydk``, a text sheet."""
+    """Any deck format, recognised by its content (or a ``.ydk`` file name): ``ydke://``, ``.ydk``, a
+    YGO Omega code, a text sheet."""
     if has_ydke(text):
         return TextSheet(read_ydke(text), format="ydke")
     if filename.lower().endswith(".ydk") or looks_like_ydk(text):
-        return TextSheet(read_ydk(text), format="ydk")
+        return read_ydk_sheet(text)
+    if looks_like_omega(text.strip()):
+        return TextSheet(read_omega(text), format="omega")
     return read_text_sheet(text, resolver)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Protocol
 
-from taikai.cards.names import is_japanese, name_key
+from taikai.cards.names import fold_key, is_japanese, name_key
 from taikai.cards.sources import read_cdbs
 from taikai.cards.suggest import NameSuggester
 from taikai.core.deck import CardFacts
@@ -35,10 +35,11 @@ def preference(card: CardFacts) -> tuple[bool, bool, int]:
 
 
 def rank_matches(query_key: str, cards: Iterable[CardFacts], limit: int) -> list[CardFacts]:
-    """Exact names first, then names starting with the query, then names containing it; shorter first."""
+    """Exact names first, then names starting with the query, then names containing it; shorter first.
+    ``query_key`` is a ``fold_key`` (katakana read as hiragana)."""
 
     def score(card: CardFacts) -> tuple[int, int, tuple[bool, bool, int]]:
-        keys = [k for k in (name_key(card.name_ja), name_key(card.name_en)) if query_key in k]
+        keys = [k for k in (fold_key(card.name_ja), fold_key(card.name_en)) if query_key in k]
         best = min(
             ((0 if k == query_key else 1 if k.startswith(query_key) else 2), len(k)) for k in keys or [query_key]
         )
@@ -57,6 +58,7 @@ class MemoryCardIndex:
     def __init__(self, cards: Iterable[CardFacts]):
         self._cards: dict[int, CardFacts] = {c.passcode: c for c in cards}
         self._by_key: dict[str, CardFacts] = {}
+        self._by_fold: dict[str, CardFacts] = {}  # katakana as hiragana: 灰流ウララ is 灰流うらら
         self._names: dict[str, dict[str, str]] = {"ja": {}, "en": {}}
         self._all_keys: list[tuple[str, CardFacts]] = []
         self._suggesters: dict[str, NameSuggester] = {}
@@ -65,8 +67,9 @@ class MemoryCardIndex:
                 if name:
                     key = name_key(name)
                     self._by_key[key] = card  # the preferred printing is written last
+                    self._by_fold[fold_key(name)] = card
                     self._names[lang][key] = name
-                    self._all_keys.append((key, card))
+                    self._all_keys.append((fold_key(name), card))
 
     @classmethod
     def from_cdb(cls, paths: Iterable[str | Path]) -> MemoryCardIndex:
@@ -82,10 +85,16 @@ class MemoryCardIndex:
         return {p: self._cards[p] for p in set(passcodes) if p in self._cards}
 
     def resolve(self, name: str) -> CardFacts | None:
-        return self._by_key.get(name_key(name))
+        """The card called ``name`` exactly (up to width, case, spacing and katakana/hiragana), or the
+        card whose passcode ``name`` is (EDOPro's text import takes bare passcodes too)."""
+        key = name_key(name)
+        card = self._by_key.get(key) or self._by_fold.get(fold_key(name))
+        if card is None and key.isdigit() and len(key) <= 10:
+            card = self._cards.get(int(key))
+        return card
 
     def find(self, query: str, limit: int = 20) -> list[CardFacts]:
-        key = name_key(query)
+        key = fold_key(query)
         if not key:
             return []
         if key.isdigit() and int(key) in self._cards:
@@ -107,7 +116,6 @@ class _NameTable:
     def __init__(self, rows: Iterable[tuple[int, int, int, str, str]]):
         cards = [CardFacts(passcode=p, alias=a, type=t, name_en=en, name_ja=ja) for p, a, t, en, ja in rows]
         memory = MemoryCardIndex(cards)
-        self.by_key = {key: card.passcode for key, card in memory._by_key.items()}
         self.memory = memory
 
 
@@ -159,21 +167,20 @@ class DbCardIndex:
         return {c.passcode: c.facts() for c in self._model.objects.filter(passcode__in=set(passcodes))}
 
     def resolve(self, name: str) -> CardFacts | None:
-        passcode = self._table().by_key.get(name_key(name))
-        return self.get(passcode) if passcode is not None else None
+        found = self._table().memory.resolve(name)
+        return self.get(found.passcode) if found is not None else None
 
     def find(self, query: str, limit: int = 20) -> list[CardFacts]:
-        from django.db.models import Q
-
+        """As ``MemoryCardIndex.find``, over the process's name table (katakana and hiragana folded,
+        which the stored keys are not), then the full rows of the hits from the database."""
         key = name_key(query)
-        if not key:
-            return []
         if key.isdigit():
             exact = self.get(int(key))
             if exact:
                 return [exact]
-        rows = self._model.objects.filter(Q(key_ja__contains=key) | Q(key_en__contains=key))[:500]
-        return rank_matches(key, [c.facts() for c in rows], limit)
+        hits = [c.passcode for c in self._table().memory.find(query, limit)]
+        rows = self.facts(hits)
+        return [rows[p] for p in hits if p in rows]
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return self._table().memory.suggest(name, limit)

@@ -4,22 +4,29 @@
 explicit "unlimited"); ``#`` lines are comments; ``$whitelist`` makes the current list a whitelist
 (every card it does not name is forbidden). Passcodes may have leading zeros.
 
-Read as EDOPro reads it: a line that cannot be read is skipped with a warning naming it (ProjectIgnis'
-Speed list has ``--SS05 Bakura``, its Rush pre-release list ``1 -1``); only a file with no list at all
-is refused. A ``$genesys`` list gives cards points, not limits: taikai's events have no points
-format, so such a list is left out with one warning instead of being read as limits.
+Read as EDOPro reads it: an entry is split where EDOPro splits it (passcode, first space, count, then
+anything: ``63166095 0 -Sky Striker Mobilize – Engage!`` is an entry); a line EDOPro cannot read is
+skipped with a warning naming it (ProjectIgnis' Speed list has ``--SS05 Bakura``); a negative count
+(its Rush pre-release list has ``1 -1``) allows no copy in EDOPro, so it is read as Forbidden, with a
+warning. Only a file with no list at all is refused. A ``$genesys`` list gives cards points, not limits:
+taikai's events have no points format, so such a list is left out with one warning instead of being
+read as limits.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date
 
 from taikai.core.deck import Banlist
 from taikai.core.problems import Problem
 
-_ENTRY = re.compile(r"^0*(\d{1,10})\s+(-?\d+)(?:\s*(?:--|#)\s*(.*))?\s*$")
+# As EDOPro's ``LoadLFListSingle`` splits an entry: the passcode up to the first space, the count right
+# after it, and anything after the count a comment ("63166095 0 -Sky Striker Mobilize – Engage!").
+_CODE = re.compile(r"^\+?0*(\d{1,10})")
+_COUNT = re.compile(r"^[ \t]*([+-]?\d+)")
 MAX_LINES = 200_000  # the 102-list ygopro file has 21,000 lines
 # A list's date in its name, as the publishers write it: "2026.07 OCG", "2026.7", "2013.3.1", "2026.5 TCG".
 _NAME_DATE = re.compile(r"(?<!\d)((?:19|20)\d\d)[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
@@ -59,6 +66,20 @@ def _skip(warnings: list[Problem], number: int, line: str) -> None:
     warnings.append(Problem("lflist-line-skipped", line=number, text=line[:60]))
 
 
+def _entry(line: str) -> tuple[int, int, str] | None:
+    """``(passcode, count, comment)`` of an entry line as EDOPro reads it, or None where EDOPro skips it."""
+    split = re.search(r"[ \t]", line)
+    code = _CODE.match(line[: split.start()]) if split else None
+    if split is None or code is None or not 0 < int(code.group(1)) <= 0xFFFFFFFF:
+        return None
+    rest = line[split.start() :]
+    count = _COUNT.match(rest)
+    if count is None:
+        return None
+    comment = rest[count.end() :].strip().lstrip("-#").strip()
+    return int(code.group(1)), int(count.group(1)), comment
+
+
 def read_lflist(text: str) -> LflistFile:
     """Every list in the file, in file order, and a warning for each line skipped.
 
@@ -91,15 +112,18 @@ def read_lflist(text: str) -> LflistFile:
             current.whitelist = current.whitelist or directive == "$whitelist"
             current.points = current.points or directive == "$genesys"
             continue  # other EDOPro directives do not change limits
-        match = _ENTRY.match(line)
-        count = int(match.group(2)) if match else -1
-        if match is None or count < 0 or (count > 3 and not current.points):
-            _skip(warnings, number, line)
+        entry = _entry(line)
+        if entry is None or (entry[1] > 3 and not current.points):
+            _skip(warnings, number, line)  # more than 3 would allow 3 anyway: skipped, it changes nothing
             continue
-        passcode = int(match.group(1))
+        passcode, count, comment = entry
+        if count < 0:
+            # EDOPro keeps it, and then no copy is allowed (any count is above it): Forbidden, said so.
+            warnings.append(Problem("lflist-negative-count", line=number, text=line[:60]))
+            count = 0
         current.entries[passcode] = count
-        if match.group(3):
-            current.comments[passcode] = match.group(3).strip()
+        if comment:
+            current.comments[passcode] = comment
     if not lists:
         raise LflistError(0, "no '!name' list in the file")
     warnings += [Problem("lflist-points-list", name=p.name) for p in lists if p.points]
@@ -108,7 +132,7 @@ def read_lflist(text: str) -> LflistFile:
 
 def list_date(name: str) -> date | None:
     """The date a list's name carries (``2026.07 OCG`` -> 2026-07-01), or None for a name without one."""
-    match = _NAME_DATE.search(name)
+    match = _NAME_DATE.search(unicodedata.normalize("NFKC", name))
     if match is None:
         return None
     year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3) or 1)
@@ -124,8 +148,9 @@ def parse_lflist(text: str) -> list[ParsedList]:
 
 
 def squash(name: str) -> str:
-    """A list name compared without regard to case and spaces (``2026.5 tcg`` is ``2026.5TCG``)."""
-    return "".join(name.split()).casefold()
+    """A list name compared without regard to width, case and spaces (``2026.5 tcg`` is ``2026.5TCG``,
+    ``!２０１１．９．１`` is ``2011.9.1``)."""
+    return "".join(unicodedata.normalize("NFKC", name).split()).casefold()
 
 
 def find_list(lists: list[ParsedList], name: str) -> ParsedList | None:

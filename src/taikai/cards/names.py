@@ -36,6 +36,17 @@ def name_key(name: str) -> str:
     return _SPACE.sub("", text)
 
 
+# Katakana to hiragana (ァ..ヶ -> ぁ..ゖ): a player types ウララ or うらら for 灰流うらら.
+_KANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+
+
+def fold_key(name: str) -> str:
+    """``name_key`` with katakana read as hiragana: the key a Japanese player's typing is matched by
+    (``ｳﾗﾗ``, ``ウララ`` and ``うらら`` are one key; NFKC has already made half-width kana full-width)."""
+    return name_key(name).translate(_KANA)
+
+
 def is_japanese(text: str) -> bool:
-    """True if ``text`` contains kana or CJK ideographs."""
+    """True if ``text`` contains kana or CJK ideographs (half-width kana too)."""
+    text = unicodedata.normalize("NFKC", text)
     return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in text)

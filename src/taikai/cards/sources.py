@@ -156,6 +156,10 @@ _FRAME_BITS = {
     "trap": core.TRAP,
 }
 _WORD_BITS = {"tuner": core.TUNER, "pendulum": core.PENDULUM, "effect": core.EFFECT, "normal": core.NORMAL}
+# The 2020-era ``type`` strings ("Spell Card", "Flip Effect Monster", "Union Effect Monster", "Toon
+# Monster", "Synchro Tuner Monster") and no ``frameType``: the kind is in the words.
+_KIND_WORDS = {"monster": core.MONSTER, "spell": core.SPELL, "trap": core.TRAP, "token": core.MONSTER | core.TOKEN}
+_EFFECT_WORDS = {"flip": 0x200000, "union": 0x400, "toon": 0x400000, "spirit": 0x200, "gemini": 0x800}
 _RACE_BITS = {  # spell/trap property
     "quick-play": 0x10000,
     "continuous": 0x20000,
@@ -174,8 +178,12 @@ def type_bits(card: dict[str, Any]) -> int:
     words = str(card.get("type", "")).lower().replace("-", " ").split()
     frame = str(card.get("frameType", "")).lower().split("_")[0]
     bits = _FRAME_BITS.get(frame, 0)
-    if "token" in words:
-        bits |= _FRAME_BITS["token"]
+    for word, bit in _KIND_WORDS.items():
+        if word in words:
+            bits |= bit
+    for word, bit in _EFFECT_WORDS.items():
+        if word in words and bits & core.MONSTER:
+            bits |= bit | core.EFFECT
     for word in ("fusion", "synchro", "xyz", "link", "ritual"):
         if word in words:
             bits |= _FRAME_BITS[word]
@@ -223,9 +231,11 @@ def read_ygoprodeck(document: Any) -> tuple[list[CardData], dict[str, dict[int, 
         raise CardSourceError("not a YGOPRODeck cardinfo document (no 'data' list)")
     cards: list[CardData] = []
     lists: dict[str, dict[int, int]] = {name: {} for name in YGOPRODECK_LISTS.values()}
-    for row in rows:
-        if not isinstance(row, dict) or not isinstance(row.get("id"), int):
-            continue
+    card_rows = [row for row in rows if isinstance(row, dict) and isinstance(row.get("id"), int)]
+    if not card_rows:
+        # "0 added" would say the import worked: a deck export, an empty answer, another site's JSON
+        raise CardSourceError(f"not a YGOPRODeck cardinfo document: none of its {len(rows)} rows is a card")
+    for row in card_rows:
         card = _ygoprodeck_card(row)
         cards.append(card)
         for image in row.get("card_images") or []:

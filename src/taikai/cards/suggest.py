@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
-from taikai.cards.names import name_key
+from taikai.cards.names import fold_key
 
 # What sheets drop or spell differently: middle dots, dashes, dots, quotes, brackets.
 _LOOSE = re.compile(r"[・･·\-.'\"!?,:;/&()\[\]「」『』《》【】~]")
@@ -20,7 +20,8 @@ _CANDIDATES = 10  # the best by shared grams, then ordered by edit distance
 
 
 def loose_key(name: str) -> str:
-    return _LOOSE.sub("", name_key(name))
+    """Katakana as hiragana too: ``ウララ`` shares its grams with ``灰流うらら``."""
+    return _LOOSE.sub("", fold_key(name))
 
 
 def _grams(key: str) -> set[str]:

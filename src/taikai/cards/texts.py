@@ -89,13 +89,28 @@ _R(
 )
 _R(
     "ydk-moved-to-extra",
-    "「{name}」{count} 枚はエクストラデッキのモンスターなので、メインデッキからエクストラデッキに移しました",
-    "{count} {name}: an extra-deck monster, moved from the main deck to the extra deck",
+    "「{name}」（{card}）{count} 枚はエクストラデッキのモンスターなので、メインデッキからエクストラデッキに移しました",
+    "{count} {name} ({card}): an extra-deck monster, moved from the main deck to the extra deck",
+)
+_R(
+    "sheet-remark",
+    "{line} 行目はカードではなく備考として読みました: {text!r}",
+    "line {line} read as a remark, not a card: {text!r}",
+)
+_R(
+    "ydk-line-skipped",
+    "{line} 行目を読み飛ばしました（シミュレーターも読み飛ばす行です）: {text!r}",
+    "line {line} skipped (the simulators skip it too): {text!r}",
 )
 _R(
     "lflist-line-skipped",
     "{line} 行目を読み飛ばしました: {text!r}",
     "line {line} skipped: {text!r}",
+)
+_R(
+    "lflist-negative-count",
+    "{line} 行目は枚数が負の数です。EDOPro と同じく 1 枚も使えない（禁止）として読みました: {text!r}",
+    "line {line} has a negative count; read as EDOPro reads it, no copy allowed (Forbidden): {text!r}",
 )
 _R(
     "lflist-points-list",
@@ -127,6 +142,8 @@ def describe(problem: Problem, lang: str, cards: Mapping[int, CardFacts] | None 
     card = (cards or {}).get(params.get("card") or 0)
     if card is not None:
         params["name"] = card.name(lang)
+    if params.get("card") and not params.get("name"):
+        params["name"] = str(params["card"])  # a card the data does not know is named by its passcode
     code = problem.code
     if code == "unknown-card" and params.get("line"):
         code = "unknown-card-name"

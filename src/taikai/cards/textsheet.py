@@ -13,10 +13,10 @@ Pure (no database, no clock): call it before opening a write transaction.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from taikai.cards import sheetlines
 from taikai.core.deck import SECTIONS, CardFacts, Deck
 from taikai.core.problems import Problem
 
@@ -73,29 +73,12 @@ class TextSheet:
     deck: Deck
     unknown: tuple[UnknownName, ...] = ()
     names: dict[int, str] = field(default_factory=dict)  # passcode -> the name as written
-    format: str = "text"  # "ydk", "ydke" or "text"
+    format: str = "text"  # "ydk", "ydke", "omega" or "text"
     problems: tuple[Problem, ...] = ()  # the sheet disagrees with itself (a heading's count)
     notes: tuple[Problem, ...] = ()  # what reading changed, e.g. extra-deck monsters moved (.ydk)
 
 
 # --- headings ------------------------------------------------------------------------------------
-
-_DECOR = "【】[]()<>〈〉《》「」『』◆◇■□●○★☆▼▽▶►◎◉♦・:=~-_ 　\t|"
-_SECTION = (
-    r"(?P<main>メインデッキ|メイン|main\s*deck|main|デッキ|deck)"
-    r"|(?P<extra>エクストラデッキ|エクストラ|ex\s*デッキ|extra\s*deck|extra|ex)"
-    r"|(?P<side>サイドデッキ|サイド|side\s*deck|side\s*board|side)"
-)
-_GROUP = (
-    r"(?P<group>(?:通常|効果|儀式|融合|シンクロ|エクシーズ|リンク|ペンデュラム|チューナー)?モンスター"
-    r"|魔法\s*[・/&]?\s*罠|魔法|罠|融合|シンクロ|エクシーズ|リンク|ペンデュラム"
-    r"|(?:normal\s*|effect\s*|ritual\s*)?monsters?|spells?|traps?|fusions?|synchros?|xyzs?|links?)"
-    r"(?:カード|\s*cards?)?"
-)
-_TOTAL = r"(?P<total>総数|合計|総枚数|計|total)"
-_COUNT = r"(?P<low>\d{1,3})(?:\s*[〜~-]\s*(?P<high>\d{1,3}))?\s*(?:枚|cards?)?"
-_HEADING = re.compile(rf"^(?:{_SECTION}|{_GROUP}|{_TOTAL})[\s{re.escape(_DECOR)}]*(?:{_COUNT})?$", re.IGNORECASE)
-_TITLE = re.compile(r"デッキレシピ|deck\s*(?:list|recipe)", re.IGNORECASE)
 
 
 @dataclass
@@ -116,113 +99,118 @@ class _Heading:
         return Problem("heading-count", line=self.line, heading=self.text, stated=stated, count=self.listed)
 
 
-def _heading(line: str) -> re.Match[str] | None:
-    return _HEADING.match(line.strip(_DECOR))
+_TITLE = re.compile(r"デッキレシピ|deck\s*(?:list|recipe)", re.IGNORECASE)
 
 
 def _is_title(line: str) -> bool:
     return bool(_TITLE.search(line)) and not re.match(r"^\d", line)
 
 
-# --- card lines ----------------------------------------------------------------------------------
-
-_BULLET = re.compile(r"^(?:[-・•*◆◇■□●○★☆▼▽▶►]\s*)+(?=\S)")
-_REMARK = re.compile(r"\s*(?:\([^()]*\)|※.*)\s*$")
-_BRACKETS = "《》「」『』〈〉<>【】"
-_PATTERNS = (
-    # (pattern, name group, count group)
-    (re.compile(r"^(\d{1,2})\s*(?:[x×*]\s*)?(?:枚\s*)?\s+(.+)$", re.IGNORECASE), 2, 1),  # 3 Name, 3x Name
-    (re.compile(r"^(\d{1,2})\s*[x×*]\s*(.+)$", re.IGNORECASE), 2, 1),  # 3x《Name》
-    (re.compile(r"^(.+?)\s*[x×*]\s*(\d{1,2})\s*枚?$", re.IGNORECASE), 1, 2),  # Name ×3, 名前*3
-    (re.compile(r"^(.+?)\s*(\d{1,2})\s*枚$"), 1, 2),  # 名前 3枚
-    (re.compile(r"^(.+?[》」』])\s*(\d{1,2})$"), 1, 2),  # 《名前》3
-    (re.compile(r"^(.+?\S)\s+(\d)$"), 1, 2),  # Name 3
-    (re.compile(r"^(.*\D)(\d)$"), 1, 2),  # 名前3 (one digit: "No.39" is not 39 copies)
-)
+readings = sheetlines.readings  # kept importable from here (tests and callers read lines through it)
 
 
-def _clean_name(name: str) -> str:
-    return name.strip().strip(_BRACKETS).strip()
+class _Lines:
+    """The sheet's cleaned lines, each line's card resolved once, on demand (a heading that is also a
+    card name looks at the line after it)."""
+
+    def __init__(self, text: str, resolver: NameResolver):
+        self.lines = [sheetlines.clean_line(raw) for raw in text.splitlines()]
+        self._resolver = resolver
+        self._cards: dict[int, tuple[CardFacts | None, int]] = {}
+
+    def card(self, i: int) -> tuple[CardFacts | None, int]:
+        if i not in self._cards:
+            self._cards[i] = _resolve(sheetlines.readings(self.lines[i]), self._resolver)
+        return self._cards[i]
+
+    def skipped(self, i: int) -> bool:
+        line = self.lines[i]
+        return not line or line.startswith(("//", "--")) or sheetlines.is_decoration(line)
+
+    def next_card(self, i: int) -> CardFacts | None:
+        for j in range(i + 1, len(self.lines)):
+            if not self.skipped(j):
+                return self.card(j)[0]
+        return None
+
+    def is_heading(self, i: int, match: re.Match[str]) -> bool:
+        """A heading unless the line is also a card name written as a card: ``融合`` is Polymerization
+        in a list of spells and a heading above fusion monsters; ``【融合】`` is always a heading."""
+        card = self.card(i)[0]
+        if card is None or sheetlines.decorated(self.lines[i]):
+            return True
+        following = self.next_card(i)
+        return sheetlines.opens_extra(match) and following is not None and following.extra_kind is not None
 
 
-def readings(line: str) -> list[tuple[str, int]]:
-    """The ways a card line can be read: the whole line as a name first, then with a count."""
-    texts = [line]
-    without_remark = _REMARK.sub("", line)
-    if without_remark and without_remark != line:
-        texts.append(without_remark)
-    out: list[tuple[str, int]] = []
-    for text in texts:
-        out.append((_clean_name(text), 1))
-        for pattern, name_group, count_group in _PATTERNS:
-            match = pattern.match(text)
-            if match:
-                out.append((_clean_name(match.group(name_group)), int(match.group(count_group))))
-    return [(name, count) for name, count in out if name]
+@dataclass
+class _Reading:
+    sections: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SECTIONS})
+    current: str = "main"
+    unknown: list[UnknownName] = field(default_factory=list)
+    written: dict[int, str] = field(default_factory=dict)
+    headings: list[_Heading] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+    open_section: _Heading | None = None
+    open_group: _Heading | None = None
+    card_lines: int = 0
 
+    def heading(self, number: int, line: str, match: re.Match[str]) -> None:
+        low, high = match.group("low"), match.group("high")
+        heading = _Heading(number, line, int(low) if low else None, int(high) if high else None)
+        if match.group("total"):
+            return  # "総数[60]": whether main or all sections is unclear, so not checked
+        self.headings.append(heading)
+        if match.group("group") or match.group("extragroup"):
+            if sheetlines.opens_extra(match) and self.current == "main":
+                self.current, self.open_section = "extra", None  # "融合/シンクロ/…" lists the extra deck
+            self.open_group = heading
+        else:
+            self.current = next(s for s in SECTIONS if match.group(s))
+            self.open_section, self.open_group = heading, None
 
-def _unknown_reading(line: str) -> tuple[str, int]:
-    """The reading to report for a name nobody knows: without the remark, the count taken off."""
-    text = _REMARK.sub("", line) or line
-    for pattern, name_group, count_group in _PATTERNS:
-        match = pattern.match(text)
-        if match and _clean_name(match.group(name_group)):
-            return _clean_name(match.group(name_group)), int(match.group(count_group))
-    return _clean_name(text) or text, 1
+    def listed(self, count: int) -> None:
+        for counted in (self.open_section, self.open_group):
+            if counted is not None:
+                counted.listed += count
 
 
 def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
-    lines = text.splitlines()
-    if len(lines) > MAX_LINES:
+    lines = _Lines(text, resolver)
+    if len(lines.lines) > MAX_LINES:
         raise DeckTooLong(MAX_CARD_LINES, MAX_LINES + 1)
-    sections: dict[str, list[int]] = {s: [] for s in SECTIONS}
-    current = "main"
-    unknown: list[UnknownName] = []
-    written: dict[int, str] = {}
-    headings: list[_Heading] = []
-    open_section: _Heading | None = None
-    open_group: _Heading | None = None
-    card_lines = 0
-    for number, raw in enumerate(lines, start=1):
-        line = _BULLET.sub("", unicodedata.normalize("NFKC", raw).strip().lstrip("\ufeff")).strip()
-        if not line or line.startswith(("//", "--")):
+    state = _Reading()
+    for i, line in enumerate(lines.lines):
+        number = i + 1
+        if lines.skipped(i):
             continue
-        options = readings(line)
-        card, count = _resolve(options, resolver)
-        if card is None:
-            match = _heading(line)
-            if match is not None:
-                low, high = match.group("low"), match.group("high")
-                heading = _Heading(number, line, int(low) if low else None, int(high) if high else None)
-                if match.group("total"):
-                    continue  # "総数[60]": whether main or all sections is unclear, so not checked
-                headings.append(heading)
-                if match.group("group"):
-                    open_group = heading
-                else:
-                    current = next(s for s in SECTIONS if match.group(s))
-                    open_section, open_group = heading, None
-                continue
-            if line.startswith("#") or _is_title(line):
-                continue
-        card_lines += 1
-        if card_lines > MAX_CARD_LINES:
+        if sheetlines.is_remark(line):
+            state.notes.append(Problem("sheet-remark", line=number, text=line[:60]))
+            continue
+        match = sheetlines.heading(line)
+        if match is not None and lines.is_heading(i, match):
+            state.heading(number, line, match)
+            continue
+        card, count = lines.card(i)
+        if card is None and (line.startswith("#") or _is_title(line)):
+            continue
+        state.card_lines += 1
+        if state.card_lines > MAX_CARD_LINES:
             raise DeckTooLong(MAX_CARD_LINES, number)
         if card is not None:
-            sections[current].extend([card.passcode] * count)
-            written.setdefault(card.passcode, options[0][0])
+            state.sections[state.current].extend([card.passcode] * count)
+            state.written.setdefault(card.passcode, sheetlines.readings(line)[0][0])
         else:
-            name, count = _unknown_reading(line)
+            name, count = sheetlines.unknown_reading(line)
             if count > MAX_COPIES:
                 raise DeckFormatError(f"{count} copies of one card", number)
-            matches = tuple(resolver.suggest(name)) if len(unknown) < MAX_SUGGESTED else ()
-            unknown.append(UnknownName(number, name, count, current, matches))
-        for counted in (open_section, open_group):
-            if counted is not None:
-                counted.listed += count
+            matches = tuple(resolver.suggest(name)) if len(state.unknown) < MAX_SUGGESTED else ()
+            state.unknown.append(UnknownName(number, name, count, state.current, matches))
+        state.listed(count)
+    sections = state.sections
     deck = Deck(tuple(sections["main"]), tuple(sections["extra"]), tuple(sections["side"]))
-    problems = tuple(p for p in (h.problem() for h in headings) if p is not None)
-    return TextSheet(deck, tuple(unknown), written, problems=problems)
+    problems = tuple(p for p in (h.problem() for h in state.headings) if p is not None)
+    return TextSheet(deck, tuple(state.unknown), state.written, problems=problems, notes=tuple(state.notes))
 
 
 def _resolve(options: list[tuple[str, int]], resolver: NameResolver) -> tuple[CardFacts | None, int]:

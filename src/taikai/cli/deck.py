@@ -1,5 +1,5 @@
 """taikai deck check PATH [--cards CDB]... [--banlist LFLIST [--list NAME]] [--ruleset NAME] [--date D] [--json]
-taikai deck export EVENT [--player ID] [--format ydk|ydke|sheet] [--out FILE]
+taikai deck export EVENT [--player ID] [--format ydk|ydke|omega|sheet] [--out FILE]
 taikai deck lock-due   (stamp the lock on lists whose deadline has passed; needs the database)
 
 ``check`` takes a deck file or a folder of them (checked in one process, one table row per file).
@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     export = dsub.add_parser("export", help="registered decks of an event: one to stdout, or all as a zip")
     export.add_argument("event", type=int, metavar="EVENT")
     export.add_argument("--player", type=int, help="one player's deck, written to stdout (or --out)")
-    export.add_argument("--format", choices=("ydk", "ydke", "sheet"), default="ydk")
+    export.add_argument("--format", choices=("ydk", "ydke", "omega", "sheet"), default="ydk")
     export.add_argument("--out", metavar="FILE", help="where to write (default: stdout, or event-N-decks.zip)")
     export.add_argument("--lang", choices=messages.LANGS)
     export.set_defaults(func=cmd_export)

@@ -1,5 +1,5 @@
-"""Registered decks out: ``.ydk`` (YGOPro and EDOPro load it), ``ydke://`` and the Japanese text
-sheet; one deck, or every deck of an event as one zip. Reads only."""
+"""Registered decks out: ``.ydk`` (YGOPro and EDOPro load it), ``ydke://``, the YGO Omega deck code and
+the Japanese text sheet; one deck, or every deck of an event as one zip. Reads only."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import io
 import re
 import zipfile
 
-from taikai.cards.formats import write_text_sheet, write_ydk, write_ydke
+from taikai.cards.formats import DeckFormatError, write_omega, write_text_sheet, write_ydk, write_ydke
 from taikai.cards.index import DbCardIndex
+from taikai.core.deck import Deck
 from taikai.decks.models import DeckRegistration
 from taikai.events.models import Event
 
-FORMATS = {"ydk": ".ydk", "ydke": ".ydke.txt", "sheet": ".txt"}
-CONTENT_TYPES = {"ydk": "text/plain", "ydke": "text/plain", "sheet": "text/plain"}
+FORMATS = {"ydk": ".ydk", "ydke": ".ydke.txt", "omega": ".omega.txt", "sheet": ".txt"}
+CONTENT_TYPES = {"ydk": "text/plain", "ydke": "text/plain", "omega": "text/plain", "sheet": "text/plain"}
 _UNSAFE = re.compile(r"[\\/:*?\"<>|\x00-\x1f]+")
 
 
@@ -34,11 +35,22 @@ def deck_file(registration: DeckRegistration, fmt: str, lang: str = "ja") -> tup
         content = write_ydk(deck)
     elif fmt == "ydke":
         content = write_ydke(deck) + "\n"
+    elif fmt == "omega":
+        content = _omega(deck)
     elif fmt == "sheet":
         content = write_text_sheet(deck, DbCardIndex().facts(deck.all_cards()), lang)
     else:
         raise ValueError(fmt)
     return file_name(registration, fmt), content
+
+
+def _omega(deck: Deck) -> str:
+    """The Omega code, or, for a deck the format cannot hold (over 75 main and extra cards), a line
+    saying so: the other formats still carry it."""
+    try:
+        return write_omega(deck) + "\n"
+    except DeckFormatError:
+        return "# too many cards for a YGO Omega deck code / YGO Omega のデッキコードに入らない枚数です\n"
 
 
 def event_zip(event: Event, lang: str = "ja") -> tuple[bytes, int]:
@@ -52,6 +64,7 @@ def event_zip(event: Event, lang: str = "ja") -> tuple[bytes, int]:
             contents = {
                 "ydk": write_ydk(deck),
                 "ydke": write_ydke(deck) + "\n",
+                "omega": _omega(deck),
                 "sheet": write_text_sheet(deck, cards, lang),
             }
             for fmt, content in contents.items():

@@ -34,6 +34,7 @@ class DeckRegistration(models.Model):
         TEXT = "text", _("Text deck sheet")
         YDK = "ydk", _(".ydk file")
         YDKE = "ydke", _("ydke:// URL")
+        OMEGA = "omega", _("YGO Omega deck code")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deck_registrations")
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="deck_registration")

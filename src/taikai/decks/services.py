@@ -22,7 +22,15 @@ from django.utils.translation import gettext_lazy as _
 
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
-from taikai.cards.formats import DeckFormatError, decode_bytes, has_ydke, looks_like_ydk, read_ydk, write_ydk
+from taikai.cards.formats import (
+    DeckFormatError,
+    decode_bytes,
+    has_ydke,
+    looks_like_omega,
+    looks_like_ydk,
+    read_ydk,
+    write_ydk,
+)
 from taikai.cards.models import Banlist
 from taikai.cards.services import (
     DeckCheck,
@@ -198,6 +206,8 @@ def _detect_format(text: str, filename: str = "") -> str:
         return DeckRegistration.Format.YDKE
     if filename.lower().endswith(".ydk") or looks_like_ydk(text):
         return DeckRegistration.Format.YDK
+    if looks_like_omega(text.strip()):
+        return DeckRegistration.Format.OMEGA
     return DeckRegistration.Format.TEXT
 
 
