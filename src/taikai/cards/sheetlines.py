@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 
 # --- cleaning ------------------------------------------------------------------------------------
 
@@ -44,8 +45,9 @@ _REMARK_LINE = re.compile(rf"^(?:※|注[:：]|(?:{_LABELS})\s*[:：])")
 
 
 def is_decoration(line: str) -> bool:
-    """A rule line (``────``), a bare sub-total (``9枚``) or a table's header row (``カード名	枚数``)."""
-    if _RULE.match(line) or _SUBTOTAL.match(line):
+    """A rule line (``────``), a bullet alone, a bare sub-total (``9枚``) or a table's header row
+    (``カード名	枚数``)."""
+    if _RULE.match(line) or _SUBTOTAL.match(line) or not line.strip(_BULLETS + " "):
         return True
     cells = {c.strip().casefold() for c in re.split(r"\t|\s{2,}", line) if c.strip()}
     return len(cells) >= 2 and cells <= _TABLE_WORDS
@@ -113,8 +115,9 @@ _PATTERNS = (
     # (pattern, name group, count group)
     (re.compile(r"^(\d{1,2})\s*(?:[x×*]\s*)?(?:枚\s*)?\s+(.+)$", re.IGNORECASE), 2, 1),  # 3 Name, 3x Name
     (re.compile(r"^(\d{1,2})\s*[x×*]\s*(.+)$", re.IGNORECASE), 2, 1),  # 3x《Name》
-    (re.compile(r"^(.+?)\s*[x×*]\s*(\d{1,2})\s*枚?$", re.IGNORECASE), 1, 2),  # Name ×3, 名前*3
+    # "名前 3枚" before "Name ×3": メタル・デビルゾアＸ 3枚 is three of it, not メタル・デビルゾア ×3.
     (re.compile(r"^(.+?)\s*(\d{1,2})\s*枚$"), 1, 2),  # 名前 3枚
+    (re.compile(r"^(.+?)\s*[x×*]\s*(\d{1,2})\s*枚?$", re.IGNORECASE), 1, 2),  # Name ×3, 名前*3
     (re.compile(r"^(.+?[》」』】])\s*(\d{1,2})$"), 1, 2),  # 《名前》3
     (re.compile(r"^(.+?\S)\s+(\d)$"), 1, 2),  # Name 3
     (re.compile(r"^(.*\D)(\d)$"), 1, 2),  # 名前3 (one digit: "No.39" is not 39 copies)
@@ -169,20 +172,25 @@ def _texts(line: str) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-def readings(line: str) -> list[tuple[str, int]]:
-    """The ways a card line can be read, most literal first: the whole line as a name, then with a count."""
-    out: list[tuple[str, int]] = []
+def iter_readings(line: str) -> Iterator[tuple[str, int]]:
+    """The ways a card line can be read, most literal first: the whole line as a name, then with a
+    count. Lazy: the reader stops at the first one that names a card, usually the first."""
+    yield from ((form, 1) for form in name_forms(line))
     table = _table_reading(line)
     if table is not None:
-        out += [(form, table[1]) for form in name_forms(table[0])]
+        yield from ((form, table[1]) for form in name_forms(table[0]))
     for text in _texts(line):
-        out += [(form, 1) for form in name_forms(text)]
+        yield from ((form, 1) for form in name_forms(text))
         for pattern, name_group, count_group in _PATTERNS:
             match = pattern.match(text)
             if match:
                 count = int(match.group(count_group))
-                out += [(form, count) for form in name_forms(match.group(name_group))]
-    return list(dict.fromkeys((name, count) for name, count in out if name))
+                yield from ((form, count) for form in name_forms(match.group(name_group)))
+
+
+def readings(line: str) -> list[tuple[str, int]]:
+    """``iter_readings`` as a list, each reading once."""
+    return list(dict.fromkeys(iter_readings(line)))
 
 
 def unknown_reading(line: str) -> tuple[str, int]:

@@ -13,6 +13,7 @@ Pure (no database, no clock): call it before opening a write transaction.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -116,11 +117,12 @@ class _Lines:
     def __init__(self, text: str, resolver: NameResolver):
         self.lines = [sheetlines.clean_line(raw) for raw in text.splitlines()]
         self._resolver = resolver
-        self._cards: dict[int, tuple[CardFacts | None, int]] = {}
+        self._cards: dict[int, tuple[CardFacts | None, int, str]] = {}
 
-    def card(self, i: int) -> tuple[CardFacts | None, int]:
+    def card(self, i: int) -> tuple[CardFacts | None, int, str]:
+        """The card line ``i`` names, its count, and the name as written (None, 0, "" for none)."""
         if i not in self._cards:
-            self._cards[i] = _resolve(sheetlines.readings(self.lines[i]), self._resolver)
+            self._cards[i] = _resolve(sheetlines.iter_readings(self.lines[i]), self._resolver)
         return self._cards[i]
 
     def skipped(self, i: int) -> bool:
@@ -191,7 +193,7 @@ def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
         if match is not None and lines.is_heading(i, match):
             state.heading(number, line, match)
             continue
-        card, count = lines.card(i)
+        card, count, written = lines.card(i)
         if card is None and (line.startswith("#") or _is_title(line)):
             continue
         state.card_lines += 1
@@ -199,7 +201,7 @@ def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
             raise DeckTooLong(MAX_CARD_LINES, number)
         if card is not None:
             state.sections[state.current].extend([card.passcode] * count)
-            state.written.setdefault(card.passcode, sheetlines.readings(line)[0][0])
+            state.written.setdefault(card.passcode, written)
         else:
             name, count = sheetlines.unknown_reading(line)
             if count > MAX_COPIES:
@@ -213,12 +215,12 @@ def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
     return TextSheet(deck, tuple(state.unknown), state.written, problems=problems, notes=tuple(state.notes))
 
 
-def _resolve(options: list[tuple[str, int]], resolver: NameResolver) -> tuple[CardFacts | None, int]:
+def _resolve(options: Iterable[tuple[str, int]], resolver: NameResolver) -> tuple[CardFacts | None, int, str]:
     for name, count in options:
         card = resolver.resolve(name)
         if card is not None:
-            return card, count
-    return None, 0
+            return card, count, name
+    return None, 0, ""
 
 
 # --- writing -------------------------------------------------------------------------------------
