@@ -440,3 +440,20 @@ def test_the_database_index_matches_as_the_memory_index_does(tmp_path: Path) -> 
     assert resolved.deck.main == (ASH, ASH, ASH, MAXX)
     [problem] = resolved.problems
     assert problem.params["matches"][0] == "灰流うらら"
+
+
+def reference_distance(a: str, b: str) -> int:
+    """The textbook dynamic programme."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        previous, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (ca != cb))
+    return row[-1]
+
+
+@given(st.text("abcうら灰流・", max_size=70), st.text("abcうら灰流・", max_size=70))
+def test_the_fast_edit_distance_is_the_edit_distance(a: str, b: str) -> None:
+    from taikai.cards.suggest import distance
+
+    assert distance(a, b) == reference_distance(a, b)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Protocol
 
-from taikai.cards.names import fold_key, is_japanese, name_key
+from taikai.cards.names import fold, fold_key, is_japanese, name_key
 from taikai.cards.sources import read_cdbs
 from taikai.cards.suggest import NameSuggester
 from taikai.core.deck import CardFacts
@@ -62,10 +62,12 @@ class MemoryCardIndex:
         self._names: dict[str, dict[str, str]] = {"ja": {}, "en": {}}
         self._all_keys: list[tuple[str, CardFacts]] = []
         self._suggesters: dict[str, NameSuggester] = {}
+        self._longest = 10  # the longest key (a passcode has 10 digits): a longer line names no card
         for card in sorted(self._cards.values(), key=preference, reverse=True):
             for lang, name in (("ja", card.name_ja), ("en", card.name_en)):
                 if name:
                     key = name_key(name)
+                    self._longest = max(self._longest, len(key))
                     self._by_key[key] = card  # the preferred printing is written last
                     self._by_fold[fold_key(name)] = card
                     self._names[lang][key] = name
@@ -88,7 +90,9 @@ class MemoryCardIndex:
         """The card called ``name`` exactly (up to width, case, spacing and katakana/hiragana), or the
         card whose passcode ``name`` is (EDOPro's text import takes bare passcodes too)."""
         key = name_key(name)
-        card = self._by_key.get(key) or self._by_fold.get(fold_key(name))
+        if len(key) > self._longest:
+            return None
+        card = self._by_key.get(key) or self._by_fold.get(fold(key))
         if card is None and key.isdigit() and len(key) <= 10:
             card = self._cards.get(int(key))
         return card

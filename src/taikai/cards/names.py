@@ -43,7 +43,12 @@ _KANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
 def fold_key(name: str) -> str:
     """``name_key`` with katakana read as hiragana: the key a Japanese player's typing is matched by
     (``ｳﾗﾗ``, ``ウララ`` and ``うらら`` are one key; NFKC has already made half-width kana full-width)."""
-    return name_key(name).translate(_KANA)
+    return fold(name_key(name))
+
+
+def fold(key: str) -> str:
+    """A ``name_key`` already made, katakana read as hiragana."""
+    return key.translate(_KANA)
 
 
 def is_japanese(text: str) -> bool:

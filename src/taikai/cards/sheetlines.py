@@ -12,6 +12,7 @@ Pure: plain strings in, plain values out.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\ufeff"))
 _BULLETS = "-・•*◆◇■□●○◎★☆▼▽▶►◼◻▪▫◾◽♦"
+_BULLETS_AND_SPACE = _BULLETS + " "
 _BULLET = re.compile(rf"^(?:[{re.escape(_BULLETS)}]\s*)+(?=\S)")
 # "1. 名前 ×3", "2) 名前": a list's own numbering, not a count (no card name starts with "N.").
 _NUMBERED = re.compile(r"^\d{1,3}[.)]\s*(?=\D)")
@@ -47,8 +49,10 @@ _REMARK_LINE = re.compile(rf"^(?:※|注[:：]|(?:{_LABELS})\s*[:：])")
 def is_decoration(line: str) -> bool:
     """A rule line (``────``), a bullet alone, a bare sub-total (``9枚``) or a table's header row
     (``カード名	枚数``)."""
-    if _RULE.match(line) or _SUBTOTAL.match(line) or not line.strip(_BULLETS + " "):
+    if not line.strip(_BULLETS_AND_SPACE) or _RULE.match(line) or _SUBTOTAL.match(line):
         return True
+    if "\t" not in line and "  " not in line:
+        return False
     cells = {c.strip().casefold() for c in re.split(r"\t|\s{2,}", line) if c.strip()}
     return len(cells) >= 2 and cells <= _TABLE_WORDS
 
@@ -92,6 +96,13 @@ def heading(line: str) -> re.Match[str] | None:
         if match is not None:
             return match
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def heading_like(name: str) -> bool:
+    """A card name that reads as a heading too (融合 is Polymerization): only a line naming such a card
+    is asked whether it is a heading; any other line that names a card is that card."""
+    return heading(name) is not None
 
 
 def opens_extra(match: re.Match[str]) -> bool:
@@ -140,6 +151,9 @@ def _unwrapped(text: str) -> list[str]:
 def name_forms(text: str) -> list[str]:
     """The name as written first (炎舞－「天璣」, 『焔聖剣－デュランダル』), then with each enclosing pair of
     brackets taken off (《…》, 【…】, 「…」 used as quotes), then with stray brackets stripped."""
+    text = text.strip()
+    if text[:1] not in _AROUND and text[-1:] not in _ANY_BRACKET:
+        return [text] if text else []  # nothing to take off: most lines
     forms = _unwrapped(text)
     forms.append(forms[-1].strip(_ANY_BRACKET).strip())
     return [f for f in dict.fromkeys(forms) if f]
@@ -179,8 +193,9 @@ def iter_readings(line: str) -> Iterator[tuple[str, int]]:
     table = _table_reading(line)
     if table is not None:
         yield from ((form, table[1]) for form in name_forms(table[0]))
-    for text in _texts(line):
-        yield from ((form, 1) for form in name_forms(text))
+    for k, text in enumerate(_texts(line)):
+        if k:  # the first is the line itself, tried above
+            yield from ((form, 1) for form in name_forms(text))
         for pattern, name_group, count_group in _PATTERNS:
             match = pattern.match(text)
             if match:

@@ -31,21 +31,35 @@ def _grams(key: str) -> set[str]:
 
 
 def distance(a: str, b: str) -> int:
-    """Levenshtein distance (insert, delete, substitute)."""
+    """Levenshtein distance (insert, delete, substitute), bit-parallel (Myers 1999, Hyyrö 2003): one
+    pass over the longer name with the shorter one's columns as bits of an int, so a 100-character
+    name costs 100 steps, not 100 x its length (a hostile list's long lines stay fast)."""
     if a == b:
         return 0
     if len(a) < len(b):
         a, b = b, a
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        left = i
-        for j, cb in enumerate(b, start=1):
-            up, diagonal = previous[j] + 1, previous[j - 1] + (ca != cb)
-            left = up if up < left + 1 and up < diagonal else left + 1 if left + 1 < diagonal else diagonal
-            current.append(left)
-        previous = current
-    return previous[-1]
+    if not b:
+        return len(a)
+    peq: dict[str, int] = {}
+    for i, ch in enumerate(b):
+        peq[ch] = peq.get(ch, 0) | (1 << i)
+    mask, high = (1 << len(b)) - 1, 1 << (len(b) - 1)
+    pv, mv, score = mask, 0, len(b)
+    for ch in a:
+        eq = peq.get(ch, 0)
+        xv = eq | mv
+        xh = (((eq & pv) + pv) ^ pv) | eq
+        ph = mv | (~(xh | pv) & mask)
+        mh = pv & xh
+        if ph & high:
+            score += 1
+        elif mh & high:
+            score -= 1
+        ph = ((ph << 1) | 1) & mask
+        mh = (mh << 1) & mask
+        pv = mh | (~(xv | ph) & mask)
+        mv = ph & xv
+    return score
 
 
 class NameSuggester:

@@ -189,11 +189,12 @@ def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
         if sheetlines.is_remark(line):
             state.notes.append(Problem("sheet-remark", line=number, text=line[:60]))
             continue
-        match = sheetlines.heading(line)
+        card, count, written = lines.card(i)
+        ambiguous = card is None or sheetlines.heading_like(card.name_ja) or sheetlines.heading_like(card.name_en)
+        match = sheetlines.heading(line) if ambiguous else None
         if match is not None and lines.is_heading(i, match):
             state.heading(number, line, match)
             continue
-        card, count, written = lines.card(i)
         if card is None and (line.startswith("#") or _is_title(line)):
             continue
         state.card_lines += 1
