@@ -204,7 +204,9 @@ class DeckIn(Schema):
     text: str = Field(
         ...,
         max_length=20_000,
-        description="A text deck sheet (Japanese or English), the lines of a .ydk file, or a ydke:// URL.",
+        description=(
+            "A text deck sheet (Japanese or English), the lines of a .ydk file, a ydke:// URL or a YGO Omega deck code."
+        ),
     )
     languages: list[Literal["ja", "en", "ko", "fr", "de", "it", "es", "pt"]] = Field(
         default_factory=list, description="Languages of the physical cards (DECK-8); none means Japanese."
