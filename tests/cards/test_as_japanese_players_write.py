@@ -469,3 +469,8 @@ def test_a_sheet_of_every_card_in_the_data_reads_back_card_for_card(index: Memor
         assert sheet.unknown == () and sheet.problems == (), [u.name for u in sheet.unknown]
         read = [index.get(p).name(lang) for p in sheet.deck.main]  # type: ignore[union-attr]
         assert read == [index.get(p).name(lang) for p in deck.main]  # type: ignore[union-attr]
+
+
+def test_a_bare_passcode_alone_is_a_sheet_not_an_omega_code(index: MemoryCardIndex) -> None:
+    sheet = read_deck("14558127\n", index)
+    assert sheet.format == "text" and sheet.deck.main == (ASH,)

@@ -230,8 +230,8 @@ def read_omega(text: str) -> Deck:
 
 def looks_like_omega(text: str) -> bool:
     """One base64 token that inflates to an Omega deck (a text sheet is never one)."""
-    if len(text) > 4_096 or len(text.split()) != 1:
-        return False
+    if len(text) > 4_096 or len(text.split()) != 1 or text.isdigit():
+        return False  # a bare passcode is a one-line text sheet
     try:
         read_omega(text)
     except DeckFormatError:

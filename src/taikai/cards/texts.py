@@ -99,8 +99,8 @@ _R(
 )
 _R(
     "ydk-line-skipped",
-    "{line} 行目を読み飛ばしました（シミュレーターも読み飛ばす行です）: {text!r}",
-    "line {line} skipped (the simulators skip it too): {text!r}",
+    "{line} 行目の「{text}」は #main より前の数字（MDPro3 が書くデッキの設定）で、カードではないため読み飛ばしました",
+    "line {line}: {text!r} comes before #main (MDPro3's deck settings), not a card: skipped",
 )
 _R(
     "lflist-line-skipped",
