@@ -33,7 +33,7 @@ class DeckForm(forms.Form):
         ),
         help_text=_(
             "One card a line (3 灰流うらら / Ash Blossom x3) under メインデッキ, エクストラデッキ, "
-            "サイドデッキ; or a ydke:// URL."
+            "サイドデッキ; or a ydke:// URL or a YGO Omega deck code."
         ),
     )
     file = forms.FileField(label=_("…or a file (.ydk, ydke:// or text)"), required=False)
