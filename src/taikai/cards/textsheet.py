@@ -4,8 +4,10 @@ Read as people write them: ``3 Name``, ``Name x3``, ``《名前》×3``, ``《�
 headings with counts (``【メインデッキ】(42枚)``, ``[魔法 5〜6枚]``, ``◆ モンスター(22枚)``, ``総数[60]``) and
 title lines (``【デッキ名】のデッキレシピ``) are headings, never cards; a trailing remark
 (``(好み次第で1でもok)``, ``※...``) is ignored. A heading's count, where given, is checked against the
-cards listed under it. Names are resolved through a ``NameResolver``; a name it does not know is
-returned as an ``UnknownName`` with its line and the closest names, never guessed.
+cards listed under it. How one line is read (decoration, remark, heading, card, and a name's own
+brackets) is ``taikai.cards.sheetlines``; a whole-line remark becomes a ``sheet-remark`` note. Names are
+resolved through a ``NameResolver`` (bare passcodes too); a name it does not know is returned as an
+``UnknownName`` with its line and the closest names, never guessed.
 
 Pure (no database, no clock): call it before opening a write transaction.
 """
@@ -107,15 +109,12 @@ def _is_title(line: str) -> bool:
     return bool(_TITLE.search(line)) and not re.match(r"^\d", line)
 
 
-readings = sheetlines.readings  # kept importable from here (tests and callers read lines through it)
-
-
 class _Lines:
     """The sheet's cleaned lines, each line's card resolved once, on demand (a heading that is also a
     card name looks at the line after it)."""
 
-    def __init__(self, text: str, resolver: NameResolver):
-        self.lines = [sheetlines.clean_line(raw) for raw in text.splitlines()]
+    def __init__(self, raw_lines: list[str], resolver: NameResolver):
+        self.lines = [sheetlines.clean_line(raw) for raw in raw_lines]
         self._resolver = resolver
         self._cards: dict[int, tuple[CardFacts | None, int, str]] = {}
 
@@ -178,9 +177,10 @@ class _Reading:
 
 
 def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
-    lines = _Lines(text, resolver)
-    if len(lines.lines) > MAX_LINES:
-        raise DeckTooLong(MAX_CARD_LINES, MAX_LINES + 1)
+    raw_lines = text.splitlines()
+    if len(raw_lines) > MAX_LINES:
+        raise DeckTooLong(MAX_CARD_LINES, MAX_LINES + 1)  # before any line is cleaned or looked up
+    lines = _Lines(raw_lines, resolver)
     state = _Reading()
     for i, line in enumerate(lines.lines):
         number = i + 1
