@@ -77,6 +77,7 @@ class RoundOut(Schema):
     time_limit_seconds: int
     tables: int
     open_tables: int
+    seed: str = Field(description="The seed the round was drawn from (stored with it; give it again to replay).")
 
 
 class RoundPage(Page):
@@ -194,6 +195,15 @@ class ResultIn(Schema):
 
 class ConfirmIn(Schema):
     version: int = Field(..., description="The match's version the player saw: a report changed since is 409.")
+
+
+class PairRoundIn(Schema):
+    seed: str | None = Field(
+        None,
+        pattern=r"^[0-9]{1,19}$",
+        description="The seed of the round's draw, below 2^62 (a string, as IDs are); stored with the round, so "
+        "the same seed on the same event pairs the same tables. Absent: taikai draws one.",
+    )
 
 
 class ClockAction(Schema):

@@ -8,8 +8,10 @@ from typing import Any, Literal
 from ninja import Field, Schema
 
 from taikai.api.schemas import MatchOut, Page, PlayerRef
+from taikai.core.ruleset import RUNGS
 
 Role = Literal["organizer", "head_judge", "judge"]
+_RUNG_LIST = ", ".join(f"`{rung}`" for rung in RUNGS)  # from core, so the description cannot drift from the ladder
 
 
 class EventIn(Schema):
@@ -47,7 +49,7 @@ class PenaltyIn(Schema):
     rung: str | None = Field(
         None,
         max_length=30,
-        description="A rung of the ladder (`caution`, `warning`, `duel-loss`, `match-loss`, `dq`, `dq-no-prize`); "
+        description=f"A rung of the ladder, lightest first ({_RUNG_LIST}); "
         "empty: the ruleset's default, escalated for a repeat (PEN-5).",
     )
     reason: str = Field("", max_length=2000, description="Required when the rung is not the default (PEN-7).")

@@ -77,6 +77,7 @@ def round_rows(rounds: QuerySet[Round]) -> list[dict[str, Any]]:
             "time_limit_seconds": r.time_limit_seconds,
             "tables": r.n_tables,
             "open_tables": r.n_open,
+            "seed": str(r.seed),
         }
         for r in annotated
     ]

@@ -103,6 +103,7 @@ _R(
     "The previous round still has {count} unconfirmed tables.",
 )
 _R("round-started", "このラウンドはすでに始まっています。", "This round has already started.")
+_R("bad-seed", "シードは 0 から {limit} までの整数です。", "A seed is a whole number from 0 to {limit}.")
 _R(
     "repair-result-in",
     "結果が入っている卓があるため組み直せません（卓 {tables}）。結果のない卓は「組み合わせを編集」で変えられます。",

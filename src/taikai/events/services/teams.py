@@ -55,14 +55,14 @@ def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str,
     return team
 
 
-def pair_team_round(event: Event, by: Actor, number: int) -> Round:
+def pair_team_round(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
     require_organizer(by, event)
     records = team_sheet(event)
     teams = list(event.teams.order_by("id").prefetch_related("members"))
     members: dict[PlayerId, list[PlayerId]] = {
         t.pk: [p.pk for p in sorted(t.members.all(), key=lambda p: p.seat)] for t in teams
     }
-    seed = secrets.randbits(62)
+    seed = secrets.randbits(62) if seed is None else seed
     inp = pairing_input(records, number, seed)
     try:
         result = team_pairing.pair(inp, members, event.ruleset)
