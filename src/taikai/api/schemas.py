@@ -63,6 +63,9 @@ class PlayerOut(Schema):
     late_entry_round: int | None
     dropped_after_round: int | None
     archetype: str | None = Field(..., description="The declared deck archetype; null while it is not public.")
+    team: str | None = Field(None, description="The player's team's ID (team events, CS 1.1); null: on no team.")
+    seat: str = Field("", description="The player's seat in the team (e.g. A, B, C).")
+    version: int = Field(0, description="The entry's version, sent back when seating the player in a team.")
 
 
 class PlayerPage(Page):

@@ -222,6 +222,34 @@ _R(
 )
 _R("team-name-taken", "チーム名 {name!r} は使われています。", "The team name {name!r} is taken.")
 _R("team-needs-three", "チームは {seats} 人で登録してください。", "A team has {seats} players.")
+_R("team-member-twice", "同じ選手を二つの席に入れることはできません。", "One player cannot take two seats.")
+_R(
+    "player-has-team",
+    "{name} はすでにチーム {team!r} のメンバーです。",
+    "{name} is already a member of the team {team!r}.",
+)
+_R("seat-taken", "チーム {team!r} の {seat} 席はすでに埋まっています。", "Seat {seat} of the team {team!r} is taken.")
+_R(
+    "player-changed",
+    "{name} の登録はこの画面を開いた後に変わりました（現在の版 {version}）。何も変えていません。",
+    "{name}'s entry changed after you read it (now version {version}). Nothing was changed.",
+)
+_R(
+    "team-members-or-players",
+    "新しい選手（members）か登録済みの選手（players）のどちらか一方を送ってください。",
+    "Send either new players (members) or registered players (players), not both or neither.",
+)
+_R("not-team-event", "この大会はチーム戦ではありません。", "This event is not a team event.")
+_R(
+    "teams-fixed",
+    "1回戦の組み合わせ後はチームのメンバーを変えられません。",
+    "Teams cannot change once round 1 is paired.",
+)
+_R(
+    "team-incomplete",
+    "チーム {team!r} の席がそろっていません（{seats} 人必要）。",
+    "The team {team!r} does not have all {seats} seats filled.",
+)
 _R(
     "import-invalid",
     "大会データを読み込めません（{part}が正しくありません）。taikai から書き出したファイルを選んでください。",
