@@ -185,6 +185,8 @@ class CallOut(Schema):
     ruling: str
     taken_by: str | None
     created_at: str
+    ruling_seconds: int | None = Field(..., description="How long the ruling took (TIME-4), once recorded.")
+    extended_seconds: int = Field(..., description="Time added to the table for this ruling so far (TIME-4).")
 
 
 class CallList(Schema):
@@ -194,13 +196,35 @@ class CallList(Schema):
 class RulingIn(Schema):
     ruling: str = Field("", max_length=4000)
     close: bool = True
-    extension_seconds: int = Field(0, ge=0, le=3600, description="Time added to the table (TIME-4).")
+    extension_seconds: int = Field(
+        0,
+        ge=0,
+        le=3600,
+        description="Time added to the table (TIME-4): only when the ruling took the ruleset's threshold or more "
+        "(CS 3.1: one minute), and at most the ruling's length unless the head judge adds it.",
+    )
     reason: str = Field("", max_length=2000)
+    ruling_seconds: int | None = Field(
+        None,
+        ge=0,
+        le=86400,
+        description="How long the ruling took, as the judge states it (logged); absent: measured from taking the call.",
+    )
 
 
 class ExtensionIn(Schema):
     seconds: int = Field(..., ge=-(2**31), le=2**31, description="1-3600 (TIME-4).")
     reason: str = Field(..., max_length=2000)
+    call: str | None = Field(
+        None, max_length=20, description="The judge call at this table whose ruling the time makes up for."
+    )
+    ruling_seconds: int | None = Field(
+        None,
+        ge=0,
+        le=86400,
+        description="How long the ruling took (logged); needed without `call`, and overrides the call's measured "
+        "length. Below the ruleset's threshold (CS 3.1: one minute) nothing is added.",
+    )
 
 
 class TimeStartIn(Schema):

@@ -103,6 +103,25 @@ _R(
     "The previous round still has {count} unconfirmed tables.",
 )
 _R("round-started", "このラウンドはすでに始まっています。", "This round has already started.")
+_R(
+    "extension-ruling-short",
+    "「ジャッジの判断に一分以上の時間がかかった場合、ジャッジの判断で、対戦時間を追加することができる」(CS 3.1)。"
+    "この大会の基準は{minutes}分以上で、今回の判断は{seconds}秒でした。時間は追加していません。",
+    "CS 3.1: when a judge's ruling takes {minutes} minute(s) or more, the judge may add time to the match. This "
+    "ruling took {seconds} s: no time was added.",
+)
+_R(
+    "extension-over-ruling",
+    "追加できるのは判断にかかった時間（{ruling_seconds}秒、追加済み{given}秒、残り{left}秒）までです。"
+    "それ以上はヘッドジャッジが決めます (CS 3.1)。",
+    "A judge adds at most the time the ruling took ({ruling_seconds} s; {given} s added already, {left} s left); "
+    "more is the head judge's decision (CS 3.1).",
+)
+_R(
+    "extension-not-in-ruleset",
+    "この大会のルールでは、ジャッジの判断による対戦時間の追加はありません（CS 3.1 の規定です）。",
+    "This event's ruleset adds no time after a ruling (that is CS 3.1's rule).",
+)
 _R("bad-seed", "シードは 0 から {limit} までの整数です。", "A seed is a whole number from 0 to {limit}.")
 _R(
     "repair-result-in",

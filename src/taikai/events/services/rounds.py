@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
-from taikai.core import progress
+from taikai.core import extension, progress
 from taikai.core import sheet as core_sheet
 from taikai.core.clock import ClockState, Pause, clock_state
 from taikai.core.pairing import elimination
@@ -303,15 +303,33 @@ def resume_round(rnd: Round, *, by: Actor, version: int | None = None) -> Round:
     return _clock_change(rnd, by, version, actions.ROUND_RESUMED, change)
 
 
-def extend_time(match: Match, *, by: Actor, seconds: int, reason: str) -> Match:
-    """TIME-4 (CS 3.1): a judge adds time to one table, with the judge and reason logged."""
-    from taikai.events.permissions import require_judge
+def extend_time(
+    match: Match,
+    *,
+    by: Actor,
+    seconds: int,
+    reason: str,
+    ruling_seconds: int,
+    already_given: int = 0,
+    call_id: int | None = None,
+) -> Match:
+    """TIME-4 (CS 3.1): a judge adds time to one table after a ruling of the ruleset's threshold or more
+    (一分以上), with the judge, the reason and the ruling's length logged. ``ruling_seconds``: how long the ruling
+    took (measured from its judge call, ``call_id``, or as the judge states it); ``already_given``: time added
+    before for the same ruling. A judge adds at most what the ruling took; the head judge may add more."""
+    from taikai.events.permissions import is_head_judge, require_judge
 
-    require_judge(by, match.round.event)
-    if seconds <= 0 or seconds > 60 * 60:
+    event = match.round.event
+    require_judge(by, event)
+    if seconds > 60 * 60:
         raise ServiceError("bad-choice", field="seconds", value=seconds)
     if not reason.strip():
         raise ServiceError("reason-required")
+    beyond = is_head_judge(by, event)
+    grant = extension.Grant(seconds, ruling_seconds, already_given, beyond_ruling=beyond)
+    problem = extension.extension_problem(event.ruleset.time, grant)
+    if problem is not None:
+        raise ServiceError(problem.code, **problem.params)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         before = locked.extension_seconds
@@ -327,6 +345,9 @@ def extend_time(match: Match, *, by: Actor, seconds: int, reason: str) -> Match:
             after={"extension_seconds": locked.extension_seconds},
             reason=reason.strip(),
             seconds=seconds,
+            ruling_seconds=ruling_seconds,
+            call=call_id,
+            beyond_ruling=beyond and already_given + seconds > ruling_seconds,
         )
     return locked
 
