@@ -121,11 +121,17 @@ def test_pen_4_a_team_event_runs_over_the_api_and_a_members_dq_is_the_teams(clie
     assert teams["チーム2"]["dropped_after_round"] == 2
     assert all(t["dropped_after_round"] is None for name, t in teams.items() if name != "チーム2")
 
+    seats = [
+        m
+        for m in boss.get(f"/events/{eid}/rounds/2/matches").json()["items"]
+        if members & {m["player_a"]["id"], (m["player_b"] or {}).get("id")}
+    ]
+    # PEN-1 with PEN-4: every seat of the team's table is lost, not only the disqualified member's.
+    assert len(seats) == 3 and all(m["status"] == "confirmed" for m in seats)
+    assert all(m["result"] == ("b" if m["player_a"]["id"] in members else "a") for m in seats)
     _play(boss, eid, 2)
     standings = boss.get(f"/events/{eid}/team-standings").json()["items"]
     assert sorted(row["name"] for row in standings) == ["チーム0", "チーム1", "チーム2", "チーム3"]
-    prizes = boss.get(f"/events/{eid}/prizes").json()
-    assert prizes is not None  # the prize list reads the team standings (PEN-2/PEN-4 prizes: judging's tests)
 
 
 def test_a_team_cannot_be_formed_twice_from_one_player_or_outside_a_team_event(client: Client, organizer: Any) -> None:
