@@ -128,7 +128,7 @@ def test_time_4_the_judges_call_page_refuses_a_short_ruling_and_takes_a_stated_o
     client.force_login(organizer)
     url = f"/events/{event.pk}/judging/calls/{call.pk}/"
     page = client.get(url, headers={"Accept-Language": "ja"})
-    assert "判断にかかった時間（秒）" in page.content.decode()
+    assert "裁定にかかった時間（秒）" in page.content.decode()
     post = {"rule": "1", "ruling": "quick", "extend": "1", "extension_seconds": "60", "extension_reason": "r"}
     r = client.post(url, post, follow=True, headers={"Accept-Language": "ja"})
     assert "一分以上" in r.content.decode() and _time(m) == 0
