@@ -161,3 +161,20 @@ def test_time_4_the_rules_page_says_the_reading_and_a_ruleset_without_extensions
     with pytest.raises(ServiceError) as refused:
         calls.extend_after_ruling(rnd.matches.get(), by=Staff(organizer), seconds=60, reason="r", ruling_seconds=600)
     assert refused.value.problem.code == "extension-not-in-ruleset"
+
+
+def test_time_4_a_judge_still_at_the_table_may_add_time_again_as_the_ruling_goes_on(
+    organizer: Any, table: Any
+) -> None:  # TIME-4: the length is measured until the call closes
+    event, m, _other = table
+    floor = Staff(staff_user(organizer, event, "floor", "judge"))
+    call = calls.raise_call(event, table=m.table, by=floor)
+    calls.take_call(call, by=floor)
+    _ruled_for(call, 70)
+    calls.rule_call(call, by=floor, ruling="first part", close=False, extension_seconds=60)
+    with pytest.raises(ServiceError) as over:
+        calls.rule_call(call, by=floor, ruling="more", close=False, extension_seconds=60)  # 120 > 70
+    assert over.value.problem.code == "extension-over-ruling"
+    _ruled_for(call, 130)
+    closed = calls.rule_call(call, by=floor, ruling="settled", extension_seconds=60)
+    assert _time(m) == 120 and closed.extended_seconds == 120 and closed.ruling_seconds >= 130

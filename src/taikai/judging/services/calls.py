@@ -256,7 +256,8 @@ def _stated(seconds: int | None) -> int:
 
 
 def _extend(call: JudgeCall, match: Match, by: Actor, seconds: int, reason: str, length: int) -> Match:
-    """The table's time, for this call's ruling; the call keeps how much it has been given (caller saves it)."""
+    """The table's time, for this call's ruling; the call keeps how much it has been given (caller saves it).
+    A measured length is kept on the call when it closes: a judge still at the table may add time again later."""
     extended = extend_time(
         match,
         by=by,
@@ -266,7 +267,6 @@ def _extend(call: JudgeCall, match: Match, by: Actor, seconds: int, reason: str,
         already_given=call.extended_seconds,
         call_id=call.pk,
     )
-    call.ruling_seconds = length
     call.extended_seconds += seconds
     return extended
 
