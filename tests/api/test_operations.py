@@ -151,7 +151,10 @@ def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer
     assert r.status_code == 200 and r.json()["status"] == "closed"
     assert judge.get(f"/events/{event.pk}/calls").json()["items"] == []
     # TIME-4: time added to one table, with a reason.
-    r = judge.post(f"/events/{event.pk}/matches/{match.pk}/extension", {"seconds": 60, "reason": "deck check"})
+    r = judge.post(
+        f"/events/{event.pk}/matches/{match.pk}/extension",
+        {"seconds": 60, "reason": "deck check", "ruling_seconds": 90},
+    )
     assert r.status_code == 200 and r.json()["extension_seconds"] == 180
     # The time procedure (TIME-E, TIME-S): time called during A's turn after A won the first duel.
     path = f"/events/{event.pk}/matches/{match.pk}/time-procedure"

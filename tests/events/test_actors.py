@@ -198,7 +198,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         "extend_time",
         "judge",
         False,
-        lambda w, a: round_services.extend_time(w.match, by=a, seconds=60, reason="TIME-4"),
+        lambda w, a: round_services.extend_time(w.match, by=a, seconds=60, reason="TIME-4", ruling_seconds=60),
     ),
     ("enter_result", "organizer", False, lambda w, a: result_services.enter_result(w.match, by=a, result=WIN_A)),
     (

@@ -169,7 +169,7 @@ def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TI
         round_services.pause_round(rnd, by=Staff(organizer))
     rnd = round_services.resume_round(rnd, by=Staff(organizer))
     m = rnd.matches.get()
-    m = round_services.extend_time(m, by=Staff(organizer), seconds=90, reason="ruling took 90 s")
+    m = round_services.extend_time(m, by=Staff(organizer), seconds=90, reason="ruling took 90 s", ruling_seconds=90)
     assert m.extension_seconds == 90
     start = rnd.started_at.timestamp()
     assert round_services.round_clock(rnd, extension=90, now=start + 40 * 60 + 10).status == "running"

@@ -53,7 +53,7 @@ def test_organizer_pages_show_no_internal_codes(organizer: Any, client: Any, lan
     player_services.register_player(event, by=Staff(organizer), name="欠席", card_game_id="1888888888")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     match = rnd.matches.filter(is_bye=False).first()
-    round_services.extend_time(match, by=Staff(organizer), seconds=180, reason="judge call")
+    round_services.extend_time(match, by=Staff(organizer), seconds=180, reason="judge call", ruling_seconds=180)
     round_services.start_round(rnd, by=Staff(organizer))
     round_services.pause_round(rnd, by=Staff(organizer))
     client.force_login(organizer)

@@ -117,7 +117,9 @@ def test_the_swiss_page_has_no_extra_duel_and_says_what_happens_at_time(organize
 def test_the_tables_own_clock_includes_its_extension(organizer: Any) -> None:  # TIME-4
     match, token_a, _ = _paired(organizer)
     round_services.start_round(match.round, by=Staff(organizer))
-    round_services.extend_time(match, by=Staff(organizer), seconds=180, reason="裁定に時間がかかった")
+    round_services.extend_time(
+        match, by=Staff(organizer), seconds=180, reason="裁定に時間がかかった", ruling_seconds=180
+    )
     page = _text(_client().get(f"/p/{token_a}/"))
     assert "この卓の延長：+3:00" in page and f"?table={match.table}" in page
     clock = _client().get(f"/e/{match.round.event_id}/clock.json?table={match.table}").json()

@@ -56,7 +56,7 @@ def test_ruling_over_a_minute_offers_the_time_spent(event: Event, judge: Any, or
     assert calls.extension_offer(call, now=call.taken_at + dt.timedelta(seconds=59)) is None
     offer = calls.extension_offer(call, now=call.taken_at + dt.timedelta(seconds=60))
     assert offer is not None and offer.seconds == 60
-    JudgeCall.objects.filter(pk=call.pk).update(taken_at=call.taken_at - dt.timedelta(seconds=60))  # it took 1 min
+    JudgeCall.objects.filter(pk=call.pk).update(taken_at=call.taken_at - dt.timedelta(seconds=150))  # 2:30
     calls.rule_call(call, by=Staff(judge), ruling="ok", extension_seconds=150, reason="long ruling")
     assert fresh(m).extension_seconds == 150
     assert AuditEntry.objects.get(action="taikai.match.time_extended").data["reason"] == "long ruling"

@@ -204,7 +204,9 @@ def test_at_time_the_phone_says_so_and_what_happens_next(organizer: Any, venue_p
     event, links = _event(organizer)
     m, other = _table_one(event), Match.objects.get(round__event=event, round__number=1, table=2)
     Round.objects.filter(pk=m.round_id).update(started_at=timezone.now() - dt.timedelta(minutes=41))
-    round_services.extend_time(other, by=Staff(organizer), seconds=300, reason="裁定に時間がかかった")
+    round_services.extend_time(
+        other, by=Staff(organizer), seconds=300, reason="裁定に時間がかかった", ruling_seconds=300
+    )
     a = _phone(venue_page, links[m.player_a_id])
     expect(a.locator("#clock")).to_have_text("時間です")
     expect(a.locator("#time-note")).to_be_visible()

@@ -18,7 +18,6 @@ from taikai.api.public import Paging, _page
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
 from taikai.events.permissions import require_judge, require_staff
-from taikai.events.services import rounds as round_services
 from taikai.judging.models import Appeal, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import appeals, calls, penalties
 from taikai.judging.services import time_procedure as tps
@@ -176,6 +175,7 @@ def rule_call(request: HttpRequest, event_id: s.Id, call_id: s.Id, body: so.Ruli
         close=body.close,
         extension_seconds=body.extension_seconds,
         reason=body.reason,
+        ruling_seconds=body.ruling_seconds,
     )
     return serialize_ops.call_row(_call(event, call.pk))
 
@@ -187,10 +187,21 @@ def rule_call(request: HttpRequest, event_id: s.Id, call_id: s.Id, body: so.Ruli
     tags=TAGS,
 )
 def extend(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: so.ExtensionIn) -> dict[str, Any]:
-    """Add time to one table, with a reason (a judge; TIME-4)."""
+    """Add time to one table for a ruling, with a reason (a judge; TIME-4, CS 3.1): name the ruling's judge call
+    at this table (`call`) or how long it took (`ruling_seconds`). Refused below the ruleset's threshold
+    (`extension-ruling-short`), without a ruling (`extension-needs-ruling`), and beyond the ruling's length
+    unless the head judge adds it (`extension-over-ruling`)."""
     event = _event(event_id)
     match = _match(event, match_id)
-    round_services.extend_time(match, by=staff_actor(request, event), seconds=body.seconds, reason=body.reason)
+    call = _call(event, _id(body.call, "call")) if body.call is not None else None
+    calls.extend_after_ruling(
+        match,
+        by=staff_actor(request, event),
+        seconds=body.seconds,
+        reason=body.reason,
+        call=call,
+        ruling_seconds=body.ruling_seconds,
+    )
     return serialize.match_row(_match(event, match.pk))
 
 

@@ -63,6 +63,9 @@ class PlayerOut(Schema):
     late_entry_round: int | None
     dropped_after_round: int | None
     archetype: str | None = Field(..., description="The declared deck archetype; null while it is not public.")
+    team: str | None = Field(None, description="The player's team's ID (team events, CS 1.1); null: on no team.")
+    seat: str = Field("", description="The player's seat in the team (e.g. A, B, C).")
+    version: int = Field(0, description="The entry's version, sent back when seating the player in a team.")
 
 
 class PlayerPage(Page):
@@ -77,6 +80,7 @@ class RoundOut(Schema):
     time_limit_seconds: int
     tables: int
     open_tables: int
+    seed: str = Field(description="The seed the round was drawn from (stored with it; give it again to replay).")
 
 
 class RoundPage(Page):
@@ -194,6 +198,15 @@ class ResultIn(Schema):
 
 class ConfirmIn(Schema):
     version: int = Field(..., description="The match's version the player saw: a report changed since is 409.")
+
+
+class PairRoundIn(Schema):
+    seed: str | None = Field(
+        None,
+        pattern=r"^[0-9]{1,19}$",
+        description="The seed of the round's draw, below 2^62 (a string, as IDs are); stored with the round, so "
+        "the same seed on the same event pairs the same tables. Absent: taikai draws one.",
+    )
 
 
 class ClockAction(Schema):

@@ -8,8 +8,10 @@ from typing import Any, Literal
 from ninja import Field, Schema
 
 from taikai.api.schemas import MatchOut, Page, PlayerRef
+from taikai.core.ruleset import RUNGS
 
 Role = Literal["organizer", "head_judge", "judge"]
+_RUNG_LIST = ", ".join(f"`{rung}`" for rung in RUNGS)  # from core, so the description cannot drift from the ladder
 
 
 class EventIn(Schema):
@@ -47,7 +49,7 @@ class PenaltyIn(Schema):
     rung: str | None = Field(
         None,
         max_length=30,
-        description="A rung of the ladder (`caution`, `warning`, `duel-loss`, `match-loss`, `dq`, `dq-no-prize`); "
+        description=f"A rung of the ladder, lightest first ({_RUNG_LIST}); "
         "empty: the ruleset's default, escalated for a repeat (PEN-5).",
     )
     reason: str = Field("", max_length=2000, description="Required when the rung is not the default (PEN-7).")
@@ -183,6 +185,8 @@ class CallOut(Schema):
     ruling: str
     taken_by: str | None
     created_at: str
+    ruling_seconds: int | None = Field(..., description="How long the ruling took (TIME-4), once recorded.")
+    extended_seconds: int = Field(..., description="Time added to the table for this ruling so far (TIME-4).")
 
 
 class CallList(Schema):
@@ -192,13 +196,35 @@ class CallList(Schema):
 class RulingIn(Schema):
     ruling: str = Field("", max_length=4000)
     close: bool = True
-    extension_seconds: int = Field(0, ge=0, le=3600, description="Time added to the table (TIME-4).")
+    extension_seconds: int = Field(
+        0,
+        ge=0,
+        le=3600,
+        description="Time added to the table (TIME-4): only when the ruling took the ruleset's threshold or more "
+        "(CS 3.1: one minute), and at most the ruling's length unless the head judge adds it.",
+    )
     reason: str = Field("", max_length=2000)
+    ruling_seconds: int | None = Field(
+        None,
+        ge=0,
+        le=86400,
+        description="How long the ruling took, as the judge states it (logged); absent: measured from taking the call.",
+    )
 
 
 class ExtensionIn(Schema):
     seconds: int = Field(..., ge=-(2**31), le=2**31, description="1-3600 (TIME-4).")
     reason: str = Field(..., max_length=2000)
+    call: str | None = Field(
+        None, max_length=20, description="The judge call at this table whose ruling the time makes up for."
+    )
+    ruling_seconds: int | None = Field(
+        None,
+        ge=0,
+        le=86400,
+        description="How long the ruling took (logged); needed without `call`, and overrides the call's measured "
+        "length. Below the ruleset's threshold (CS 3.1: one minute) nothing is added.",
+    )
 
 
 class TimeStartIn(Schema):

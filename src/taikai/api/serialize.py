@@ -42,6 +42,9 @@ def player_row(p: Player, archetype: str | None = None) -> dict[str, Any]:
         "late_entry_round": p.late_entry_round,
         "dropped_after_round": p.dropped_after_round,
         "archetype": archetype,
+        "team": str(p.team_id) if p.team_id else None,
+        "seat": p.seat,
+        "version": p.version,
     }
 
 
@@ -77,6 +80,7 @@ def round_rows(rounds: QuerySet[Round]) -> list[dict[str, Any]]:
             "time_limit_seconds": r.time_limit_seconds,
             "tables": r.n_tables,
             "open_tables": r.n_open,
+            "seed": str(r.seed),
         }
         for r in annotated
     ]

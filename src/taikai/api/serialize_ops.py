@@ -144,6 +144,8 @@ def call_row(c: JudgeCall) -> dict[str, Any]:
         "ruling": c.ruling,
         "taken_by": c.taken_by.get_username() if c.taken_by_id and c.taken_by else None,
         "created_at": c.created_at.isoformat(),
+        "ruling_seconds": c.ruling_seconds,
+        "extended_seconds": c.extended_seconds,
     }
 
 

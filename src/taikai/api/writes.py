@@ -116,10 +116,12 @@ def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s
 
 
 @router.post("/events/{event_id}/rounds", response={201: s.RoundOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
-def pair_round(request: HttpRequest, event_id: s.Id) -> Status[dict[str, Any]]:
-    """Pair the next round (organizer): Swiss, the top cut, or the next elimination round."""
+def pair_round(request: HttpRequest, event_id: s.Id, body: s.PairRoundIn | None = None) -> Status[dict[str, Any]]:
+    """Pair the next round (organizer): Swiss (players or teams), the top cut, or the next elimination round.
+    `seed` replays a draw: the round stores the seed it was drawn from (`seed` in the answer)."""
     event = _event(event_id)
-    rnd = round_services.pair_next_round(event, by=staff_actor(request, event))
+    seed = int(body.seed) if body is not None and body.seed is not None else None
+    rnd = round_services.pair_next_round(event, by=staff_actor(request, event), seed=seed)
     return Status(201, serialize.round_rows(event.rounds.filter(pk=rnd.pk))[0])
 
 

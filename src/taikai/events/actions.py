@@ -46,6 +46,7 @@ RESULT_ENTERED = register("taikai.match.result_entered", _("Result entered by st
 RESULT_CORRECTED = register("taikai.match.result_corrected", _("Result corrected"))
 TOP_CUT_MADE = register("taikai.round.top_cut", _("Top cut made"))
 TEAM_REGISTERED = register("taikai.team.registered", _("Team registered"))
+TEAM_MEMBER_SEATED = register("taikai.team.member_seated", _("Player seated in a team (or taken off it)"))
 EVENT_IMPORTED = register("taikai.event.imported", _("Event imported"))
 STAFF_ACCOUNT_CREATED = register("taikai.account.staff_created", _("Staff account created"))
 PLAYER_PIN_SET = register("taikai.player.pin_set", _("Player PIN set"))

@@ -104,6 +104,26 @@ _R(
 )
 _R("round-started", "このラウンドはすでに始まっています。", "This round has already started.")
 _R(
+    "extension-ruling-short",
+    "「ジャッジの判断に一分以上の時間がかかった場合、ジャッジの判断で、対戦時間を追加することができる」(CS 3.1)。"
+    "この大会の基準は{minutes}分以上で、今回の判断は{seconds}秒でした。時間は追加していません。",
+    "CS 3.1: when a judge's ruling takes {minutes} minute(s) or more, the judge may add time to the match. This "
+    "ruling took {seconds} s: no time was added.",
+)
+_R(
+    "extension-over-ruling",
+    "追加できるのは判断にかかった時間（{ruling_seconds}秒、追加済み{given}秒、残り{left}秒）までです。"
+    "それ以上はヘッドジャッジが決めます (CS 3.1)。",
+    "A judge adds at most the time the ruling took ({ruling_seconds} s; {given} s added already, {left} s left); "
+    "more is the head judge's decision (CS 3.1).",
+)
+_R(
+    "extension-not-in-ruleset",
+    "この大会のルールでは、ジャッジの判断による対戦時間の追加はありません（CS 3.1 の規定です）。",
+    "This event's ruleset adds no time after a ruling (that is CS 3.1's rule).",
+)
+_R("bad-seed", "シードは 0 から {limit} までの整数です。", "A seed is a whole number from 0 to {limit}.")
+_R(
     "repair-result-in",
     "結果が入っている卓があるため組み直せません（卓 {tables}）。結果のない卓は「組み合わせを編集」で変えられます。",
     "Tables with a result cannot be paired again (table {tables}). Tables without one can be changed with "
@@ -221,6 +241,34 @@ _R(
 )
 _R("team-name-taken", "チーム名 {name!r} は使われています。", "The team name {name!r} is taken.")
 _R("team-needs-three", "チームは {seats} 人で登録してください。", "A team has {seats} players.")
+_R("team-member-twice", "同じ選手を二つの席に入れることはできません。", "One player cannot take two seats.")
+_R(
+    "player-has-team",
+    "{name} はすでにチーム {team!r} のメンバーです。",
+    "{name} is already a member of the team {team!r}.",
+)
+_R("seat-taken", "チーム {team!r} の {seat} 席はすでに埋まっています。", "Seat {seat} of the team {team!r} is taken.")
+_R(
+    "player-changed",
+    "{name} の登録はこの画面を開いた後に変わりました（現在の版 {version}）。何も変えていません。",
+    "{name}'s entry changed after you read it (now version {version}). Nothing was changed.",
+)
+_R(
+    "team-members-or-players",
+    "新しい選手（members）か登録済みの選手（players）のどちらか一方を送ってください。",
+    "Send either new players (members) or registered players (players), not both or neither.",
+)
+_R("not-team-event", "この大会はチーム戦ではありません。", "This event is not a team event.")
+_R(
+    "teams-fixed",
+    "1回戦の組み合わせ後はチームのメンバーを変えられません。",
+    "Teams cannot change once round 1 is paired.",
+)
+_R(
+    "team-incomplete",
+    "チーム {team!r} の席がそろっていません（{seats} 人必要）。",
+    "The team {team!r} does not have all {seats} seats filled.",
+)
 _R(
     "import-invalid",
     "大会データを読み込めません（{part}が正しくありません）。taikai から書き出したファイルを選んでください。",

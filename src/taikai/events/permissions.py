@@ -9,10 +9,11 @@ Who does what (PRODUCT.md, CS 3):
 - the organizer (``require_organizer``): registration, check-in, players' links, drops, result entry and
   correction, the round clock, exports with contact details, prize ranks, publishing the declared deck
   archetypes before the event ends;
-- any judge (``require_judge``): judge calls, penalties up to the head judge's rungs, time extensions, the
-  time procedure, deck checks, table tools, playoff pairings;
+- any judge (``require_judge``): judge calls, penalties up to the head judge's rungs, time extensions for a
+  ruling (TIME-4: at most the ruling's length), the time procedure, deck checks, table tools, playoff pairings;
 - the event's one head judge (``require_head_judge``): disqualification and heavier, appeals, removing a
-  prize, importing the violator database. A site administrator is *not* the head judge (CS 3: 唯一のジャッジ);
+  prize, importing the violator database, more time than a ruling took (``extend_time``). A site
+  administrator is *not* the head judge (CS 3: 唯一のジャッジ);
   an organizer who judges names themself head judge (``organizer_head_judge``) and stays organizer;
 - the organizer and the head judge (``require_log_reader``): the event's whole log; a player, through their own
   link, the entries about their own tables; a floor judge is not shown it.

@@ -62,9 +62,16 @@ _R(
     "This penalty cannot wait for the next match (a DQ only forfeits the match being played).",
 )
 _R(
-    "extension-ruling-short",
-    "対戦時間の追加は、ジャッジの判断に{minutes}分以上かかった場合だけです (CS 3.1)。今回は{seconds}秒でした。",
-    "Time is added only when the ruling took {minutes} minute(s) or more (CS 3.1); this one took {seconds} s.",
+    "extension-needs-ruling",
+    "対戦時間の追加には、その判断（この卓のジャッジコール）か、判断にかかった時間が必要です (CS 3.1: "
+    "ジャッジの判断に{minutes}分以上の時間がかかった場合)。",
+    "Time is added for a ruling: name its judge call at this table, or how long the ruling took (CS 3.1: when a "
+    "judge's ruling takes {minutes} minute(s) or more).",
+)
+_R(
+    "extension-call-elsewhere",
+    "このジャッジコールは別の卓（{table}卓）のものです。",
+    "That judge call is for another table (table {table}).",
 )
 _R(
     "bad-downgrade-steps",

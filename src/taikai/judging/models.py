@@ -45,6 +45,10 @@ class JudgeCall(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     taken_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # TIME-4: how long the ruling took (measured from taking the call, or as the judge stated it), and the time
+    # added to the table for it so far (a judge adds at most the ruling's length, over every extension)
+    ruling_seconds = models.PositiveIntegerField(null=True, blank=True)
+    extended_seconds = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["created_at", "id"]

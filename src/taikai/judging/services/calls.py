@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from taikai.audit.services import record
+from taikai.core import extension
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
@@ -24,7 +25,13 @@ FIELDS = ["status", "taken_by_id", "ruling"]
 
 
 def _state(call: JudgeCall) -> dict[str, Any]:
-    return {"status": call.status, "taken_by": call.taken_by_id, "ruling": call.ruling}
+    return {
+        "status": call.status,
+        "taken_by": call.taken_by_id,
+        "ruling": call.ruling,
+        "ruling_seconds": call.ruling_seconds,
+        "extended_seconds": call.extended_seconds,
+    }
 
 
 def _table(event: Event, table: Any) -> tuple[int, Match | None]:
@@ -134,25 +141,43 @@ class ExtensionOffer:
     threshold_seconds: int
 
 
-def extension_offer(call: JudgeCall, now: dt.datetime | None = None) -> ExtensionOffer | None:
-    if call.match is None or call.taken_at is None:
+def ruling_length(call: JudgeCall, now: dt.datetime | None = None) -> int | None:
+    """How long the call's ruling took (TIME-4): as recorded when it was ruled, else from taking the call until
+    it closed (or now); None when no judge has taken it."""
+    if call.ruling_seconds is not None:
+        return call.ruling_seconds
+    if call.taken_at is None:
         return None
-    threshold = call.event.ruleset.time.extension_threshold_minutes * 60
     end = call.closed_at or now or timezone.now()
-    spent = int((end - call.taken_at).total_seconds())
-    # CS 3.1 says 一分以上 ("one minute or more"), so the threshold itself qualifies.
-    if threshold <= 0 or spent < threshold:
+    return max(0, int((end - call.taken_at).total_seconds()))
+
+
+def extension_offer(call: JudgeCall, now: dt.datetime | None = None) -> ExtensionOffer | None:
+    if call.match is None:
         return None
-    return ExtensionOffer(spent, threshold)
+    threshold = extension.threshold_seconds(call.event.ruleset.time)
+    spent = ruling_length(call, now)
+    # CS 3.1 says 一分以上 ("one minute or more"), so the threshold itself qualifies.
+    if threshold <= 0 or spent is None or spent < threshold:
+        return None
+    return ExtensionOffer(spent - call.extended_seconds, threshold) if spent > call.extended_seconds else None
 
 
 def rule_call(
-    call: JudgeCall, *, by: Actor, ruling: str, close: bool = True, extension_seconds: int = 0, reason: str = ""
+    call: JudgeCall,
+    *,
+    by: Actor,
+    ruling: str,
+    close: bool = True,
+    extension_seconds: int = 0,
+    reason: str = "",
+    ruling_seconds: int | None = None,
 ) -> JudgeCall:
     """Record the ruling, optionally add time to the table (TIME-4), and close the call.
 
     TIME-4 (CS 3.1): time is added only when the ruling took one minute or more (一分以上, the ruleset's
-    ``extension_threshold_minutes``), measured from the judge taking the call; the time it took is logged."""
+    ``extension_threshold_minutes``), measured from the judge taking the call unless the judge states how long
+    it took (``ruling_seconds``, e.g. the ruling began before the call was taken here); both are logged."""
     require_judge(by, call.event)
     with transaction.atomic():
         call = (
@@ -167,17 +192,18 @@ def rule_call(
         if call.taken_by_id is None:
             call.taken_by, call.taken_at = user_of(by), call.taken_at or timezone.now()
         now = timezone.now()
-        ruling_seconds = int((now - call.taken_at).total_seconds()) if call.taken_at else 0
-        if extension_seconds and call.match is not None and extension_offer(call, now) is None:
-            threshold = call.event.ruleset.time.extension_threshold_minutes
-            raise ServiceError("extension-ruling-short", minutes=threshold, seconds=ruling_seconds)
+        measured = max(0, int((now - call.taken_at).total_seconds())) if call.taken_at else 0
+        if ruling_seconds is not None:
+            call.ruling_seconds = _stated(ruling_seconds)
         if close:
-            call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()
+            call.status, call.closed_at = JudgeCall.Status.CLOSED, now
+            call.ruling_seconds = measured if call.ruling_seconds is None else call.ruling_seconds
         else:
             call.status = JudgeCall.Status.TAKEN
-        call.save()
+        length = call.ruling_seconds if call.ruling_seconds is not None else measured
         if extension_seconds and call.match is not None:
-            extend_time(call.match, by=by, seconds=extension_seconds, reason=reason or call.ruling or "TIME-4")
+            _extend(call, call.match, by, extension_seconds, reason or call.ruling or "TIME-4", length)
+        call.save()
         record(
             actions.CALL_RULED if call.ruling else actions.CALL_CLOSED,
             actor=by,
@@ -186,9 +212,63 @@ def rule_call(
             before=before,
             after=_state(call),
             extension_seconds=extension_seconds,
-            ruling_seconds=ruling_seconds,
+            ruling_seconds=length,
+            measured_seconds=measured,
         )
     return call
+
+
+def extend_after_ruling(
+    match: Match,
+    *,
+    by: Actor,
+    seconds: int,
+    reason: str,
+    call: JudgeCall | None = None,
+    ruling_seconds: int | None = None,
+) -> Match:
+    """TIME-4 (CS 3.1): add time to a table for a ruling that took the ruleset's threshold or more. The ruling
+    is a judge call at this table (its length as measured or recorded) or the length the judge states; without
+    either nothing is added. A judge adds at most the ruling's length over all its extensions (head judge: more)."""
+    require_judge(by, match.round.event)
+    if call is None and ruling_seconds is None:
+        raise ServiceError("extension-needs-ruling", minutes=match.round.event.ruleset.time.extension_threshold_minutes)
+    with transaction.atomic():
+        if call is None:
+            return extend_time(match, by=by, seconds=seconds, reason=reason, ruling_seconds=_stated(ruling_seconds))
+        call = JudgeCall.objects.select_for_update(of=("self",)).select_related("event").get(pk=call.pk)
+        if call.match_id != match.pk:
+            raise ServiceError("extension-call-elsewhere", table=call.table or "-")
+        if ruling_seconds is not None:
+            call.ruling_seconds = _stated(ruling_seconds)
+        length = ruling_length(call)
+        if length is None:
+            raise ServiceError("extension-needs-ruling", minutes=call.event.ruleset.time.extension_threshold_minutes)
+        extended = _extend(call, match, by, seconds, reason, length)
+        call.save(update_fields=["ruling_seconds", "extended_seconds"])
+    return extended
+
+
+def _stated(seconds: int | None) -> int:
+    if seconds is None or not 0 <= seconds <= 24 * 60 * 60:
+        raise ServiceError("bad-choice", field="ruling_seconds", value=seconds)
+    return seconds
+
+
+def _extend(call: JudgeCall, match: Match, by: Actor, seconds: int, reason: str, length: int) -> Match:
+    """The table's time, for this call's ruling; the call keeps how much it has been given (caller saves it).
+    A measured length is kept on the call when it closes: a judge still at the table may add time again later."""
+    extended = extend_time(
+        match,
+        by=by,
+        seconds=seconds,
+        reason=reason,
+        ruling_seconds=length,
+        already_given=call.extended_seconds,
+        call_id=call.pk,
+    )
+    call.extended_seconds += seconds
+    return extended
 
 
 def open_calls(event: Event) -> list[JudgeCall]:

@@ -108,12 +108,14 @@ def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpRespons
                 calls.take_call(call, by=Staff(request.user))
             else:
                 seconds = int(request.POST.get("extension_seconds") or 0) if request.POST.get("extend") else 0
+                stated = request.POST.get("ruling_seconds", "").strip() if seconds else ""
                 calls.rule_call(
                     call,
                     by=Staff(request.user),
                     ruling=request.POST.get("ruling", ""),
                     extension_seconds=seconds,
                     reason=request.POST.get("extension_reason", ""),
+                    ruling_seconds=int(stated) if stated else None,  # TIME-4: the judge's own length, logged
                 )
                 messages.success(request, _("Ruling recorded."))
                 return redirect("judge_queue", event.pk)
@@ -128,6 +130,7 @@ def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpRespons
         "call": call,
         "sides": _sides(call) if call.topic == "disputed" else [],
         "offer": offer,
+        "ruling_seconds": calls.ruling_length(call) if offer else None,
         "threshold": event.ruleset.time.extension_threshold_minutes,
     }
     return render(request, "judging/call.html", context)
