@@ -299,6 +299,8 @@ def extend_time(match: Match, *, by: Actor, seconds: int, reason: str) -> Match:
     from taikai.events.permissions import require_judge
 
     require_judge(by, match.round.event)
+    if match.round.event.ruleset.time.extension_threshold_minutes <= 0:
+        raise ServiceError("no-time-added-in-ruleset")  # OFF alone has no rule for adding time (TIME-4 is CS 3.1)
     if seconds <= 0 or seconds > 60 * 60:
         raise ServiceError("bad-choice", field="seconds", value=seconds)
     if not reason.strip():

@@ -1,5 +1,6 @@
-"""PEN-6 (CS 3): a CS event with no head judge can give no disqualification; the organizer's console says so
-until one is named (issue 23). Under the official rules alone any judge disqualifies: no warning."""
+"""The CS-only rules in an event (issue 23). PEN-6 (CS 3): a CS event with no head judge can give no
+disqualification; the organizer's console says so until one is named. Under the official rules alone any judge
+disqualifies (no warning), and no time is added (TIME-4 is CS 3.1)."""
 
 from __future__ import annotations
 
@@ -45,3 +46,20 @@ def test_pen_6_an_organizer_who_is_the_head_judge_is_one(organizer: Any) -> None
 def test_pen_6_under_the_official_rules_alone_no_head_judge_is_needed(organizer: Any) -> None:
     event = make_event(organizer, 4, ruleset_name="dkt-2011")
     assert 'id="head-judge-warning"' not in _console(organizer, event.pk)
+
+
+def test_time_4_under_the_official_rules_alone_no_time_is_added(organizer: Any) -> None:
+    # TIME-4 is CS 3.1's: OFF has no rule for adding time, so no path adds any (the rules page says so)
+    from taikai import messages
+    from taikai.events.errors import ServiceError
+    from taikai.events.services import rounds as round_services
+
+    event = make_event(organizer, 4, ruleset_name="dkt-2011")
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    match = rnd.matches.filter(is_bye=False).first()
+    with pytest.raises(ServiceError) as exc:
+        round_services.extend_time(match, by=Staff(organizer), seconds=120, reason="裁定")
+    assert exc.value.problem.code == "no-time-added-in-ruleset"
+    assert "対戦時間を追加する規定がありません" in messages.text(exc.value.problem, "ja")
+    match.refresh_from_db()
+    assert match.extension_seconds == 0
