@@ -61,3 +61,18 @@ def test_the_database_threshold_on_the_page_is_the_rulesets(organizer: Any) -> N
     doc["penalties"]["database_from"] = "duel-loss"
     event = make_event(organizer, 0, ruleset_document=doc)
     assert "<strong>デュエルの敗北以上</strong>の罰則は違反者データベース" in _page(event.pk, "ja")
+
+
+def test_the_penalty_form_says_which_kind_of_earlier_penalty_counts(organizer: Any) -> None:  # PEN-5
+    from taikai.events.models import Player
+
+    event = make_event(organizer, 2, ruleset_name="harajuku-cs-1.2")
+    player = Player.objects.filter(event=event).first()
+    client = Client()
+    client.force_login(organizer)
+    client.cookies.load({settings.LANGUAGE_COOKIE_NAME: "ja"})
+    url = f"/events/{event.pk}/judging/penalties/new/?player={player.pk}&infraction="
+    page = client.get(url + "INF-4").content.decode()
+    assert "同様の違反の過去の罰則を数えます (PEN-5): 遅延行為" in page
+    other = client.get(url + "INF-OTHER").content.decode()  # "other": the judge decides what was similar
+    assert "同様の違反の過去の罰則を数えます" not in other
