@@ -62,7 +62,17 @@ register(
     "{key}: single elimination has no match draws (MATCH-2)",
 )
 register(
-    "bad-ladder", "{key}: 罰則の段階は8つすべてを1回ずつ並べてください", "{key}: list each of the 8 rungs exactly once"
+    "bad-ladder",
+    "{key}: 罰則の段階を軽い順に1回ずつ並べてください（使える段階: {expected}）",
+    "{key}: list the rungs lightest first, each once (the rungs: {expected})",
+)
+register(
+    "rung-not-on-ladder",
+    "{key}: 罰則 {value!r} は penalties.ladder にありません",
+    "{key}: the rung {value!r} is not on penalties.ladder",
+)
+register(
+    "duplicate-infraction", "{key}: 違反 {value!r} が2回あります", "{key}: the infraction {value!r} is listed twice"
 )
 register(
     "too-many-seat-wins",

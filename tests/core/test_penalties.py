@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from taikai.core import penalties as pen
-from taikai.core.ruleset import builtin
+from taikai.core.ruleset import PenaltyRules, builtin
 
 CS = builtin("harajuku-cs-1.2").penalties
 DKT = builtin("dkt-2011").penalties
@@ -200,3 +200,66 @@ def test_pen_1_a_lost_match_is_won_by_the_opponent_with_the_duels_a_match_needs(
     for fmt in Format:
         state = evaluate(pen.lost_match(fmt, Player.A, ruleset), ruleset)
         assert (state.finished, state.winner, state.score.b) == (True, Player.B, ruleset.match.duels_to_win)
+
+
+# --- issue 23: OFF alone, the catalog's kinds, INF-23, INF-24, "other" ---------------------------------
+
+
+def test_off_alone_reserves_no_rung_to_a_head_judge_and_keeps_no_database() -> None:  # PEN-6 PEN-5 (CS-only)
+    assert not any(pen.needs_head_judge(DKT, r) for r in DKT.ladder)
+    assert not pen.head_judge_required(DKT) and pen.head_judge_required(CS)
+    assert not any(pen.kept_in_database(DKT, r) for r in DKT.ladder)
+    # no database: an earlier warning from another event never escalates under OFF alone
+    assert not pen.counts_for_escalation(DKT, "INF-3", pen.WARNING, same_event=False)
+    assert pen.effects(DKT, pen.DQ) == pen.Effects(drop=True, forfeits_open_match=True)
+    with pytest.raises(ValueError):
+        pen.effects(DKT, pen.DQ_DOWNGRADE)  # CS 1.2's rung is not on OFF's ladder
+
+
+@pytest.mark.parametrize("rules", [CS, DKT], ids=["cs", "off"])
+def test_inf_23_wasting_time_starts_from_caution_and_escalates_within_the_event(rules: PenaltyRules) -> None:  # INF-23
+    # OFF C: 故意の有無にかかわらず…審判の判断によって「注意」から始まる罰則: intent plays no part
+    assert pen.default_rung(rules, "INF-23") == pen.CAUTION
+    assert pen.default_rung(rules, "INF-23", intentional=True) == pen.CAUTION
+    assert pen.counts_for_escalation(rules, "INF-23", pen.CAUTION, same_event=True)
+    assert pen.suggest(rules, "INF-23", [pen.CAUTION]) == pen.Suggestion(pen.WARNING, pen.CAUTION, True, 1)
+
+
+def test_inf_24_an_id_bought_with_a_benefit_is_cs_only_and_the_judge_decides() -> None:  # INF-24 (CS 4.3)
+    assert CS.infraction("INF-24").off == "CS 4.3"
+    assert pen.default_rung(CS, "INF-24") is None  # CS 4.3 names no penalty for it
+    assert pen.similar(CS, "INF-24", "INF-22")  # dishonest results: misreporting one is the same kind
+    with pytest.raises(KeyError):
+        DKT.infraction("INF-24")
+
+
+@pytest.mark.parametrize("rules", [CS, DKT], ids=["cs", "off"])
+def test_other_is_left_to_the_judge_and_repeats_only_by_their_reading(rules: PenaltyRules) -> None:  # PEN-5 PEN-7
+    assert pen.default_rung(rules, "INF-OTHER") is None
+    assert not pen.similar(rules, "INF-OTHER", "INF-OTHER")  # two "other" cases need not be alike
+    assert not pen.similar(rules, "INF-OTHER", "INF-3") and not pen.similar(rules, "INF-3", "INF-OTHER")
+    assert pen.suggest(rules, "INF-OTHER", []).rung is None
+
+
+def test_escalation_counts_a_similar_violation_not_only_the_identical_one() -> None:  # PEN-5 (CS 1.3 同様の違反)
+    # slow play in all its entries is one kind: long thinking, slow siding, after time, wasting time
+    assert all(pen.similar(CS, "INF-3", other) for other in ("INF-4", "INF-20", "INF-23"))
+    assert pen.counts_for_escalation(CS, "INF-4", pen.WARNING, same_event=False, of="INF-3")
+    assert pen.suggest(CS, "INF-4", [pen.WARNING]).rung == pen.DUEL_LOSS
+    # another kind does not count: a warning for rushing the opponent is not slow play
+    assert not pen.similar(CS, "INF-4", "INF-2")
+    assert not pen.counts_for_escalation(CS, "INF-4", pen.WARNING, same_event=True, of="INF-2")
+    # an earlier entry this catalog does not know counts only for itself
+    assert pen.similar(CS, "INF-99", "INF-99") and not pen.similar(CS, "INF-3", "INF-99")
+
+
+def test_within_the_event_a_lighter_similar_penalty_counts_for_an_escalating_entry() -> None:  # PEN-5 INF-21 INF-23
+    # a caution for slow play (INF-23) and then long thinking again (INF-3, warning): never below the default
+    assert pen.counts_for_escalation(CS, "INF-23", pen.CAUTION, same_event=True, of="INF-3")
+    assert pen.suggest(CS, "INF-3", [pen.WARNING]).rung == pen.DUEL_LOSS
+    assert not pen.counts_for_escalation(CS, "INF-23", pen.CAUTION, same_event=False, of="INF-23")
+
+
+def test_inf_20_exists_only_after_time_was_called() -> None:  # INF-20 (CS 2.1 B: 対戦時間終了後)
+    assert pen.needs_time_called(CS, "INF-20")
+    assert not any(pen.needs_time_called(CS, i.id) for i in CS.infractions if i.id != "INF-20")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from taikai.core.ruleset import RulesetError, builtin, builtin_names, parse_ruleset
+from taikai.core.ruleset import RulesetError, builtin, builtin_names, from_document, parse_ruleset
 
 
 def test_builtins_are_listed() -> None:
@@ -63,10 +64,72 @@ def test_penalty_ladder_and_cs_defaults() -> None:  # PEN-1, PEN-6, INF-14, INF-
     assert pen.team_propagation_from == "dq"  # PEN-4
 
 
-def test_official_rules_alone_name_no_default_penalties() -> None:
+def test_official_rules_alone_name_no_default_penalties_but_slow_plays_caution() -> None:  # INF-23
     pen = builtin("dkt-2011").penalties
-    assert all(inf.default is None for inf in pen.infractions)
+    # OFF's numbered violations are "subject to penalties" with none named; OFF C starts slow play at 「注意」
+    assert {inf.id: inf.default for inf in pen.infractions if inf.default} == {"INF-23": "caution"}
     assert pen.team_propagation_from is None
+
+
+CS_ONLY_PENALTY_KEYS = ("head_judge_only_from", "database_from", "max_downgrade_steps", "team_propagation_from")
+
+
+def test_dkt_2011_is_the_official_text_alone() -> None:  # PEN-2 PEN-3 PEN-5 PEN-6 TIME-4 (RULES.md: CS-only)
+    r = builtin("dkt-2011")
+    pen = r.penalties
+    # CS 1.2's added rungs (受賞資格を一段階下げるマッチの敗北 / 失格) and its downgrades are not OFF's
+    assert "match-loss-downgrade" not in pen.ladder and "dq-downgrade" not in pen.ladder
+    assert pen.ladder == ("caution", "warning", "duel-loss", "match-loss", "dq", "dq-no-prize")
+    assert pen.downgrade_rungs == ()
+    assert pen.head_judge_only_from is None  # CS 3: the head judge as the only judge who may disqualify
+    assert pen.database_from is None  # CS 1.3: the violator database
+    assert r.time.extension_threshold_minutes == 0  # CS 3.1: OFF has no rule for adding time
+    shown = r.to_dict()  # what `taikai ruleset show dkt-2011 --json` prints
+    assert not set(CS_ONLY_PENALTY_KEYS) & set(shown["penalties"])
+    assert "extension_threshold_minutes" not in shown["time"] and "loop_limit" not in shown["match"]
+    ids = {inf.id for inf in pen.infractions}
+    assert not ids & {"INF-19", "INF-20", "INF-22", "INF-24"}  # CS 2.1 A, 2.1 B, 4.3
+    assert {"INF-21", "INF-23", "INF-OTHER"} <= ids
+
+
+def test_harajuku_cs_adds_the_cs_only_rules_to_the_official_text() -> None:  # PEN-2 PEN-5 PEN-6 TIME-4
+    cs = builtin("harajuku-cs-1.2")
+    assert len(cs.penalties.ladder) == 8
+    assert cs.penalties.downgrade_rungs == ("match-loss-downgrade", "dq-downgrade")
+    assert (cs.penalties.head_judge_only_from, cs.penalties.database_from) == ("dq", "warning")
+    assert cs.time.extension_threshold_minutes == 1
+    assert cs.to_dict()["ruleset"]["based_on"] == "dkt-2011"
+
+
+def test_an_event_stored_with_dkt_2011_version_1_keeps_what_it_was_created_with() -> None:  # PEN-6
+    # Events store the merged document when created (Event.ruleset_document), so one set up on version 1
+    # (which carried CS-only rules) goes on with them; the new version applies to events created from now.
+    old = parse_ruleset((Path(__file__).parent / "rulesets" / "dkt-2011-v1.toml").read_text("utf-8"))
+    assert old.version == 1 and builtin("dkt-2011").version == 2
+    assert len(old.penalties.ladder) == 8 and old.penalties.head_judge_only_from == "dq"
+    assert old.time.extension_threshold_minutes == 1
+    assert from_document(old.to_dict()) == old
+
+
+def test_a_ladder_may_leave_rungs_out_but_every_rung_named_must_be_on_it() -> None:  # PEN-1
+    text = '[ruleset]\nextends = "dkt-2011"\n[penalties]\nhead_judge_only_from = "dq-downgrade"\n'
+    with pytest.raises(RulesetError) as exc:
+        parse_ruleset(text)
+    assert [(p.code, p.params["key"]) for p in exc.value.problems] == [
+        ("rung-not-on-ladder", "penalties.head_judge_only_from")
+    ]
+    text = '[ruleset]\nextends = "dkt-2011"\n[penalties]\nladder = ["caution", "caution"]\n'
+    with pytest.raises(RulesetError) as exc:
+        parse_ruleset(text)
+    assert [p.code for p in exc.value.problems] == ["bad-ladder"]
+
+
+def test_an_infraction_listed_twice_or_defaulting_off_the_ladder_is_named() -> None:
+    doc = builtin("dkt-2011").to_dict()
+    doc["penalties"]["infractions"] += [{"id": "INF-1", "off": "1", "default": "dq-downgrade"}]
+    with pytest.raises(RulesetError) as exc:
+        from_document(doc)
+    assert sorted(p.code for p in exc.value.problems) == ["duplicate-infraction", "rung-not-on-ladder"]
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Issue 22's property with the judges in it: over random histories of reports, confirmations, slips and
-corrections, penalties (a duel loss INF-20, a match loss, a DQ), appeal overturns, re-pairs and pairing edits,
+corrections, penalties (a duel loss INF-14, a match loss, a DQ), appeal overturns, re-pairs and pairing edits,
 next rounds, each made on the current version or a stale one, in any order:
 
 - every stored result is what replaying the accepted decisions in ``judged_model`` gives;
@@ -150,7 +150,7 @@ class History:
 
     def duel_loss(self, m: Match, t: Table, where: tuple[int, str]) -> tuple[bool, bool]:
         # CS 2.1 B: a duel loss (given, not the PEN-5 escalation a repeat suggests)
-        return self._penalty(m, where, "duel", False, infraction="INF-20", rung="duel-loss")
+        return self._penalty(m, where, "duel", False, infraction="INF-14", rung="duel-loss")
 
     def match_loss(self, m: Match, t: Table, where: tuple[int, str], on_current: bool) -> tuple[bool, bool]:
         lands = "current" if on_current else None

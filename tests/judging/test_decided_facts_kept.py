@@ -33,7 +33,7 @@ RULES = builtin("harajuku-cs-1.2")
 
 def _duel_loss_for_a(event: Event, judge: Any, organizer: Any) -> Match:
     m = pair(event, organizer)[0]
-    svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-20", prior_duels=[])
+    svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-14", prior_duels=[])
     return fresh(m)
 
 
@@ -77,7 +77,7 @@ def test_arranged_refuses_counts_that_cannot_hold_the_penalty_duel() -> None:  #
 
 
 def test_a_one_tap_two_nil_no_longer_erases_a_penalty_duel_loss(event: Event, judge: Any, organizer: Any) -> None:
-    m = _duel_loss_for_a(event, judge, organizer)  # INF-20: duel 1 lost by A
+    m = _duel_loss_for_a(event, judge, organizer)  # INF-14: duel 1 lost by A
     assert m.penalty_duels == [{"duel": 1, "loser": "a", "penalty": m.penalty_duels[0]["penalty"]}]
     with pytest.raises(ServiceError) as refused:
         result_services.report_result(m, player=m.player_a, result=A_WINS())
@@ -117,7 +117,7 @@ def test_a_waiting_duel_loss_lands_when_the_next_round_is_paired(event: Event, j
     first = pair(event, organizer)
     play(event, organizer, first)  # round 1 finished: A players won
     loser = first[0].player_a
-    pen = svc.issue_penalty(event, by=Staff(judge), player=loser, infraction="INF-20")
+    pen = svc.issue_penalty(event, by=Staff(judge), player=loser, infraction="INF-14")
     assert pen.waiting_for_next_match  # PEN-1: no match being played, so the next one
     nxt = next(m for m in pair(event, organizer) if loser.pk in (m.player_a_id, m.player_b_id))
     nxt = fresh(nxt)

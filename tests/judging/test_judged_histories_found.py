@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _duel_loss(event: Event, judge: Any, player: Any) -> Any:
-    return svc.issue_penalty(event, by=Staff(judge), player=player, infraction="INF-20", rung="duel-loss")
+    return svc.issue_penalty(event, by=Staff(judge), player=player, infraction="INF-14", rung="duel-loss")
 
 
 def test_two_waiting_duel_losses_land_as_two_duels(event: Event, judge: Any, organizer: Any) -> None:  # PEN-1

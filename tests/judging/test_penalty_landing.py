@@ -3,11 +3,14 @@ match, where a duel or match loss lands (PEN-1), reports that differ from the ga
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from taikai import messages
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -78,6 +81,31 @@ def test_inf_20_without_a_time_procedure_the_judge_says_time_was_called(
     m = pair(event, organizer)[0]
     svc.issue_penalty(event, by=Staff(judge), player=m.player_b, infraction="INF-20", time_called=True)
     assert (fresh(m).result, fresh(m).status) == ("a", "confirmed")
+
+
+def test_inf_20_is_refused_in_the_rules_words_where_time_was_never_called(
+    event: Event, judge: Any, organizer: Any
+) -> None:
+    # INF-20 (CS 2.1 B: 対戦時間終了後、決着がつかなかった場合): no time procedure, no duel under time, the round
+    # clock not run out, and the judge did not say time was called
+    m = pair(event, organizer)[0]
+    before = Penalty.objects.count()
+    with pytest.raises(ServiceError) as exc:
+        svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-20")
+    assert exc.value.problem.code == "infraction-needs-time-called"
+    assert "対戦時間終了後" in messages.text(exc.value.problem, "ja")
+    assert "after time was called" in messages.text(exc.value.problem, "en")
+    assert Penalty.objects.count() == before and fresh(m).status == Match.Status.PENDING  # nothing written
+
+
+def test_inf_20_is_accepted_once_the_round_clock_has_run_out(event: Event, judge: Any, organizer: Any) -> None:
+    # INF-20: time called for the round (TIME-1) is time called at every table still playing
+    m = pair(event, organizer)[0]
+    rnd = m.round
+    round_services.start_round(rnd, by=Staff(organizer))
+    Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - dt.timedelta(seconds=rnd.time_limit_seconds + 5))
+    pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-20")
+    assert pen.rung == "duel-loss" and pen.lands_on == "current"
 
 
 # --- 2. a DQ during a match resolves it ----------------------------------------------------------------

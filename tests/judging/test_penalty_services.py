@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from taikai.audit.models import AuditEntry
+from taikai.core import penalties as core_pen
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Team
@@ -82,9 +83,9 @@ def test_duel_loss_completes_the_current_match(event: Event, judge: Any, organiz
 
 
 def test_duel_loss_mid_match_is_kept_in_the_record(event: Event, judge: Any, organizer: Any) -> None:
-    # PEN-1, INF-20
+    # PEN-1, INF-14
     m = pair(event, organizer)[0]
-    svc.issue_penalty(event, by=Staff(judge), player=m.player_b, infraction="INF-20")
+    svc.issue_penalty(event, by=Staff(judge), player=m.player_b, infraction="INF-14")
     m = fresh(m)
     assert m.status == Match.Status.PENDING and m.record["duels"] == [{"winner": "A"}]
 
@@ -223,6 +224,51 @@ def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> No
     pen = svc.issue_penalty(second, by=Staff(judge1), player=p2, infraction="INF-3")
     assert pen.rung == "duel-loss" and pen.rung_reason == "PEN-5"
     assert svc.suggestion(second, p2, "INF-2").rung == "warning"  # another infraction: no escalation
+
+
+def test_a_similar_violation_at_an_earlier_event_escalates_not_only_the_identical_one(organizer: Any) -> None:
+    # PEN-5 (CS 1.3 同様の違反を繰り返した場合): a warning for slow siding (INF-4) at one event, then long
+    # thinking (INF-3) at the next: the same kind, slow play, so one rung heavier than the warning
+    first = make_event(organizer, 4, name="第1回")
+    judge = staff(first, "floor", "judge")
+    p1 = Player.objects.filter(event=first).first()
+    svc.issue_penalty(first, by=Staff(judge), player=p1, infraction="INF-4")
+    second = make_event(organizer, 4, name="第2回", date=dt.date(2027, 1, 10))
+    staff(second, "floor", "judge")
+    p2 = Player.objects.get(event=second, card_game_id=p1.card_game_id)
+    s = svc.suggestion(second, p2, "INF-3")
+    assert (s.rung, s.default, s.escalated, s.earlier) == ("duel-loss", "warning", True, 1)
+    # another kind (rushing the opponent, INF-2) and "other" (the judge decides) are not escalated
+    assert svc.suggestion(second, p2, "INF-2") == core_pen.Suggestion("warning", "warning", False, 0)
+    assert svc.suggestion(second, p2, "INF-OTHER").rung is None
+
+
+def test_slow_play_cautions_escalate_within_the_event_by_kind(event: Event, judge: Any) -> None:
+    # INF-23 (OFF C: 「注意」から始まる), PEN-5: a caution for wasting time, then wasting time again: a warning
+    p = Player.objects.filter(event=event).first()
+    first = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-23")
+    assert (first.rung, first.in_database) == ("caution", False)
+    again = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-23")
+    assert (again.rung, again.rung_reason) == ("warning", "PEN-5")
+
+
+def test_under_the_official_rules_alone_nothing_is_kept_and_any_judge_disqualifies(organizer: Any) -> None:
+    # PEN-5, PEN-6 are CS-only (CS 1.3, CS 3): under dkt-2011 a warning is not kept in a violator database,
+    # an earlier event's warning escalates nothing, and a floor judge may disqualify (OFF: 審判の判断)
+    cs = make_event(organizer, 4, name="CS")
+    p_cs = Player.objects.filter(event=cs).first()
+    svc.issue_penalty(cs, by=Staff(staff(cs, "floor", "judge")), player=p_cs, infraction="INF-3")
+    off = make_event(organizer, 4, name="公認大会", ruleset_name="dkt-2011", date=dt.date(2027, 1, 10))
+    judge = staff(off, "floor", "judge")
+    p = Player.objects.get(event=off, card_game_id=p_cs.card_game_id)
+    assert svc.suggestion(off, p, "INF-3").rung is None  # OFF names no default; no database to escalate from
+    warned = svc.issue_penalty(off, by=Staff(judge), player=p, infraction="INF-3", rung="warning", reason="長考")
+    assert not warned.in_database
+    dq = svc.issue_penalty(off, by=Staff(judge), player=p, infraction="INF-7", rung="dq", reason="故意")
+    assert fresh(p).disqualified and dq.rung == "dq"
+    with pytest.raises(ServiceError) as exc:  # CS 1.2's rungs are not on OFF's ladder
+        svc.issue_penalty(off, by=Staff(judge), player=p, infraction="INF-7", rung="dq-downgrade", reason="x")
+    assert exc.value.problem.code == "unknown-rung"
 
 
 def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(event: Event, judge: Any) -> None:

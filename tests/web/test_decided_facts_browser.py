@@ -67,7 +67,7 @@ def test_a_penalty_duel_survives_the_one_tap_reports(venue_page: Any, organizer:
     event, links = _event(organizer)
     match = _table_one(event)
     judge = staff(event, "floor", StaffRole.Role.JUDGE)
-    penalty_services.issue_penalty(event, by=Staff(judge), player=match.player_a, infraction="INF-20", prior_duels=[])
+    penalty_services.issue_penalty(event, by=Staff(judge), player=match.player_a, infraction="INF-14", prior_duels=[])
     a = _phone(venue_page, links[match.player_a_id])
     expect(a.locator(".card.notice")).to_contain_text("第1デュエルは罰則（デュエルの敗北）により")
     quick = a.locator(".quick")

@@ -210,7 +210,7 @@ def test_at_time_the_phone_says_so_and_what_happens_next(organizer: Any, venue_p
     a = _phone(venue_page, links[m.player_a_id])
     expect(a.locator("#clock")).to_have_text("時間です")
     expect(a.locator("#time-note")).to_be_visible()
-    expect(a.locator("#time-note")).to_contain_text("3ターンのエクストラターン")
+    expect(a.locator("#time-note")).to_contain_text("3ターンのエキストラターン")
     screenshot(a, "phone-time")
     extended = _phone(venue_page, links[other.player_a_id])  # the extended table still has its own time
     expect(extended.locator("#clock")).to_have_text(re.compile(r"^[34]:[0-5][0-9]$"))

@@ -101,13 +101,26 @@ def downgrade_steps_allowed(rules: PenaltyRules, steps: int) -> bool:
 
 
 def needs_head_judge(rules: PenaltyRules, rung: str) -> bool:
-    """PEN-6: only the head judge may issue this rung or a heavier one."""
-    return rules.rank(rung) >= rules.rank(rules.head_judge_only_from)
+    """PEN-6 (CS 3): only the head judge may issue this rung or a heavier one. OFF alone reserves none."""
+    start = rules.head_judge_only_from
+    return start is not None and rules.rank(rung) >= rules.rank(start)
+
+
+def head_judge_required(rules: PenaltyRules) -> bool:
+    """PEN-6: some rung is the head judge's alone, so an event with no head judge can give none of them."""
+    return rules.head_judge_only_from is not None
 
 
 def kept_in_database(rules: PenaltyRules, rung: str) -> bool:
-    """PEN-5: warnings and above are kept in the series' violator database."""
-    return rules.rank(rung) >= rules.rank(rules.database_from)
+    """PEN-5 (CS 1.3): warnings and above are kept in the series' violator database. OFF alone keeps none."""
+    start = rules.database_from
+    return start is not None and rules.rank(rung) >= rules.rank(start)
+
+
+def needs_time_called(rules: PenaltyRules, infraction_id: str) -> bool:
+    """INF-20 (CS 2.1 B: 対戦時間終了後、決着がつかなかった場合): the infraction exists only once time was
+    called at the player's match."""
+    return rules.infraction(infraction_id).after_time
 
 
 def propagates_to_team(rules: PenaltyRules, rung: str) -> bool:
@@ -138,8 +151,8 @@ class Suggestion:
 
     rung: str | None
     default: str | None
-    escalated: bool  # heavier than the default because of earlier penalties for the same infraction
-    earlier: int  # how many earlier penalties for the same infraction were counted
+    escalated: bool  # heavier than the default because of earlier penalties for similar infractions
+    earlier: int  # how many earlier penalties for similar infractions (the same kind, PEN-5) were counted
 
 
 def heavier(rules: PenaltyRules, rung: str, steps: int = 1) -> str:
@@ -148,11 +161,12 @@ def heavier(rules: PenaltyRules, rung: str, steps: int = 1) -> str:
 
 
 def suggest(rules: PenaltyRules, infraction_id: str, earlier: Sequence[str], intentional: bool = False) -> Suggestion:
-    """PEN-5: one rung heavier than the heaviest earlier penalty for the same infraction.
+    """PEN-5: one rung heavier than the heaviest earlier penalty for a similar infraction (同様の違反).
 
-    ``earlier`` lists the rungs of the player's earlier penalties for this infraction that count: those in
-    the violator database, plus (for an infraction marked ``escalates``, such as manners, INF-21) the
-    lighter ones of the same event. The suggestion is never lighter than the default.
+    ``earlier`` lists the rungs of the player's earlier penalties that count (``counts_for_escalation``):
+    those for an infraction of the same kind in the violator database, plus (for an infraction marked
+    ``escalates``, such as manners, INF-21) the lighter ones of the same event. The suggestion is never
+    lighter than the default.
     """
     default = default_rung(rules, infraction_id, intentional)
     if not earlier:
@@ -164,9 +178,27 @@ def suggest(rules: PenaltyRules, infraction_id: str, earlier: Sequence[str], int
     return Suggestion(rung, default, True, len(earlier))
 
 
-def counts_for_escalation(rules: PenaltyRules, infraction_id: str, rung: str, same_event: bool) -> bool:
-    """Whether an earlier penalty counts for ``suggest``: database rungs always, lighter ones within an event
-    only for infractions that escalate (INF-21: 注意から始まる罰則)."""
+def similar(rules: PenaltyRules, infraction_id: str, earlier_id: str) -> bool:
+    """PEN-5 (CS 1.3: 同様の違反を繰り返した場合): an earlier infraction is similar when it is of the same kind
+    in this ruleset's catalog, not only the identical entry. An entry judged alone ("other") is similar to no
+    entry by the catalog; an earlier entry this catalog does not know is similar only to itself."""
+    known = {inf.id: inf for inf in rules.infractions}
+    this, before = known.get(infraction_id), known.get(earlier_id)
+    if this is None or before is None:
+        return infraction_id == earlier_id
+    if this.judged_alone or before.judged_alone:
+        return False
+    return this.kind == before.kind
+
+
+def counts_for_escalation(
+    rules: PenaltyRules, infraction_id: str, rung: str, same_event: bool, of: str | None = None
+) -> bool:
+    """Whether an earlier penalty (for ``of``, the same infraction when not given) counts for ``suggest``:
+    one of a similar infraction (PEN-5), and a database rung, or a lighter one within the event for an
+    infraction that escalates (INF-21 CS 2.3, INF-23 OFF C: 「注意」から始まる罰則)."""
+    if not similar(rules, infraction_id, of or infraction_id):
+        return False
     if kept_in_database(rules, rung):
         return True
     return same_event and rules.infraction(infraction_id).escalates

@@ -74,10 +74,12 @@ class TimeRules:
     match_minutes: int
     interval_minutes: int
     turn_guideline_minutes: int
-    extension_threshold_minutes: int
     extra_turns: int
     extra_duel_turns: int
     extra_duel_lp: int
+    # TIME-4 (CS 3.1): a ruling of this many minutes or more may add time. 0: the ruleset adds no time
+    # (OFF alone has no rule for adding time).
+    extension_threshold_minutes: int = 0
 
 
 @dataclass(frozen=True)
@@ -129,13 +131,20 @@ class Infraction:
     # The default applies only when the judge finds the act intentional (故意に, e.g. INF-5 / CS 2.2 D);
     # otherwise there is no default and the judge decides.
     default_if_intentional: bool = False
+    # PEN-5 (CS 1.3: 同様の違反): infractions of one kind count for each other's escalation ("" in a document
+    # without kinds: the infraction is its own kind).
+    kind: str = ""
+    # No earlier penalty is similar to this one by its catalog entry alone ("other": the judge decides).
+    judged_alone: bool = False
+    # Only after time was called at the player's match (INF-20, CS 2.1 B: 対戦時間終了後).
+    after_time: bool = False
 
 
 @dataclass(frozen=True)
 class PenaltyRules:
     ladder: tuple[str, ...]
-    head_judge_only_from: str
-    database_from: str
+    head_judge_only_from: str | None  # PEN-6 (CS 3); None: no rung is reserved to a head judge (OFF alone)
+    database_from: str | None  # PEN-5 (CS 1.3); None: no violator database (OFF alone)
     downgrade_rungs: tuple[str, ...]
     team_propagation_from: str | None
     infractions: tuple[Infraction, ...]

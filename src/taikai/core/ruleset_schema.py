@@ -151,6 +151,9 @@ OPTIONAL = {
     "ruleset.based_on",
     "penalties.team_propagation_from",
     "penalties.max_downgrade_steps",
+    "penalties.head_judge_only_from",  # PEN-6 is CS 3's: OFF alone reserves no rung to a head judge
+    "penalties.database_from",  # PEN-5 is CS 1.3's: OFF alone keeps no violator database
+    "time.extension_threshold_minutes",  # TIME-4 is CS 3.1's: OFF alone adds no time
     "match.loop_limit",
 }
 INFRACTION_KEYS: dict[str, tuple[Check, str]] = {
@@ -160,6 +163,9 @@ INFRACTION_KEYS: dict[str, tuple[Check, str]] = {
     "fix": (_one_of(FIXES), "one of " + "/".join(FIXES)),
     "escalates": (_bool, "true or false"),
     "default_if_intentional": (_bool, "true or false"),
+    "kind": (lambda v: isinstance(v, str) and v != "", "a non-empty name"),
+    "judged_alone": (_bool, "true or false"),
+    "after_time": (_bool, "true or false"),
 }
 
 
@@ -212,16 +218,32 @@ def _check_consistency(doc: dict[str, Any], problems: list[Problem]) -> None:
         )
     if doc["formats"]["elimination"]["match_draws"]:
         problems.append(Problem("elimination-draws", key="formats.elimination.match_draws"))  # MATCH-2
-    ladder = doc["penalties"]["ladder"]
-    if sorted(ladder) != sorted(RUNGS):
-        problems.append(Problem("bad-ladder", key="penalties.ladder", expected=list(RUNGS)))
+    _check_ladder(doc["penalties"], problems)
     seats = doc["team"]["seats"]
     if doc["team"]["seat_wins_to_win"] > len(seats):
         problems.append(Problem("too-many-seat-wins", key="team.seat_wins_to_win", seats=len(seats)))
     for name in ("top_cut", "swiss_rounds"):
         _check_bands(doc["tournament"][name], f"tournament.{name}", "cut" if name == "top_cut" else "rounds", problems)
+    ids: set[Any] = set()
     for i, inf in enumerate(doc["penalties"]["infractions"]):
-        _check_infraction(inf, i, problems)
+        _check_infraction(inf, i, doc["penalties"]["ladder"], problems)
+        if isinstance(inf, dict) and inf.get("id") in ids:
+            problems.append(Problem("duplicate-infraction", key=f"penalties.infractions[{i}].id", value=inf["id"]))
+        ids.add(inf.get("id") if isinstance(inf, dict) else None)
+
+
+def _check_ladder(pen: dict[str, Any], problems: list[Problem]) -> None:
+    """PEN-1: the ladder lists fixed rungs, each once; a ruleset may leave rungs out (OFF alone has no CS 1.2
+    rungs). Every rung the penalties name must be on it."""
+    ladder = pen["ladder"]
+    if not ladder or len(set(ladder)) != len(ladder):
+        problems.append(Problem("bad-ladder", key="penalties.ladder", expected=list(RUNGS)))
+        return
+    named = [(k, pen.get(k)) for k in ("head_judge_only_from", "database_from", "team_propagation_from")]
+    named += [("downgrade_rungs", r) for r in pen["downgrade_rungs"]]
+    for key, rung in named:
+        if rung is not None and rung not in ladder:
+            problems.append(Problem("rung-not-on-ladder", key=f"penalties.{key}", value=rung))
 
 
 def _check_bands(bands: list[Any], key: str, value_key: str, problems: list[Problem]) -> None:
@@ -251,7 +273,7 @@ def _check_bands(bands: list[Any], key: str, value_key: str, problems: list[Prob
             last = top
 
 
-def _check_infraction(inf: Any, i: int, problems: list[Problem]) -> None:
+def _check_infraction(inf: Any, i: int, ladder: list[str], problems: list[Problem]) -> None:
     where = f"penalties.infractions[{i}]"
     if not isinstance(inf, dict):
         problems.append(Problem("bad-value", key=where, expected="table", value=inf))
@@ -264,6 +286,8 @@ def _check_infraction(inf: Any, i: int, problems: list[Problem]) -> None:
     for k in ("id", "off"):
         if k not in inf:
             problems.append(Problem("missing-key", key=f"{where}.{k}"))
+    if inf.get("default") in RUNGS and inf["default"] not in ladder:
+        problems.append(Problem("rung-not-on-ladder", key=f"{where}.default", value=inf["default"]))
 
 
 def build(doc: dict[str, Any]) -> Ruleset:
@@ -308,8 +332,8 @@ def _construct(doc: dict[str, Any]) -> Ruleset:
         swiss_rounds=_bands(doc["tournament"]["swiss_rounds"], "rounds"),
         penalties=PenaltyRules(
             ladder=tuple(pen["ladder"]),
-            head_judge_only_from=pen["head_judge_only_from"],
-            database_from=pen["database_from"],
+            head_judge_only_from=pen.get("head_judge_only_from"),
+            database_from=pen.get("database_from"),
             downgrade_rungs=tuple(pen["downgrade_rungs"]),
             team_propagation_from=pen.get("team_propagation_from"),
             infractions=tuple(
@@ -320,6 +344,9 @@ def _construct(doc: dict[str, Any]) -> Ruleset:
                     fix=i.get("fix"),
                     escalates=i.get("escalates", False),
                     default_if_intentional=i.get("default_if_intentional", False),
+                    kind=i.get("kind", i["id"]),
+                    judged_alone=i.get("judged_alone", False),
+                    after_time=i.get("after_time", False),
                 )
                 for i in pen["infractions"]
             ),

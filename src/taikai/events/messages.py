@@ -14,6 +14,11 @@ _R("not-staff", "この操作は大会スタッフだけができます。", "On
 _R("not-judge", "この操作はジャッジだけができます。", "Only judges can do this.")
 _R("not-head-judge", "この操作はヘッドジャッジだけができます。", "Only the head judge can do this.")
 _R(
+    "no-time-added-in-ruleset",
+    "この大会のルールには対戦時間を追加する規定がありません（追加は原宿CS大会規定 3.1 の規定です）。",
+    "This event's rules have no rule for adding time (adding it is the Harajuku CS rules' 3.1).",
+)
+_R(
     "not-log-reader",
     "大会の変更履歴は主催者とヘッドジャッジだけが見られます。",
     "Only the organizer and the head judge can read the event's log.",

@@ -41,6 +41,21 @@ INFRACTION_LABELS = {
     "INF-20": _("Not playing faster after time was called"),
     "INF-21": _("A manners breach"),
     "INF-22": _("Reporting a match result different from the one played"),
+    "INF-23": _("Markedly wasting match time, intentionally or not"),
+    "INF-24": _("An intentional draw or a concession bought with money or another benefit"),
+    "INF-OTHER": _("Other (the judge decides)"),
+}
+
+# PEN-5 (CS 1.3 同様の違反): the kinds the built-in catalogs group infractions by.
+KIND_LABELS = {
+    "lateness": _("lateness"),
+    "conduct": _("conduct toward the opponent and manners"),
+    "slow-play": _("slow play"),
+    "deck": _("the deck and its registration"),
+    "cheating": _("cheating with cards, life points or the field"),
+    "outside-help": _("help from outside the match"),
+    "equipment": _("cards, sleeves and the play area"),
+    "dishonesty": _("dishonest results and statements"),
 }
 
 FIX_LABELS = {
@@ -52,6 +67,10 @@ FIX_LABELS = {
 
 def rung_label(rung: str) -> str:
     return str(RUNG_LABELS.get(rung, rung))
+
+
+def kind_label(kind: str) -> str:
+    return str(KIND_LABELS.get(kind, kind))
 
 
 def infraction_label(infraction: str) -> str:

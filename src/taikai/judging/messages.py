@@ -20,6 +20,14 @@ _R(
     "既定 ({default}) と違う罰則には理由が必要です。",
     "A penalty other than the default ({default}) needs a reason.",
 )
+_R(
+    "infraction-needs-time-called",
+    "{infraction} は対戦時間の終了後にだけ適用されます（「対戦時間終了後、決着がつかなかった場合、"
+    "プレイヤーは通常よりも迅速にプレイする努力義務を負う」原宿CS大会規定 2.1 B）。"
+    "この対戦ではまだ時間が終了していません。",
+    "{infraction} applies only after time was called (CS 2.1 B: once the match time is over with no winner, players "
+    "must play faster than usual). Time has not been called at this match.",
+)
 _R("not-in-event", "このプレイヤーはこの大会にいません。", "This player is not in this event.")
 _R("no-current-match", "このプレイヤーには今の対戦がありません。", "This player has no current match.")
 _R("call-closed", "このジャッジコールは終了しています。", "This judge call is closed.")

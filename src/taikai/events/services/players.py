@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
 from taikai.events import actions
@@ -23,6 +24,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
 from taikai.events.permissions import (
     require_head_judge,
+    require_judge,
     require_organizer,
     require_player_or_organizer,
     require_registration,
@@ -412,8 +414,12 @@ def drop_player(player: Player, *, by: Actor) -> Player:
 
 def disqualify_player(player: Player, *, by: Actor) -> Player:
     """PEN-1: a disqualified player is never paired again and is placed after everyone else; their results stay.
-    Only the event's head judge disqualifies (PEN-6); the judging app calls this when it applies a DQ."""
-    require_head_judge(by, player.event)
+    Only the event's head judge disqualifies where the ruleset says so (PEN-6, CS 3); under the official rules
+    alone any judge does (OFF: 審判の判断). The judging app calls this when it applies a DQ."""
+    if head_judge_required(player.event.ruleset.penalties):
+        require_head_judge(by, player.event)
+    else:
+        require_judge(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.disqualified:

@@ -15,12 +15,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player, StaffRole
+from taikai.events.permissions import HEAD_JUDGE_ROLES
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
@@ -77,8 +79,17 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
         "venue": venue_base(request),
         "loopback": browsed_over_loopback(request),
         "venue_known": venue_known(request),
+        "no_head_judge": _lacks_head_judge(event),
     }
     return render(request, "events/console.html", context)
+
+
+def _lacks_head_judge(event: Event) -> bool:
+    """PEN-6 (CS 3): the ruleset reserves disqualification to the head judge and none is named, so no DQ is
+    possible; the console says so until one is named (a finished event is past it)."""
+    if event.status == Event.Status.FINISHED or not head_judge_required(event.ruleset.penalties):
+        return False
+    return not event.staff.filter(role__in=HEAD_JUDGE_ROLES).exists()
 
 
 @staff_view

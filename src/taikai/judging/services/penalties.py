@@ -34,6 +34,7 @@ from taikai.events.models import Event, Match, Player, Team
 from taikai.events.permissions import is_head_judge, require_head_judge, require_judge
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
+from taikai.events.services import rounds as round_services
 from taikai.events.services import rulings
 from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
@@ -85,17 +86,37 @@ def history(card_game_id: str, *, event: Event | None = None, infraction: str | 
 
 
 def suggestion(event: Event, player: Player, infraction: str, intentional: bool = False) -> core.Suggestion:
-    """The rung to pre-fill: the ruleset default, escalated for a repeat (PEN-5, INF-21). CS 1.3 escalates
-    the same violator repeating a violation: a teammate's DQ the team shared (PEN-4) does not count."""
+    """The rung to pre-fill: the ruleset default, escalated for a repeat of a similar violation (PEN-5: one of
+    the same kind in the catalog, 同様の違反; INF-21, INF-23 within the event). CS 1.3 escalates the same
+    violator repeating a violation: a teammate's DQ the team shared (PEN-4) does not count."""
     rules = _rules(event)
     _check_infraction(rules, infraction)
-    rows = history(player.card_game_id, event=event, infraction=infraction)
-    earlier = [r["rung"] for r in rows if not r["team_consequence"]]
-    same_event = Penalty.objects.filter(event=event, player=player, infraction=infraction, overturned=False)
+    rows = history(player.card_game_id, event=event) if rules.database_from is not None else []
+    earlier = [
+        r["rung"]
+        for r in rows
+        if not r["team_consequence"]
+        and r["rung"] in rules.ladder
+        and core.counts_for_escalation(rules, infraction, r["rung"], r["this_event"], of=r["infraction"])
+    ]
+    same_event = Penalty.objects.filter(event=event, player=player, overturned=False)
     for p in same_event.filter(in_database=False, team_source__isnull=True):
-        if core.counts_for_escalation(rules, infraction, p.rung, same_event=True):
+        if p.rung in rules.ladder and core.counts_for_escalation(rules, infraction, p.rung, True, of=p.infraction):
             earlier.append(p.rung)
-    return core.suggest(rules, infraction, [r for r in earlier if r in rules.ladder], intentional)
+    return core.suggest(rules, infraction, earlier, intentional)
+
+
+def _time_was_called(match: Match | None) -> bool:
+    """Time was called at this match (INF-20): a judge walked the table through the time procedure, a duel of
+    its record was under time, or the table's round clock (with its extension, TIME-4) has run out."""
+    if match is None or match.is_bye:
+        return False
+    if TimeProcedureRun.objects.filter(match=match).exists():
+        return True
+    stored = match.record or {}
+    if stored.get("time_called_between_duels") or any(d.get("time_called") for d in stored.get("duels") or []):
+        return True
+    return round_services.round_clock(match.round, extension=match.extension_seconds).status == "time"
 
 
 def _check_infraction(rules: Any, infraction: str) -> None:
@@ -133,6 +154,8 @@ def issue_penalty(
         raise ServiceError("not-in-event")
     rules = _rules(event)
     _check_infraction(rules, infraction)
+    if core.needs_time_called(rules, infraction) and not (time_called or _time_was_called(current_match(player))):
+        raise ServiceError("infraction-needs-time-called", infraction=infraction)  # INF-20 (CS 2.1 B)
     default = core.default_rung(rules, infraction, intentional)
     suggested = suggestion(event, player, infraction, intentional)
     rung = rung or suggested.rung

@@ -20,7 +20,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_head_judge
 from taikai.events.views.common import flash_error, staff_view
-from taikai.judging.labels import FIX_LABELS, infraction_label, rung_label
+from taikai.judging.labels import FIX_LABELS, infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, time_procedure
 from taikai.judging.services import database as violators
@@ -106,6 +106,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "intentional": intentional,
         "asks_intent": bool(infraction) and _asks_intent(rules, infraction),
         "fix": FIX_LABELS.get(rules.infraction(infraction).fix or "", "") if suggestion else "",
+        "kind": _kind(rules, infraction) if suggestion else "",
         "rungs": [(r, rung_label(r), core.needs_head_judge(rules, r)) for r in rules.ladder],
         "suggestion": suggestion,
         "suggested_label": rung_label(suggestion.rung) if suggestion and suggestion.rung else "",
@@ -122,6 +123,14 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 _DQ_RUNGS = (core.DQ, core.DQ_DOWNGRADE, core.DQ_NO_PRIZE)
+
+
+def _kind(rules: Any, infraction: str) -> str:
+    """PEN-5: the kind whose earlier penalties count; none for an entry judged alone ("other")."""
+    entry = rules.infraction(infraction)
+    if entry.judged_alone:
+        return ""
+    return infraction_label(entry.id) if entry.kind == entry.id else kind_label(entry.kind)
 
 
 def _asks_intent(rules: Any, infraction: str) -> bool:

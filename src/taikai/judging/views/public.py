@@ -11,13 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from taikai.core.ruleset import DEFAULT, Ruleset, builtin
+from taikai.core.ruleset import DEFAULT, Infraction, Ruleset, builtin
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.services.players import player_for_token
 from taikai.events.views.common import flash_error
-from taikai.judging.labels import infraction_label, rung_label
+from taikai.judging.labels import infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, calls
 from taikai.judging.services.penalties import history
@@ -36,8 +36,30 @@ def rules_reference(request: HttpRequest) -> HttpResponse:
     known = event_id.isascii() and event_id.isdigit() and len(event_id) < 10
     event = Event.objects.filter(pk=int(event_id)).first() if known else None
     ruleset = event.ruleset if event is not None else _default_ruleset()
-    context = {"event": event, "ruleset": ruleset, "loop_limit": ruleset.match.loop_limit}
+    rules = ruleset.penalties
+    context = {
+        "event": event,
+        "ruleset": ruleset,
+        "loop_limit": ruleset.match.loop_limit,
+        # PEN-5, PEN-6, PEN-7, TIME-4: what this ruleset carries (OFF alone carries none of the CS-only rules)
+        "head_judge_from": rung_label(rules.head_judge_only_from) if rules.head_judge_only_from else "",
+        "database_from": rung_label(rules.database_from) if rules.database_from else "",
+        "ladder": [rung_label(r) for r in rules.ladder],
+        "catalog": [_catalog_row(inf) for inf in rules.infractions],
+    }
     return render(request, "judging/rules.html", context)
+
+
+def _catalog_row(inf: Infraction) -> dict[str, object]:
+    """One infraction of the ruleset's catalog as the rules page lists it (INF-*, PEN-5 kinds)."""
+    return {
+        "label": infraction_label(inf.id),
+        "default": rung_label(inf.default) if inf.default else "",
+        "kind": "" if inf.judged_alone or inf.kind == inf.id else kind_label(inf.kind),
+        "escalates": inf.escalates,
+        "if_intentional": inf.default_if_intentional,
+        "after_time": inf.after_time,
+    }
 
 
 def report_form(request: HttpRequest, event_id: int) -> HttpResponse:
