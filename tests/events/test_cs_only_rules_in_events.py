@@ -58,8 +58,8 @@ def test_time_4_under_the_official_rules_alone_no_time_is_added(organizer: Any) 
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     match = rnd.matches.filter(is_bye=False).first()
     with pytest.raises(ServiceError) as exc:
-        round_services.extend_time(match, by=Staff(organizer), seconds=120, reason="裁定")
-    assert exc.value.problem.code == "no-time-added-in-ruleset"
+        round_services.extend_time(match, by=Staff(organizer), seconds=120, reason="裁定", ruling_seconds=180)
+    assert exc.value.problem.code == "extension-not-in-ruleset"
     assert "対戦時間を追加する規定がありません" in messages.text(exc.value.problem, "ja")
     match.refresh_from_db()
     assert match.extension_seconds == 0

@@ -14,11 +14,6 @@ _R("not-staff", "この操作は大会スタッフだけができます。", "On
 _R("not-judge", "この操作はジャッジだけができます。", "Only judges can do this.")
 _R("not-head-judge", "この操作はヘッドジャッジだけができます。", "Only the head judge can do this.")
 _R(
-    "no-time-added-in-ruleset",
-    "この大会のルールには対戦時間を追加する規定がありません（追加は原宿CS大会規定 3.1 の規定です）。",
-    "This event's rules have no rule for adding time (adding it is the Harajuku CS rules' 3.1).",
-)
-_R(
     "not-log-reader",
     "大会の変更履歴は主催者とヘッドジャッジだけが見られます。",
     "Only the organizer and the head judge can read the event's log.",
@@ -124,8 +119,8 @@ _R(
 )
 _R(
     "extension-not-in-ruleset",
-    "この大会のルールでは、ジャッジの判断による対戦時間の追加はありません（CS 3.1 の規定です）。",
-    "This event's ruleset adds no time after a ruling (that is CS 3.1's rule).",
+    "この大会のルールには対戦時間を追加する規定がありません（追加は原宿CS大会規定 3.1 の規定です）。",
+    "This event's rules have no rule for adding time (adding it is the Harajuku CS rules' 3.1).",
 )
 _R("bad-seed", "シードは 0 から {limit} までの整数です。", "A seed is a whole number from 0 to {limit}.")
 _R(

@@ -321,8 +321,6 @@ def extend_time(
 
     event = match.round.event
     require_judge(by, event)
-    if event.ruleset.time.extension_threshold_minutes <= 0:
-        raise ServiceError("no-time-added-in-ruleset")  # OFF alone has no rule for adding time (TIME-4 is CS 3.1)
     if seconds <= 0 or seconds > 60 * 60:
         raise ServiceError("bad-choice", field="seconds", value=seconds)
     if not reason.strip():
