@@ -268,15 +268,18 @@ class Dispatcher:
         self.wake = threading.Event()  # set when a pass ends, so its result is written at once
 
     def collect(self) -> int:
+        done = [hook_id for hook_id, (future, _failing) in self.out.items() if future.done()]
+        if not done:
+            return 0
         sent = 0
-        for hook_id, (future, _failing) in list(self.out.items()):
-            if not future.done():
-                continue
-            del self.out[hook_id]
-            try:
-                sent += _apply(future.result())
-            except Exception:  # a database hiccup for one hook: the pass is sent again later
-                log.exception("webhook %s: could not record its deliveries", hook_id)
+        with transaction.atomic():  # one write (SQLite: one turn of its lock) for every pass that ended
+            for hook_id in done:
+                future, _failing = self.out.pop(hook_id)
+                try:
+                    with transaction.atomic():
+                        sent += _apply(future.result())
+                except Exception:  # a database hiccup for one hook: the pass is sent again later
+                    log.exception("webhook %s: could not record its deliveries", hook_id)
         return sent
 
     def schedule(self, now: dt.datetime, skip: set[int] | None = None) -> None:
