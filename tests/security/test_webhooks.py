@@ -263,6 +263,25 @@ def test_a_receiver_dripping_one_byte_at_a_time_is_cut_at_the_deadline(servers: 
     assert hook.failures == 1 and hook.last_error == webhook_net.NO_ANSWER
 
 
+def _tls_drip(conn: socket.socket) -> None:  # a TLS record header promising 16 KB, then a byte at a time
+    conn.sendall(b"\x16\x03\x03\x40\x00")
+    for _ in range(100):
+        conn.sendall(b"\x00")
+        time.sleep(0.3)
+
+
+def test_a_tls_handshake_dripped_a_byte_at_a_time_is_cut_at_the_deadline(servers: list[Any], allow: Any) -> None:
+    organizer = _organizer()
+    drip = _serve(servers, Raw(_tls_drip))
+    event, (hook,) = _event_with_hooks(organizer, drip.url.replace("http://", "https://"))
+    _something_happens(event, organizer)
+    began = time.monotonic()
+    assert webhooks.deliver_due() == 0
+    assert time.monotonic() - began < 2.5  # each byte came in time; the whole handshake did not
+    hook.refresh_from_db()
+    assert hook.last_error == webhook_net.NO_ANSWER
+
+
 def test_hanging_receivers_do_not_hold_up_another_events_webhook(servers: list[Any], allow: Any) -> None:
     allow(TAIKAI_WEBHOOK_WORKERS="8")
     organizer = _organizer()

@@ -7,10 +7,12 @@ host again, keeps only the addresses that are globally routable or that ``TAIKAI
 addresses are refused, also when written inside an IPv6 address), and connects to the address it checked,
 so a name that changes its answer between the check and the connection (DNS rebinding) reaches nothing new.
 
-The request is written by hand and only the status line is read: every step runs against one wall-clock
-deadline (``TAIKAI_WEBHOOK_TIMEOUT``), so a receiver that drips one byte at a time is cut off like one that
-never answers; a redirect is never followed (a 3xx is a failure). What went wrong is logged for the operator;
-the organizer sees only ``HTTP <status>``, ``NO_ANSWER`` or ``REFUSED``: no port or connection detail.
+The request is written by hand and only the status line is read: every step (connect, TLS handshake, send,
+each read) gets what is left of one wall-clock deadline (``TAIKAI_WEBHOOK_TIMEOUT``), so a receiver that
+drips one byte at a time is cut off like one that never answers (the DNS look-up has the resolver's own
+timeouts: ``getaddrinfo`` takes none); a redirect is never followed (a 3xx is a failure). What went wrong is
+logged for the operator; the organizer sees only ``HTTP <status>``, ``NO_ANSWER`` or ``REFUSED``: no port or
+connection detail.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import logging
 import re
 import socket
 import ssl
-import threading
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -219,37 +220,6 @@ def _connect(target: Target, deadline: _Deadline) -> socket.socket:
     raise last or OSError("no address")
 
 
-class _Watchdog:
-    """Cuts the connection at the deadline, whatever the delivery thread waits for (a TLS handshake dripped a
-    byte at a time). It holds the descriptor, not the socket object: wrapping for TLS replaces the object."""
-
-    def __init__(self, sock: socket.socket, seconds: float) -> None:
-        self.fd = sock.fileno()
-        self.lock = threading.Lock()
-        self.done = False
-        self.timer = threading.Timer(seconds, self._cut)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def _cut(self) -> None:
-        with self.lock:
-            if self.done:
-                return
-            view = socket.socket(fileno=self.fd)
-            try:
-                view.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            finally:
-                view.detach()  # the delivery thread still owns (and closes) the descriptor
-
-    def stop(self) -> None:
-        """Called before the socket is closed, so the descriptor is never cut once it may be reused."""
-        with self.lock:
-            self.done = True
-        self.timer.cancel()
-
-
 def _status(sock: socket.socket, deadline: _Deadline) -> int:
     head = b""
     while b"\n" not in head:
@@ -279,10 +249,9 @@ def send(url: str, headers: dict[str, str], body: bytes, timeout: float) -> str:
     except (OSError, ValueError, ServiceError) as exc:
         log.warning("webhook to %s: %s: %s", shown(url), type(exc).__name__, exc)
         return NO_ANSWER
-    watchdog = _Watchdog(sock, deadline.end - time.monotonic())
     try:
         if target.scheme == "https":
-            sock.settimeout(deadline.left())
+            sock.settimeout(deadline.left())  # for the whole handshake, not each read (CPython's ssl)
             sock = ssl.create_default_context().wrap_socket(sock, server_hostname=target.host)
         default_port = 443 if target.scheme == "https" else 80
         host = f"[{target.host}]" if ":" in target.host else target.host
@@ -296,7 +265,6 @@ def send(url: str, headers: dict[str, str], body: bytes, timeout: float) -> str:
         log.warning("webhook to %s: %s: %s", shown(url), type(exc).__name__, exc)
         return NO_ANSWER
     finally:
-        watchdog.stop()
         sock.close()
     return "" if 200 <= status < 300 else f"HTTP {status}"
 
