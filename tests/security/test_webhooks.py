@@ -282,6 +282,22 @@ def test_a_tls_handshake_dripped_a_byte_at_a_time_is_cut_at_the_deadline(servers
     assert hook.last_error == webhook_net.NO_ANSWER
 
 
+def test_a_dns_look_up_that_hangs_is_cut_at_the_deadline(allow: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    organizer = _organizer()
+    event, (hook,) = _event_with_hooks(organizer, "http://slow-dns.example/hook")
+    release = threading.Event()
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: release.wait(10) and [])
+    _something_happens(event, organizer)
+    began = time.monotonic()
+    try:
+        assert webhooks.deliver_due() == 0
+        assert time.monotonic() - began < 2.0  # TAIKAI_WEBHOOK_TIMEOUT=1; getaddrinfo itself takes no timeout
+    finally:
+        release.set()
+    hook.refresh_from_db()
+    assert hook.last_error == webhook_net.NO_ANSWER
+
+
 def test_hanging_receivers_do_not_hold_up_another_events_webhook(servers: list[Any], allow: Any) -> None:
     allow(TAIKAI_WEBHOOK_WORKERS="8")
     organizer = _organizer()

@@ -7,12 +7,11 @@ host again, keeps only the addresses that are globally routable or that ``TAIKAI
 addresses are refused, also when written inside an IPv6 address), and connects to the address it checked,
 so a name that changes its answer between the check and the connection (DNS rebinding) reaches nothing new.
 
-The request is written by hand and only the status line is read: every step (connect, TLS handshake, send,
-each read) gets what is left of one wall-clock deadline (``TAIKAI_WEBHOOK_TIMEOUT``), so a receiver that
-drips one byte at a time is cut off like one that never answers (the DNS look-up has the resolver's own
-timeouts: ``getaddrinfo`` takes none); a redirect is never followed (a 3xx is a failure). What went wrong is
-logged for the operator; the organizer sees only ``HTTP <status>``, ``NO_ANSWER`` or ``REFUSED``: no port or
-connection detail.
+The request is written by hand and only the status line is read: every step (the DNS look-up, connect, TLS
+handshake, send, each read) gets what is left of one wall-clock deadline (``TAIKAI_WEBHOOK_TIMEOUT``), so a
+receiver that drips one byte at a time is cut off like one that never answers, and so is a DNS look-up that
+hangs; a redirect is never followed (a 3xx is a failure). What went wrong is logged for the operator; the
+organizer sees only ``HTTP <status>``, ``NO_ANSWER`` or ``REFUSED``: no port or connection detail.
 """
 
 from __future__ import annotations
@@ -24,6 +23,8 @@ import socket
 import ssl
 import time
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
@@ -45,6 +46,7 @@ _NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?")
 # 0x7f.1, 127.1, 0177.0.0.1): only the plain dotted form is accepted, so what is saved is what is checked.
 _NUMERIC_TAIL = re.compile(r"(^|.*\.)(0x[0-9a-f]*|[0-9]+)\.?")
 _STATUS = re.compile(rb"HTTP/1\.[01] ([0-9]{3})[ \r]")
+_RESOLVER = ThreadPoolExecutor(4, thread_name_prefix="taikai-webhook-dns")
 
 register(
     "webhook-url-too-long",
@@ -195,8 +197,16 @@ def _addresses(target: Target, deadline: _Deadline) -> list[IPAddress]:
     if ip is not None:
         found = [ip]
     else:
-        deadline.left()
-        infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+        # getaddrinfo takes no timeout: it runs on a small pool of its own, and the delivery stops waiting at
+        # its deadline (a resolver that never answers holds one of those threads, not the delivery's).
+        lookup = _RESOLVER.submit(
+            socket.getaddrinfo, target.host, target.port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+        )
+        try:
+            infos = lookup.result(timeout=deadline.left())
+        except FutureTimeout as exc:
+            lookup.cancel()
+            raise TimeoutError("webhook DNS look-up") from exc
         found = []
         for info in infos:
             address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
