@@ -511,3 +511,23 @@ def test_a_redirect_is_not_followed(servers: list[Any], allow: Any) -> None:
     assert target.received == []  # no GET, no POST to where the 302 pointed
     hook.refresh_from_db()
     assert hook.last_error == "HTTP 302"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_at_once_cannot_both_take_the_last_place(settings: Any) -> None:
+    from tests.security.test_concurrency import at_once
+
+    settings.WEBHOOKS = load_webhooks({"TAIKAI_WEBHOOKS_PER_EVENT": "3"})
+    organizer = _organizer()
+    event = new_event(organizer, 2)
+    webhooks.create_webhook(event, by=Staff(organizer), url="https://example.com/0")
+
+    def add(i: int) -> Callable[[], Any]:
+        return lambda: webhooks.create_webhook(
+            Event.objects.get(pk=event.pk), by=Staff(organizer), url=f"https://example.com/{i}"
+        )
+
+    results = at_once(*(add(i) for i in range(1, 7)))
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(refused) == 4 and all(r.problem.code == "webhook-limit" for r in refused), results
+    assert Webhook.objects.filter(event=event).count() == 3
