@@ -445,6 +445,17 @@ def test_what_the_operator_allows_is_accepted(settings: Any) -> None:
         with pytest.raises(ConfigError) as wrong:
             load_webhooks({"TAIKAI_WEBHOOK_ALLOW": bad})
         assert wrong.value.setting == "TAIKAI_WEBHOOK_ALLOW"
+    defaults = load_webhooks({})
+    assert (defaults.allow_hosts, defaults.allow_networks) == ((), ())  # nothing internal unless named
+    assert (defaults.per_event, defaults.timeout, defaults.workers, defaults.disable_after) == (5, 5, 8, 5)
+    for name, value in (
+        ("TAIKAI_WEBHOOK_TIMEOUT", "0"),
+        ("TAIKAI_WEBHOOK_WORKERS", "x"),
+        ("TAIKAI_WEBHOOKS_PER_EVENT", "0"),
+    ):
+        with pytest.raises(ConfigError) as wrong:
+            load_webhooks({name: value})
+        assert wrong.value.setting == name
 
 
 def test_the_resolved_address_is_checked_at_delivery_and_is_the_one_connected_to(
