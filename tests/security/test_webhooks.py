@@ -299,7 +299,7 @@ def test_a_dns_look_up_that_hangs_is_cut_at_the_deadline(allow: Any, monkeypatch
 
 
 def test_hanging_receivers_do_not_hold_up_another_events_webhook(servers: list[Any], allow: Any) -> None:
-    allow(TAIKAI_WEBHOOK_WORKERS="8")
+    allow(TAIKAI_WEBHOOK_WORKERS="8", TAIKAI_WEBHOOK_TIMEOUT="2")
     organizer = _organizer()
     hanging = [_serve(servers, Raw(None)) for _ in range(12)]  # they accept the connection, never answer
     events = [_event_with_hooks(organizer, *[h.url for h in hanging[i : i + 4]], name=f"大会{i}")[0] for i in (0, 4, 8)]
@@ -315,9 +315,9 @@ def test_hanging_receivers_do_not_hold_up_another_events_webhook(servers: list[A
         while not good.received and time.monotonic() - began < 20:
             dispatcher.tick()
             time.sleep(0.02)
-        # Was 12 × 5 s = 60 s, one after another; now at most one deadline (1 s), whatever the 12 do.
+        # Was 12 × 5 s = 60 s, one after another; now about one deadline (2 s), whatever the 12 do.
         first = good.received[0][2] - began
-        assert first < 1.8, first
+        assert first < 4, first
         # Once they are failing they take at most half the pool: the next message goes out at once, while
         # the 12 are retried beside it.
         dispatcher.drain()
@@ -331,7 +331,7 @@ def test_hanging_receivers_do_not_hold_up_another_events_webhook(servers: list[A
         while len(good.received) == count and time.monotonic() - began < 20:
             dispatcher.tick()
             time.sleep(0.02)
-        assert time.monotonic() - began < 0.8
+        assert time.monotonic() - began < 1.5  # with all 8 workers on the 12, it waited a deadline (2 s)
     finally:
         dispatcher.close()
 
