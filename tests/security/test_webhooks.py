@@ -542,3 +542,26 @@ def test_two_requests_at_once_cannot_both_take_the_last_place(settings: Any) -> 
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(refused) == 4 and all(r.problem.code == "webhook-limit" for r in refused), results
     assert Webhook.objects.filter(event=event).count() == 3
+
+
+class _Slow(_Good):
+    def do_POST(self) -> None:  # noqa: N802
+        time.sleep(0.5)  # each answer in time, but many of them
+        super().do_POST()
+
+
+def test_a_slow_receiver_gives_its_pool_thread_back_after_two_deadlines(servers: list[Any], allow: Any) -> None:
+    from taikai.events.services import players as player_services
+
+    organizer = _organizer()
+    slow = _serve(servers, Receiver(_Slow))
+    event, (hook,) = _event_with_hooks(organizer, slow.url)
+    for i in range(10):  # ten "players" messages
+        player_services.register_player(event, by=Staff(organizer), name=f"遅刻{i}", card_game_id=f"77{i:08d}")
+    began = time.monotonic()
+    first = webhooks.deliver_due()
+    assert time.monotonic() - began < 3.2  # TAIKAI_WEBHOOK_TIMEOUT=1: a pass ends after 2 s
+    assert 2 <= first < 10
+    hook.refresh_from_db()
+    assert hook.failures == 0 and hook.next_attempt_at is None  # not a failure: the rest goes next pass
+    assert first + webhooks.deliver_due() + webhooks.deliver_due() + webhooks.deliver_due() == 10
