@@ -5,6 +5,7 @@ A bad value stops start-up with a message that names the variable (ConfigError).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import zoneinfo
@@ -184,4 +185,54 @@ def load_limits(env: dict[str, str] | None = None) -> Limits:
         # than a few threads per core only switch between each other (2 processes on 2 cores, one run each: a
         # result report cost 7.2 ms of server CPU with 16 threads, 5.8 ms with 4). docs/deploy.md.
         threads=_int(env, "TAIKAI_THREADS", 4, 1, 256),
+    )
+
+
+# --- webhooks (issue 25): where they may go, how long a delivery may take; see SECURITY.md -----------------------
+
+
+@dataclass(frozen=True)
+class Webhooks:
+    # TAIKAI_WEBHOOK_ALLOW: internal destinations the operator allows (host names, addresses or networks);
+    # everything not globally routable is refused otherwise.
+    allow_hosts: tuple[str, ...]
+    allow_networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+    timeout: float  # TAIKAI_WEBHOOK_TIMEOUT: seconds one delivery may take, connect to the answer's status line
+    workers: int  # TAIKAI_WEBHOOK_WORKERS: deliveries running at once
+    per_event: int  # TAIKAI_WEBHOOKS_PER_EVENT: webhooks an event may have
+    disable_after: int  # TAIKAI_WEBHOOK_DISABLE_AFTER: messages given up in a row before a webhook is stopped
+
+
+def _webhook_allow(
+    env: dict[str, str],
+) -> tuple[tuple[str, ...], tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]]:
+    import re
+
+    hosts: list[str] = []
+    networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+    for entry in (e.strip() for e in env.get("TAIKAI_WEBHOOK_ALLOW", "").split(",")):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
+            continue
+        except ValueError:
+            pass
+        name = entry.lower().rstrip(".")
+        if not re.fullmatch(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*", name) or re.fullmatch(r"[0-9a-fx.]+", name):
+            raise ConfigError("TAIKAI_WEBHOOK_ALLOW", f"not a host name, address or network: {entry!r}")
+        hosts.append(name)
+    return tuple(hosts), tuple(networks)
+
+
+def load_webhooks(env: dict[str, str] | None = None) -> Webhooks:
+    env = dict(os.environ if env is None else env)
+    hosts, networks = _webhook_allow(env)
+    return Webhooks(
+        allow_hosts=hosts,
+        allow_networks=networks,
+        timeout=_int(env, "TAIKAI_WEBHOOK_TIMEOUT", 5, 1, 60),
+        workers=_int(env, "TAIKAI_WEBHOOK_WORKERS", 8, 1, 64),
+        per_event=_int(env, "TAIKAI_WEBHOOKS_PER_EVENT", 5, 1, 100),
+        disable_after=_int(env, "TAIKAI_WEBHOOK_DISABLE_AFTER", 5, 1, 1000),
     )

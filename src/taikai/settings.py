@@ -21,6 +21,11 @@ try:
 except _config.ConfigError as exc:
     sys.stderr.write(f"taikai: configuration error: {exc}\n")
     raise SystemExit(2) from exc
+try:
+    WEBHOOKS = _config.load_webhooks()  # allowed internal destinations, deadline, workers: SECURITY.md
+except _config.ConfigError as exc:
+    sys.stderr.write(f"taikai: configuration error: {exc}\n")
+    raise SystemExit(2) from exc
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir

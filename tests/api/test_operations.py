@@ -17,6 +17,7 @@ from django.test import Client
 from taikai.api import webhooks
 from taikai.api.models import Webhook
 from taikai.api.services import create_site_token, create_token
+from taikai.config import load_webhooks
 from taikai.events.actors import Staff, System
 from taikai.events.models import Event, Match
 from taikai.events.services import players as player_services
@@ -186,8 +187,10 @@ class _Receiver(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def no_settling(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_settling(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     monkeypatch.setattr(webhooks, "SETTLE", dt.timedelta(0))
+    # The receivers here are local: internal destinations are refused unless the operator allows them.
+    settings.WEBHOOKS = load_webhooks({"TAIKAI_WEBHOOK_ALLOW": "127.0.0.1"})
 
 
 @pytest.mark.usefixtures("no_settling")

@@ -15,7 +15,7 @@ from taikai.api import schemas_ops as so
 from taikai.api.base import READ_ERRORS, TOKEN, WRITE_ERRORS, FormInvalid, optional_staff, site_actor, staff_actor
 from taikai.api.models import Webhook
 from taikai.api.services import publish_prizes
-from taikai.api.webhooks import create_webhook, delete_webhook
+from taikai.api.webhooks import create_webhook, delete_webhook, enable_webhook
 from taikai.events.errors import PermissionDenied
 from taikai.events.forms import EventForm
 from taikai.events.models import Event, Round
@@ -158,3 +158,18 @@ def remove_webhook(request: HttpRequest, event_id: s.Id, webhook_id: s.Id) -> St
     hook = get_object_or_404(Webhook, pk=webhook_id, event=event)
     delete_webhook(hook, by=staff_actor(request, event))
     return Status(204, None)
+
+
+@router.post(
+    "/events/{event_id}/webhooks/{webhook_id}/enable",
+    response={200: so.WebhookOut, **WRITE_ERRORS},
+    auth=TOKEN,
+    tags=TAGS,
+)
+def restart_webhook(request: HttpRequest, event_id: s.Id, webhook_id: s.Id) -> dict[str, Any]:
+    """Restart a webhook that was stopped after its deliveries kept failing (organizer); it resumes after the
+    last message it handled."""
+    event = _event(event_id)
+    hook = get_object_or_404(Webhook, pk=webhook_id, event=event)
+    enable_webhook(hook, by=staff_actor(request, event))
+    return serialize_ops.webhook_row(hook)

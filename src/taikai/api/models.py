@@ -64,7 +64,8 @@ class Webhook(models.Model):
 
     Delivered in order by ``taikai.api.webhooks`` (a worker beside the web processes, never inside a
     request): ``last_entry_id`` is the last audit entry handled; a failed delivery is retried with back-off
-    (``failures``, ``next_attempt_at``) and skipped after the last attempt (``last_error`` keeps why).
+    (``failures``, ``next_attempt_at``) and skipped after the last attempt (``last_error`` keeps why, in
+    words that name no port or connection detail).
     """
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="webhooks")
@@ -79,6 +80,10 @@ class Webhook(models.Model):
     delivered = models.PositiveIntegerField(default=0)
     skipped = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=300, blank=True)
+    # Messages given up in a row: at TAIKAI_WEBHOOK_DISABLE_AFTER the webhook is stopped (``active`` False,
+    # ``disabled_at`` set) and the organizer told on the dashboard and in the log (issue 25).
+    gave_up_in_row = models.PositiveIntegerField(default=0)
+    disabled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

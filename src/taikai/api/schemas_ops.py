@@ -254,7 +254,7 @@ class TimeProcedureOut(Schema):
 
 
 class WebhookIn(Schema):
-    url: str = Field(..., max_length=500)
+    url: str = Field(..., max_length=4000, description="http or https, at most 500 characters, no spaces")
 
 
 class WebhookOut(Schema):
@@ -264,7 +264,8 @@ class WebhookOut(Schema):
     delivered: int
     skipped: int
     failures: int
-    last_error: str
+    last_error: str = Field(..., description="HTTP <status>, no answer, or destination not allowed")
+    disabled_at: str | None = Field(None, description="When it was stopped after its deliveries kept failing")
     secret: str | None = Field(None, description="The HMAC key, shown once when the webhook is made.")
 
 

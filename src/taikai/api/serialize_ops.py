@@ -158,5 +158,6 @@ def webhook_row(w: Webhook, secret: str | None = None) -> dict[str, Any]:
         "skipped": w.skipped,
         "failures": w.failures,
         "last_error": w.last_error,
+        "disabled_at": w.disabled_at.isoformat() if w.disabled_at else None,
         "secret": secret,
     }

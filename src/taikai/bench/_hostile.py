@@ -10,7 +10,12 @@ stdin closes, prints ``ready`` once they run, and at the end one JSON line: per 
   accepts (200 lines of names nobody knows, 20 KB) and a 1 MiB list (over the API's cap);
 - ``pin``: a PIN-change loop on that player's link (the per-player rate answers 429 after a few);
 - ``upload``: 48 MiB card-database uploads with a made-up session cookie and a matching CSRF pair, so the body
-  is buffered and parsed before the view refuses it, and 300 MB ones announced without a session.
+  is buffered and parsed before the view refuses it, and 300 MB ones announced without a session;
+- ``webhook`` (issue 25): the running event's organizer has pointed its webhooks (as many as an event may have)
+  at receivers in this process: one honest (answers 204) and the others hostile (two accept and never answer,
+  one answers a byte a second, one answers a non-HTTP line). Its tally: ``204``, the messages the honest
+  receiver got; ``no answer``, the connections the hostile ones held. The parent adds and removes the webhooks
+  (``python -m taikai.bench._hostile webhooks add|remove EVENT_ID PORT...``, with the server's settings).
 
 Loopback only; bounded by the parent, which closes stdin after its measurement.
 """
@@ -42,6 +47,7 @@ class Target:
     open_event_id: int  # an event whose deck lists are still open
     player_id: str  # a player of the open event, and the token of their personal link
     token: str
+    webhook_ports: tuple[int, ...] = ()  # the receivers of the ``webhook`` attack: honest first, then hostile
 
 
 Tally = Counter[int]
@@ -191,11 +197,93 @@ async def upload(target: Target, tally: Tally) -> None:
     await _loop(target, lambda i: forged + body if i % 2 == 0 else announced, tally)
 
 
+async def _receive_head(reader: asyncio.StreamReader) -> int:
+    """Read a request's head; its Content-Length."""
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    return length
+
+
+def _receiver(kind: str, tally: Tally) -> Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            length = await _receive_head(reader)
+            await reader.readexactly(length)
+            if kind == "honest":
+                tally[204] += 1
+                writer.write(b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
+                await writer.drain()
+                return
+            tally[0] += 1
+            if kind == "junk":
+                writer.write(b"SSH-2.0-OpenSSH_9.6\r\n")
+                await writer.drain()
+            elif kind == "drip":
+                for byte in b"HTTP/1.1 200 OK\r\n" * 100:
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                    await asyncio.sleep(1.0)
+            else:  # hang
+                await asyncio.sleep(3600)
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            pass  # cancelled: the row is over
+        finally:
+            writer.close()
+
+    return handle
+
+
+RECEIVERS = ["honest", "hang", "hang", "drip", "junk"]
+
+
+async def webhook(target: Target, tally: Tally) -> None:
+    servers = [
+        await asyncio.start_server(_receiver(kind, tally), "127.0.0.1", port)
+        for kind, port in zip(RECEIVERS, target.webhook_ports, strict=False)
+    ]
+    try:
+        await asyncio.Event().wait()
+    finally:
+        for server in servers:
+            server.close()
+
+
+def webhooks_cli(argv: list[str]) -> None:
+    """``add EVENT_ID PORT...`` points the event's webhooks at 127.0.0.1:PORT (as its first organizer);
+    ``remove EVENT_ID`` removes them. Run with the server's environment (the database, TAIKAI_WEBHOOK_ALLOW)."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "taikai.settings")
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from taikai.api.models import Webhook
+    from taikai.api.webhooks import create_webhook, delete_webhook
+    from taikai.events.actors import Staff
+    from taikai.events.models import Event
+
+    action, event_id, *ports = argv
+    event = Event.objects.get(pk=int(event_id))
+    organizer = Staff(get_user_model().objects.filter(is_superuser=True).order_by("id").first())
+    if action == "add":
+        for port in ports:
+            create_webhook(event, by=organizer, url=f"http://127.0.0.1:{port}/hook")
+    else:
+        for hook in Webhook.objects.filter(event=event):
+            delete_webhook(hook, by=organizer)
+
+
 ATTACKS: dict[str, Callable[[Target, Tally], Awaitable[None]]] = {
     "slow": slow,
     "deck": deck,
     "pin": pin,
     "upload": upload,
+    "webhook": webhook,
 }
 
 
@@ -250,6 +338,8 @@ def hostile(target: Target, attacks: list[str], ramp: float = 0.5) -> Iterator[H
         handle.got = {name: Counter({int(k): v for k, v in t.items()}) for name, t in got.items()}
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1:2] == ["webhooks"]:
+    webhooks_cli(sys.argv[2:])
+elif __name__ == "__main__":
     spec = Target(**json.loads(sys.argv[1]))
     print(json.dumps(asyncio.run(_main(spec, sys.argv[2:]))), flush=True)

@@ -39,6 +39,7 @@ ROWS: list[tuple[str, list[str]]] = [
     ("big deck lists", ["deck"]),
     ("PIN loop", ["pin"]),
     ("big uploads", ["upload"]),
+    ("hostile webhook receivers", ["webhook"]),
     ("all four at once", ["slow", "deck", "pin", "upload"]),
     ("none (again: the noise)", []),
 ]
@@ -112,17 +113,35 @@ def _rate(url: str, warm: list[bytes], args: argparse.Namespace) -> tuple[float,
     return max(1.0, args.rate or min(args.load * capacity, args.players / args.seconds)), capacity
 
 
-def _rows(server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, seconds: float) -> list[Row]:
+def _webhooks(db: Any, action: str, event_id: int, ports: list[int]) -> None:
+    """Add (or remove) the running event's webhooks to the hostile receivers, as its organizer would."""
+    cmd = [sys.executable, "-m", "taikai.bench._hostile", "webhooks", action, str(event_id), *map(str, ports)]
+    done = subprocess.run(cmd, env=db.env(), capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"webhooks {action} failed: {done.stderr[-2000:]}")
+
+
+def _rows(
+    db: Any, server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, seconds: float
+) -> list[Row]:
+    from taikai.bench._hostile import RECEIVERS
+    from taikai.bench._live import free_port
+
     host = f"127.0.0.1:{server.port}"
     count = min(len(chunks[0]), max(2, round(rate * seconds)))
     rows = []
     for i, ((name, attacks), player) in enumerate(zip(ROWS, seeded["open"]["players"], strict=True)):
         open_event = seeded["open"]["event_id"]
-        target = Target("127.0.0.1", server.port, seeded["event_id"], open_event, player["id"], player["token"])
+        ports = tuple(free_port() for _ in RECEIVERS) if "webhook" in attacks else ()
+        target = Target("127.0.0.1", server.port, seeded["event_id"], open_event, player["id"], player["token"], ports)
         jobs = _sent(chunks[i], count, seed=i)
         raws = [report_request(host, seeded["event_id"], job) for job in jobs]
+        if ports:
+            _webhooks(db, "add", seeded["event_id"], list(ports))
         with hostile(target, attacks) as h:
             (step,) = offer(server.url, [(rate, raws)], limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)
+        if ports:
+            _webhooks(db, "remove", seeded["event_id"], [])
         rows.append(Row(name, step, h.got, jobs))
     return rows
 
@@ -141,7 +160,7 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
         with Server(db, workers=2) as server:
             host = f"127.0.0.1:{server.port}"
             rate, capacity = _rate(server.url, [report_request(host, seeded["event_id"], j) for j in warm_jobs], args)
-            rows = _rows(server, seeded, chunks, rate, args.seconds)
+            rows = _rows(db, server, seeded, chunks, rate, args.seconds)
         for row in rows:
             row.lost = _lost(db, row.jobs, row.step)
     return {"vendor": vendor, "cards": cards, "rows": rows, "rate": rate, "capacity": capacity}
@@ -195,6 +214,8 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--data", default=os.environ.get("TAIKAI_SHARED_DATA", "../shared/data"))
     args = parser.parse_args(argv)
+    # The hostile webhook receivers listen on this machine: internal destinations are refused unless allowed.
+    os.environ.setdefault("TAIKAI_WEBHOOK_ALLOW", "127.0.0.1")
     from taikai.bench._live import postgres_reachable
     from taikai.bench.event import PG_URL
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
@@ -31,7 +33,29 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
     user = request.user
     events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()  # type: ignore[union-attr]
-    return render(request, "taikai/dashboard.html", {"events": events[:50], "can_create": is_organizer(user)})
+    context = {"events": events[:50], "can_create": is_organizer(user), "stopped_webhooks": _stopped_webhooks(user)}
+    return render(request, "taikai/dashboard.html", context)
+
+
+def _stopped_webhooks(user: Any) -> list[dict[str, Any]]:
+    """The webhooks stopped after their deliveries kept failing, in the events this user organizes (issue 25).
+    The address is shown without its path: a Discord webhook's path is its password, and screens are seen."""
+    from django.utils.translation import gettext as _
+
+    from taikai.api import webhook_net
+    from taikai.api.models import Webhook
+    from taikai.events.models import StaffRole
+
+    reasons = {webhook_net.NO_ANSWER: _("no answer"), webhook_net.REFUSED: _("destination not allowed")}
+
+    hooks = Webhook.objects.filter(active=False, disabled_at__isnull=False).select_related("event")
+    if not user.is_superuser:
+        organizing = (StaffRole.Role.ORGANIZER, StaffRole.Role.ORGANIZER_HEAD_JUDGE)
+        hooks = hooks.filter(event__staff__user=user, event__staff__role__in=organizing).distinct()
+    return [
+        {"hook": h, "address": webhook_net.shown(h.url), "why": reasons.get(h.last_error, h.last_error)}
+        for h in hooks.order_by("-disabled_at")[:20]
+    ]
 
 
 def set_language(request: HttpRequest) -> HttpResponse:
