@@ -106,6 +106,7 @@ def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
             "event": event,
             "rows": shown,
             "placings": placings,
+            "prizes": any(r.prize_text for r in rows),
             "page": number,
             "pages": range(1, pages + 1),
             "page_count": pages,
@@ -155,6 +156,8 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
     ]
     rows.sort(key=lambda r: r["round"])  # type: ignore[arg-type, return-value]
     mine = table.get(player.pk)
+    shown, placings = shown_rows(event)
+    placed = next((r for r in shown if r.swiss.player_id == player.pk), None)
     by_lot = [
         r.name
         for r in table.values()
@@ -172,6 +175,8 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
             "rows": rows,
             "missed_is_loss": loss,
             "tied_by_lot": by_lot,
+            "placed": placed,  # the place and prize the placings and the prize page give (PEN-2, PEN-8)
+            "placings": placings,
         },
     )
 
