@@ -19,6 +19,7 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from taikai.api.services import publish_prizes
 from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole, Team
@@ -37,10 +38,12 @@ RANKS = [("優勝", 1, 1, False), ("準優勝", 2, 2, False), ("ベスト4", 3, 
 LADDER = ("match-loss", "match-loss-downgrade", "dq", "dq-downgrade", "dq-no-prize")  # rungs 4-8 (CS 1.3)
 
 
-def _event(organizer: Any, players: int, **kw: Any) -> tuple[Event, Any]:
+def _event(organizer: Any, players: int, publish: bool = True, **kw: Any) -> tuple[Event, Any]:
     event = make_event(organizer, players, **kw)
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     prizes.set_prize_ranks(event, by=Staff(organizer), ranks=RANKS)
+    if publish:  # the public pages say prizes once the organizer published them
+        publish_prizes(event, by=Staff(organizer))
     return event, head
 
 
@@ -210,6 +213,27 @@ def test_pen_4_pen_8_cs_1_1_after_the_last_round_a_teams_plain_dq_is_one_step_do
     assert _prize(event, member) == "準優勝 (受賞資格降格)"
     second = Team.objects.get(pk=int(order[1][0])).members.first()
     assert second is not None and _prize(event, second) == "優勝"
+
+
+def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: Any, client: Client) -> None:
+    # PEN-3: like GET …/prizes, the placings page, the player's page and GET …/placings say prizes only once the
+    # organizer published the list; the staff standings and the CSV say them at once.
+    event, _head = _event(organizer, 4, publish=False, format=Event.Format.ELIMINATION)
+    _next(event, organizer)
+    _finish(event, organizer)
+    champion = Player.objects.get(pk=int(prizes.final_order(event)[0][0]))
+    assert _prize(event, champion) == "優勝"
+    public = client.get(f"/e/{event.pk}/standings/").content.decode()
+    assert 'class="prize-name"' not in public
+    assert "優勝</strong>" not in client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    assert {i["prize"] for i in client.get(f"/api/v1/events/{event.pk}/placings").json()["items"]} == {""}
+    client.force_login(organizer)
+    body = client.get(f"/events/{event.pk}/standings.csv").content.decode("utf-8-sig")
+    assert {r["name"]: r["prize"] for r in csv.DictReader(io.StringIO(body))}[champion.name] == "優勝"
+    assert '<td class="prize-name">優勝</td>' in client.get(f"/events/{event.pk}/standings/").content.decode()
+    publish_prizes(event, by=Staff(organizer))
+    client.logout()
+    assert '<td class="prize-name">優勝</td>' in client.get(f"/e/{event.pk}/standings/").content.decode()
 
 
 # --- every page says the same prize; a property over random events (PEN-2, PEN-3, PEN-8) --------------------

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from taikai.api.services import publish_prizes
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import results as result_services
@@ -43,6 +44,7 @@ def _semifinals() -> tuple[Event, Any, Any, list[Match]]:
     event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=3, top_cut=4)
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     prizes.set_prize_ranks(event, by=Staff(organizer), ranks=RANKS)
+    publish_prizes(event, by=Staff(organizer))  # the public pages say prizes once published
     for _ in range(4):  # three Swiss rounds, then the top cut
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         if rnd.stage == "elimination":

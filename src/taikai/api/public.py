@@ -151,7 +151,8 @@ class PlacingOut(Schema):
     disqualified: bool
     prize: str = Field(
         "",
-        description="The prize in words, as the prize page and the placings page say it (empty: none; PEN-2, PEN-8).",
+        description="The prize in words, as the prize page and the placings page say it, once the prize list is "
+        "published (empty: none or not published; PEN-2, PEN-8).",
     )
 
 
@@ -174,7 +175,7 @@ def placing_stage(row: PlacingRow) -> str:
 def list_placings(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
     event = _event(event_id)
     rows = placings_for(event)
-    prizes = prizes_of(event)
+    prizes = prizes_of(event, public=True)
     window = rows[paging.offset : paging.offset + paging.limit]
     items = [
         {

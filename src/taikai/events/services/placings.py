@@ -101,8 +101,20 @@ def register_prize_reader(reader: PrizeReader) -> None:
     _PRIZE_READERS.append(reader)
 
 
-def prizes_of(event: Event) -> dict[int, str]:
-    """Each player's prize in words (empty where no prize is defined or none is held)."""
+# Whether the organizer has made the prize list public (taikai.api registers its publication).
+PublishedCheck = Callable[[Event], bool]
+_PUBLISHED: list[PublishedCheck] = []
+
+
+def register_prize_publication(check: PublishedCheck) -> None:
+    _PUBLISHED.append(check)
+
+
+def prizes_of(event: Event, *, public: bool = False) -> dict[int, str]:
+    """Each player's prize in words (empty where no prize is defined or none is held). ``public``: for a page
+    anyone may open, only once the organizer published the prize list; staff see it at any time."""
+    if public and not any(published(event) for published in _PUBLISHED):
+        return {}
     out: dict[int, str] = {}
     for reader in _PRIZE_READERS:
         out.update(reader(event))

@@ -30,10 +30,11 @@ def has_bracket(event: Event) -> bool:
     return event.rounds.filter(stage=Round.Stage.ELIMINATION).exists()
 
 
-def shown_rows(event: Event) -> tuple[list[ShownRow], bool]:
-    """The rows in the order to show them, and whether they are placings (a top cut has begun)."""
+def shown_rows(event: Event, *, public: bool = False) -> tuple[list[ShownRow], bool]:
+    """The rows in the order to show them, and whether they are placings (a top cut has begun); ``public``:
+    prizes only once published."""
     swiss = standings_for(event)
-    prizes = prizes_of(event)
+    prizes = prizes_of(event, public=public)
     if not has_bracket(event):
         disqualified = set(event.players.filter(disqualified=True).values_list("pk", flat=True))
         rows = [ShownRow(r.rank, "", r.player_id in disqualified, r, prizes.get(r.player_id, "")) for r in swiss]
