@@ -358,3 +358,17 @@ def test_pen_2_pen_8_random_events_agree_everywhere_and_the_ladder_holds(
                 assert at_dq == final, rung  # (c)
 
     _forked(example)
+
+
+def test_pen_8_pen_2_the_rules_page_says_taikais_reading(organizer: Any, client: Client) -> None:
+    # PEN-8, PEN-2 (CS 1.2, CS 1.3): where the text is silent the rules page says taikai's reading, drawn from
+    # the event's ruleset: a plain 失格 one step below the decided prize, nothing decided in Swiss until every
+    # round is over, and (CS ruleset) no cap on the steps.
+    event, _head = _event(organizer, 4)
+    ja = client.get(f"/judging/rules/?event={event.pk}", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    section = ja.split('id="dq-prize"', 1)[1].split("</section>", 1)[0]
+    assert "PEN-8" in section and "決まっていた受賞資格を一段階下げます" in section
+    assert "全回戦が終わるまで何も決まっていません" in section and "上限はありません" in section
+    client.cookies.load({"taikai_language": "en"})
+    en = client.get(f"/judging/rules/?event={event.pk}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "lowers the decided prize by one step" in en and "no cap on the steps" in en
