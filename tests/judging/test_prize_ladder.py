@@ -120,7 +120,7 @@ def test_pen_2_cs_1_2_a_a_dq_in_round_1_before_any_result_leaves_no_prize(organi
     # random tiebreak order).
     event, head = _event(organizer, 8, swiss_rounds=3)
     _next(event, organizer)
-    target = _open(event)[0].player_a
+    target = Player.objects.get(pk=int(prizes.final_order(event)[0][0]))  # first by the tiebreak draw alone
     assert _penalize(event, head, target, "dq-downgrade").decided_place is None
     _finish(event, organizer)
     assert _prize(event, target) == "受賞なし"
