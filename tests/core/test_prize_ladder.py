@@ -147,3 +147,23 @@ def test_pen_2_nothing_is_secured_in_swiss_before_the_last_round() -> None:
     assert secured_places(line, [("a", 1), ("b", 2), ("c", 3), ("d", 4)], swiss_over=False) == {}
     cut = secured_places(line, [("a", 1), ("b", 2)], swiss_over=True, cut=["a", "b"])
     assert cut == {"a": 2, "b": 2}  # the coming top 2: the final's loser's place
+
+
+def test_a_semifinalist_still_playing_is_said_to_be_in_the_top_4() -> None:
+    # PEN-2 (the words beside a secured place): during a semifinal the placings say "still playing (top 4)",
+    # as the secured place is 3rd; they said top 2 before the table was decided.
+    from taikai.core.placings import Stage as PlacingStage
+    from taikai.core.placings import placings
+
+    ids = ["a", "b", "c", "d", "e", "f"]
+    facts = EventFacts(
+        tuple(Entrant(i) for i in ids),
+        (
+            RoundFacts(1, Stage.SWISS, (Table("a", "b", "a"), Table("c", "d", "a"), Table("e", "f", "a"))),
+            RoundFacts(2, Stage.ELIMINATION, (Table("a", "d", ""), Table("b", "c", "a"))),
+        ),
+    )
+    placed = {p.id: p for p in placings(sheet(facts, CS), [(pid, k + 1) for k, pid in enumerate(ids)])}
+    assert (placed["a"].stage, placed["a"].best) == (PlacingStage.IN_BRACKET, 4)
+    assert (placed["b"].stage, placed["b"].best) == (PlacingStage.IN_BRACKET, 2)  # through to the final
+    assert (placed["c"].stage, placed["c"].best) == (PlacingStage.BEST, 4)
