@@ -263,3 +263,22 @@ def test_within_the_event_a_lighter_similar_penalty_counts_for_an_escalating_ent
 def test_inf_20_exists_only_after_time_was_called() -> None:  # INF-20 (CS 2.1 B: 対戦時間終了後)
     assert pen.needs_time_called(CS, "INF-20")
     assert not any(pen.needs_time_called(CS, i.id) for i in CS.infractions if i.id != "INF-20")
+
+
+def test_pen_2_cs_1_2_the_cs_ruleset_sets_no_cap_on_downgrade_steps() -> None:
+    # PEN-2, CS 1.2: 受賞資格から下げられる段階数は、ジャッジが…任意で増やすことができる: no cap in the CS
+    # ruleset (a penalty records up to DOWNGRADE_STEPS_RECORDED); an organizer's ruleset may set one.
+    from taikai.core.ruleset import RulesetError, parse_ruleset
+
+    assert CS.max_downgrade_steps is None
+    assert pen.downgrade_steps_allowed(CS, 4) and pen.downgrade_steps_allowed(CS, 12)
+    assert pen.most_downgrade_steps(CS) == pen.DOWNGRADE_STEPS_RECORDED
+    assert not pen.downgrade_steps_allowed(CS, 0) and not pen.downgrade_steps_allowed(CS, 100)
+    capped = parse_ruleset('[ruleset]\nextends = "harajuku-cs-1.2"\nname = "c"\n[penalties]\nmax_downgrade_steps = 2\n')
+    assert capped.penalties.max_downgrade_steps == 2
+    assert pen.downgrade_steps_allowed(capped.penalties, 2) and not pen.downgrade_steps_allowed(capped.penalties, 3)
+    again = parse_ruleset('[ruleset]\nextends = "dkt-2011"\nname = "a"\n[penalties]\nmax_downgrade_steps = "any"\n')
+    assert again.penalties.max_downgrade_steps is None
+    with pytest.raises(RulesetError) as exc:
+        parse_ruleset('[ruleset]\nextends = "dkt-2011"\nname = "b"\n[penalties]\nmax_downgrade_steps = 0\n')
+    assert exc.value.problems[0].params["key"] == "penalties.max_downgrade_steps"

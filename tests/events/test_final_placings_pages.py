@@ -103,7 +103,7 @@ def test_the_api_gives_the_placings(organizer: Any, client: Client) -> None:  # 
     assert [i["player"]["name"] for i in first] == expected_top(swiss)
     assert [i["stage"] for i in first] == ["champion", "finalist", "top-4", "top-4"]
     assert [i["rank"] for i in first] == [1, 2, 3, 3]
-    assert set(first[0]) == {"rank", "player", "stage", "points", "disqualified"}
+    assert set(first[0]) == {"rank", "player", "stage", "points", "disqualified", "prize"}
     assert data["items"][4]["stage"] == "swiss" and data["items"][4]["rank"] == 5
 
 

@@ -105,10 +105,12 @@ def test_a_floor_judge_sees_the_judges_pages_not_the_organizers_navigation(
     assert client.get(f"/events/{event.pk}/export.json").status_code in (403, 404)
 
 
-def test_pen_2_downgrade_steps_are_bounded_by_the_ruleset(
+def test_pen_2_cs_1_2_the_judge_adds_downgrade_steps_past_three_and_nonsense_is_refused(
     client: Client, event: Event, judge: Any, organizer: Any
 ) -> None:
-    # PEN-2: 1,000 steps would take the prize away (a head-judge DQ); 25 nines must not answer 500.
+    # PEN-2, CS 1.2 (受賞資格から下げられる段階数は…任意で増やすことができる): the CS ruleset sets no cap, so 5
+    # steps stand (refused before at 3); more than a penalty records, or 25 nines, is refused in words, not 500.
+    assert event.ruleset.name == "harajuku-cs-1.2" and event.ruleset.penalties.max_downgrade_steps is None
     m = pair(event, organizer)[0]
     with pytest.raises(ServiceError) as exc:
         svc.issue_penalty(
@@ -120,7 +122,7 @@ def test_pen_2_downgrade_steps_are_bounded_by_the_ruleset(
             reason="r",
             downgrade_steps=1000,
         )
-    assert _code(exc) == "bad-downgrade-steps" and exc.value.problem.params["most"] == 3
+    assert _code(exc) == "bad-downgrade-steps" and exc.value.problem.params["most"] == 99
     client.login(username=judge.username, password=PASSWORD)
     r = client.post(
         f"/events/{event.pk}/judging/penalties/new/",
@@ -134,7 +136,7 @@ def test_pen_2_downgrade_steps_are_bounded_by_the_ruleset(
         },
         follow=True,
     )
-    assert r.status_code == 200 and "段階数は1から3まで" in r.content.decode()
+    assert r.status_code == 200 and "段階数は1から99まで" in r.content.decode()
     assert not Penalty.objects.exists() and fresh(m).status == Match.Status.PENDING
     pen = svc.issue_penalty(
         event,
@@ -143,9 +145,9 @@ def test_pen_2_downgrade_steps_are_bounded_by_the_ruleset(
         infraction="INF-3",
         rung="match-loss-downgrade",
         reason="r",
-        downgrade_steps=3,
+        downgrade_steps=5,
     )
-    assert pen.downgrade_steps == 3
+    assert pen.downgrade_steps == 5
 
 
 # --- 5. INF-5 needs intent (CS 2.2 D: 故意に) --------------------------------------------------------------
@@ -243,15 +245,16 @@ RANKS3 = [core_prizes.PrizeRank("1st", 1, 1), core_prizes.PrizeRank("2nd", 2, 2)
 
 
 def test_pen_2_a_dq_downgrade_starts_from_the_place_held_at_the_dq() -> None:
-    # PEN-2 (CS 1.2 A: その時点で決まっていた受賞資格): x led when disqualified, finished 4th on paper.
-    sanction = core_prizes.Sanction(downgrade_steps=1, decided_place=1)
+    # PEN-2 (CS 1.2 A: その時点で決まっていた受賞資格): x had 1st secured when disqualified, 4th on paper.
+    sanction = core_prizes.Sanction(downgrade_steps=1, decided_place=1, disqualified=True)
     awards = core_prizes.award(RANKS3, [["a"], ["b"], ["c"], ["x"]], {"x": sanction})
     assert [r.entrants for r in awards.ranks] == [("a",), ("x",), ("b",)]
     assert awards.ranks[1].downgraded == ("x",) and awards.no_prize == ()
 
 
-def test_pen_2_the_dq_records_the_place_decided_at_that_point(organizer: Any) -> None:
-    # PEN-2, CS 1.2 A: disqualified after round 2 of a Swiss event, the downgrade starts from that place.
+def test_pen_2_a_dq_before_the_last_swiss_round_has_nothing_decided(organizer: Any) -> None:
+    # PEN-2, CS 1.2 A: disqualified after round 2 of 3, the leader had secured nothing (a provisional standing
+    # is not 決まっていた): no prize, whatever round 3 gives the others (issue 23 finding 1: it gave 2nd).
     event = make_event(organizer, 8, swiss_rounds=3)
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     prizes.set_prize_ranks(
@@ -263,11 +266,31 @@ def test_pen_2_the_dq_records_the_place_decided_at_that_point(organizer: Any) ->
     pen = svc.issue_penalty(
         event, by=Staff(head), player=leader, infraction="INF-9", rung="dq-downgrade", reason="less clear"
     )
-    assert pen.decided_place == 1
+    assert pen.decided_place is None
     play(event, organizer, pair(event, organizer))  # round 3 without the disqualified player
     awards = prizes.prize_standings(event).awards
+    assert awards is not None and awards.prize_of(str(leader.pk)) is None and str(leader.pk) in awards.no_prize
+    assert [len(r.entrants) for r in awards.ranks] == [1, 1, 2]  # the prizes go to the others
+
+
+def test_pen_2_a_dq_after_the_last_swiss_round_starts_from_the_swiss_place(organizer: Any) -> None:
+    # PEN-2, CS 1.2 A: every Swiss round over (no cut), the Swiss place is decided; one step below 1st is 2nd.
+    event = make_event(organizer, 8, swiss_rounds=3)
+    head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
+    prizes.set_prize_ranks(
+        event, by=Staff(organizer), ranks=[("1st", 1, 1, False), ("2nd", 2, 2, False), ("3rd", 3, 4, False)]
+    )
+    for _ in range(3):
+        play(event, organizer, pair(event, organizer))
+    order = prizes.final_order(event)
+    leader = Player.objects.get(pk=int(order[0][0]))
+    pen = svc.issue_penalty(
+        event, by=Staff(head), player=leader, infraction="INF-9", rung="dq-downgrade", reason="less clear"
+    )
+    assert pen.decided_place == 1
+    awards = prizes.prize_standings(event).awards
     assert awards is not None and awards.prize_of(str(leader.pk)) == 1  # 2nd: one step below 1st
-    assert str(leader.pk) in awards.ranks[1].downgraded
+    assert str(leader.pk) in awards.ranks[1].downgraded and awards.ranks[0].entrants == (order[1][0],)
 
 
 # --- 3. team prizes (CS 1.2: 該当のプレイヤー及びチーム) ----------------------------------------------------

@@ -16,7 +16,7 @@ from taikai.core.placings import Stage
 from taikai.events.models import Event, Match, Round
 from taikai.events.permissions import is_staff
 from taikai.events.services import rounds as round_services
-from taikai.events.services.placings import PlacingRow, placings_for
+from taikai.events.services.placings import PlacingRow, placings_for, prizes_of
 from taikai.events.services.standings import standings_for
 
 router = Router()
@@ -149,6 +149,11 @@ class PlacingOut(Schema):
     )
     points: int = Field(..., description="Swiss match points.")
     disqualified: bool
+    prize: str = Field(
+        "",
+        description="The prize in words, as the prize page and the placings page say it, once the prize list is "
+        "published (empty: none or not published; PEN-2, PEN-8).",
+    )
 
 
 class PlacingPage(s.Page):
@@ -168,7 +173,9 @@ def placing_stage(row: PlacingRow) -> str:
     summary="Final placings: the top cut decides the top, then Swiss order, disqualified players last",
 )
 def list_placings(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
-    rows = placings_for(_event(event_id))
+    event = _event(event_id)
+    rows = placings_for(event)
+    prizes = prizes_of(event, public=True)
     window = rows[paging.offset : paging.offset + paging.limit]
     items = [
         {
@@ -177,6 +184,7 @@ def list_placings(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -
             "stage": placing_stage(r),
             "points": r.points,
             "disqualified": r.disqualified,
+            "prize": prizes.get(r.player_id, ""),
         }
         for r in window
     ]

@@ -57,7 +57,9 @@ class PenaltyIn(Schema):
     match: str | None = Field(
         None, max_length=20, description="The match it is given in; must be the player's current match."
     )
-    downgrade_steps: int = Field(1, ge=0, le=10, description="Prize ranks a downgrade costs (PEN-2).")
+    downgrade_steps: int = Field(
+        1, ge=0, le=99, description="Prize ranks a downgrade costs (PEN-2); the ruleset's cap, if any, applies."
+    )
     prior_duels: list[dict[str, Any]] | None = Field(
         None, description="The duels already finished at the table, as in a result, before the penalty's duel loss."
     )

@@ -94,10 +94,21 @@ def default_rung(rules: PenaltyRules, infraction_id: str, intentional: bool = Fa
     return infraction.default
 
 
+# What one penalty can record when the ruleset sets no cap: more steps than any prize table has ranks (steps
+# past the last rank leave no prize).
+DOWNGRADE_STEPS_RECORDED = 99
+
+
+def most_downgrade_steps(rules: PenaltyRules) -> int:
+    """PEN-2: the most steps one penalty may lower a prize by: the ruleset's cap, or with none (CS 1.2: the
+    judge may add steps 任意で) as many as a penalty records."""
+    cap = rules.max_downgrade_steps
+    return DOWNGRADE_STEPS_RECORDED if cap is None else cap
+
+
 def downgrade_steps_allowed(rules: PenaltyRules, steps: int) -> bool:
-    """PEN-2: a judge lowers a prize by 1 to ``max_downgrade_steps`` steps; taking a prize away entirely is a
-    disqualification losing prize eligibility, the head judge's."""
-    return 1 <= steps <= rules.max_downgrade_steps
+    """PEN-2: a judge lowers a prize by 1 to ``most_downgrade_steps`` steps."""
+    return 1 <= steps <= most_downgrade_steps(rules)
 
 
 def needs_head_judge(rules: PenaltyRules, rung: str) -> bool:

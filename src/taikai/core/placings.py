@@ -5,6 +5,10 @@ finalist (準優勝), both semifinal losers (ベスト4), the quarterfinal loser
 the same bracket round share a place (1, 2, 3, 3, 5, 5, 5, 5, ...) and are listed in their Swiss order (their seed).
 The rest follow in Swiss standings order, keeping the standings' ties. Disqualified players (PEN-1) come after
 everyone, marked. A player who never played a match (no table, no bye) is not placed.
+
+``secured_places`` says what each entrant has already secured (CS 1.2 A: その時点で決まっていた受賞資格), the place
+a disqualification's prize starts from (PEN-2, PEN-8): the stage reached in the bracket, and nothing from the
+Swiss rounds until every one of them is over.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from taikai.core.pairing.types import PlayerId
-from taikai.core.sheet import Reached, Sheet
+from taikai.core.sheet import Line, Reached, Sheet
 
 
 class Stage(StrEnum):
@@ -43,17 +47,18 @@ def placings(
     barred = set(disqualified)
     lines = [ln for ln in sheet.lines if ln.opponents or ln.byes or ln.bracket_rounds]
     seeded = [ln for ln in lines if ln.bracket_rounds]
-    rounds = max(len(seeded) - 1, 0).bit_length()  # rounds of a bracket of this many players (byes included)
+    rounds = _bracket_rounds(len(seeded))
+    advancing = set(sheet.advancing)
     in_bracket = [ln for ln in seeded if ln.id not in barred]
     bracket = []
     for ln in in_bracket:
+        best = _round_size(ln, rounds, advancing)
         if ln.reached == Reached.CHAMPION:
-            stage, best = Stage.CHAMPION, 1
+            stage = Stage.CHAMPION
         elif ln.eliminated:
-            best = 1 << (rounds - ln.bracket_rounds + 1)
             stage = Stage.FINALIST if best == 2 else Stage.BEST
         else:
-            stage, best = Stage.IN_BRACKET, 1 << max(rounds - ln.bracket_rounds, 0)
+            stage = Stage.IN_BRACKET
         bracket.append((best, seed.get(ln.id, len(seed)), ln.id, stage))
     bracket.sort()
     out: list[Placing] = []
@@ -73,3 +78,47 @@ def placings(
     for pid in gone:
         out.append(Placing(len(out) + 1, pid, Stage.SWISS, 0, disqualified=True))
     return tuple(out)
+
+
+def _bracket_rounds(players: int) -> int:
+    """Rounds of a bracket of this many players (byes included)."""
+    return max(players - 1, 0).bit_length()
+
+
+def _round_size(ln: Line, rounds: int, advancing: Collection[PlayerId]) -> int:
+    """The bracket round a bracket entrant is in, lost in, or (advancing) goes on to, as its number of players."""
+    if ln.reached == Reached.CHAMPION:
+        return 1
+    now_in = ln.bracket_rounds + (1 if ln.id in advancing and not ln.eliminated else 0)
+    return 1 << max(rounds - now_in + 1, 0)
+
+
+def secured_places(
+    sheet: Sheet,
+    swiss_order: Sequence[tuple[PlayerId, int]],
+    *,
+    swiss_over: bool,
+    cut: Sequence[PlayerId] = (),
+    disqualified: Collection[PlayerId] = (),
+) -> dict[PlayerId, int]:
+    """The final place each entrant has secured now, whatever is still to be played (CS 1.2 A, PEN-2): the
+    place of the losers of the bracket round the entrant is in or lost in (a semifinalist has ベスト4: 3rd; the
+    champion 1st). Outside the bracket, nothing until every Swiss round is over (``swiss_over``); then the
+    Swiss place, and for the players the coming top cut takes (``cut``, best first) the place of its first
+    round's losers. An entrant with nothing secured is absent. Standings in progress, a bracket seed and the
+    tiebreak order are not decided and count for nothing."""
+    out: dict[PlayerId, int] = {}
+    seeded = [ln for ln in sheet.lines if ln.bracket_rounds]
+    advancing = set(sheet.advancing)
+    rounds = _bracket_rounds(len(seeded))
+    for ln in seeded:
+        out[ln.id] = _round_size(ln, rounds, advancing) // 2 + 1
+    if not swiss_over:
+        return out
+    if not seeded and cut:
+        for pid in cut:
+            out[pid] = (1 << _bracket_rounds(len(cut))) // 2 + 1
+    for placing in placings(sheet, swiss_order, disqualified):
+        if placing.stage == Stage.SWISS and placing.id not in out and not placing.disqualified:
+            out[placing.id] = max(placing.rank, len(cut) + 1) if not seeded else placing.rank
+    return out

@@ -6,15 +6,18 @@ final order as groups of tied entrants (players or teams), best first, and each 
 - an eligibility loss (受賞資格を失う失格) removes the entrant; everyone below moves up (CS 1.2);
 - a downgrade of n steps gives the entrant the prize n ranks below the one their place earned, and the
   prize they vacate is filled by promoting the next entrants (CS 1.2, PEN-2);
-- a disqualification with downgrade starts from the place the entrant held when disqualified
-  (``Sanction.decided_place``, CS 1.2 A: その時点で決まっていた受賞資格), not from the final order, which it leaves;
+- a disqualification starts from the place the entrant had secured when disqualified (``Sanction.decided_place``,
+  CS 1.2 A: その時点で決まっていた受賞資格; ``taikai.core.placings.secured_places``), not from the final order,
+  which it leaves: with nothing secured yet (Swiss not over) there is no prize; a DQ with downgrade lowers the
+  secured prize by its steps, and a plain 失格 by one step, as rung 5 at the same moment would (PEN-8), so a
+  heavier rung never leaves an entrant better off (CS 1.3: 右側ほど重い). Players and teams alike (CS 1.1, 1.2);
 - when the entrants who would move into a rank are tied and outnumber its free places, the rank needs a
   playoff between them (CS 1.2: 追加のラウンド, PEN-3); the playoff's losers take the next rank.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 
@@ -33,7 +36,30 @@ class PrizeRank:
 class Sanction:
     downgrade_steps: int = 0
     ineligible: bool = False
-    decided_place: int | None = None  # CS 1.2 A: the final place held at the time of a DQ
+    decided_place: int | None = None  # CS 1.2 A: the place secured at the time of a DQ (None: nothing yet)
+    disqualified: bool = False  # PEN-1: out of the event; the prize is the one decided at the DQ
+
+
+def penalty_sanction(*, drop: bool, downgrade_steps: int, prize_loss: bool, decided_place: int | None) -> Sanction:
+    """One penalty's mark on the prize (PEN-2, PEN-8). A plain 失格 (a DQ without downgrade steps) lowers the
+    prize decided at that point by one step: rung 5 (受賞資格を一段階下げるマッチの敗北) at the same moment
+    would lose the match and then one step, and a heavier rung is never better (CS 1.3)."""
+    steps = max(downgrade_steps, 1) if drop else downgrade_steps
+    return Sanction(steps, prize_loss, decided_place if drop else None, drop)
+
+
+def combined(marks: Iterable[Sanction]) -> Sanction:
+    """All the standing penalties of one entrant: steps add up; a DQ's decided place is its own."""
+    out = Sanction()
+    for m in marks:
+        place = out.decided_place if out.disqualified else m.decided_place
+        out = Sanction(
+            out.downgrade_steps + m.downgrade_steps,
+            out.ineligible or m.ineligible,
+            place,
+            out.disqualified or m.disqualified,
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -105,13 +131,18 @@ def award(
     groups = [g for g in groups if g]
     lost = tuple(e for g in order for e in g if sanctions.get(e, Sanction()).ineligible)
 
-    # A downgraded entrant's target: the rank their (compacted) place earned, n steps lower.
+    # A disqualified entrant's prize is the one decided at the DQ, lowered (PEN-2, PEN-8); the final order
+    # no longer places them. Nothing decided yet: no prize.
     reserved: dict[int, list[str]] = {}
+    frozen = {e: s for e, s in sanctions.items() if s.disqualified and not s.ineligible}
+    unplaced = tuple(e for e, s in frozen.items() if s.decided_place is None)
+    for entrant, s in sorted(frozen.items(), key=lambda item: item[1].decided_place or 0):
+        if s.decided_place is not None:
+            target = _rank_at(ranks, s.decided_place) + max(s.downgrade_steps, 1)
+            reserved.setdefault(target, []).append(entrant)
+    # Any other downgraded entrant's target: the rank their (compacted) place earned, n steps lower.
     place = 1
     queue: list[list[str]] = []
-    frozen = {e: s for e, s in sanctions.items() if s.decided_place is not None and not s.ineligible}
-    for entrant, s in sorted(frozen.items(), key=lambda item: item[1].decided_place or 0):
-        reserved.setdefault(_rank_at(ranks, s.decided_place or 0) + s.downgrade_steps, []).append(entrant)
     groups = [[e for e in g if e not in frozen] for g in groups]
     for group in [g for g in groups if g]:
         rest = []
@@ -130,7 +161,8 @@ def award(
     carried: list[str] = []  # downgraded entrants pushed down because their target rank was full
     losers_above = 0  # playoff losers of the rank above, still to be placed
     for index, rank in enumerate(ranks):
-        wanted = carried + reserved.get(index, [])
+        # the disqualified first: their prize depends on nothing played after the DQ
+        wanted = sorted(carried + reserved.get(index, []), key=lambda e: e not in frozen)
         down, carried = wanted[: rank.places], wanted[rank.places :]
         free = rank.places - len(down)
         from_above = min(free, losers_above)
@@ -151,7 +183,7 @@ def award(
             free = 0
         awards.append(RankAward(rank, tuple(down + taken), tuple(down), playoff, from_above))
     beyond = [e for i, es in reserved.items() if i >= len(ranks) for e in es]
-    return Awards(tuple(awards), lost + tuple(carried) + tuple(beyond), tuple(playoffs))
+    return Awards(tuple(awards), lost + unplaced + tuple(carried) + tuple(beyond), tuple(playoffs))
 
 
 def playoff_pairs(candidates: Sequence[str]) -> list[tuple[str, str | None]]:

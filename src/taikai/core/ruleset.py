@@ -148,7 +148,8 @@ class PenaltyRules:
     downgrade_rungs: tuple[str, ...]
     team_propagation_from: str | None
     infractions: tuple[Infraction, ...]
-    max_downgrade_steps: int = 3  # PEN-2: the most steps a judge may lower a prize by (CS 1.2: 任意で増やす)
+    # PEN-2: the most steps one penalty may lower a prize by; None: no cap (CS 1.2: 任意で増やすことができる)
+    max_downgrade_steps: int | None = 3
 
     def rank(self, rung: str) -> int:
         """Position on the ladder, 0 = lightest (PEN-1)."""

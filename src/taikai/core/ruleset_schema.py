@@ -67,6 +67,11 @@ def _fraction(v: Any) -> bool:
     return 0 <= f <= 1
 
 
+def _cap(value: int | str) -> int | None:
+    """A cap, or "any": none (PEN-2 max_downgrade_steps)."""
+    return None if value == "any" else int(value)
+
+
 def _one_of(choices: tuple[str, ...]) -> Check:
     return lambda v: isinstance(v, str) and v in choices
 
@@ -140,7 +145,7 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "downgrade_rungs": (_str_list(RUNGS), "list of rungs"),
         "team_propagation_from": (_one_of(RUNGS), "a rung of the ladder"),
         "infractions": (lambda v: isinstance(v, list), "list of [[penalties.infractions]] tables"),
-        "max_downgrade_steps": (_pos_int, "integer >= 1"),
+        "max_downgrade_steps": (lambda v: _pos_int(v) or v == "any", 'integer >= 1, or "any" (no cap)'),
     },
     "tournament": {
         "top_cut": (lambda v: isinstance(v, list), "list of [[tournament.top_cut]] tables"),
@@ -350,7 +355,7 @@ def _construct(doc: dict[str, Any]) -> Ruleset:
                 )
                 for i in pen["infractions"]
             ),
-            max_downgrade_steps=pen.get("max_downgrade_steps", 3),
+            max_downgrade_steps=_cap(pen.get("max_downgrade_steps", 3)),
         ),
         document=doc,
     )

@@ -8,6 +8,7 @@ class JudgingConfig(AppConfig):
 
     def ready(self) -> None:
         from taikai.judging import (
+            placings_hook,  # noqa: F401  (says each player's prize beside their place)
             receivers,  # noqa: F401  (connects to taikai.events.signals)
             transfer,  # noqa: F401  (adds the prize table to the event file)
         )

@@ -6,6 +6,7 @@ adds the names. Standings pages, the CSV, the report, the projector and the API 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -88,3 +89,33 @@ def placings_for(event: Event) -> list[PlacingRow]:
 def champion(event: Event) -> PlacingRow | None:
     rows = placings_for(event)
     return rows[0] if rows and rows[0].stage == Stage.CHAMPION else None
+
+
+# What another app adds to each placing, in words: the prize (taikai.judging). The events app knows no other
+# app; the reader is registered when that app starts (AppConfig.ready).
+PrizeReader = Callable[[Event], Mapping[int, str]]
+_PRIZE_READERS: list[PrizeReader] = []
+
+
+def register_prize_reader(reader: PrizeReader) -> None:
+    _PRIZE_READERS.append(reader)
+
+
+# Whether the organizer has made the prize list public (taikai.api registers its publication).
+PublishedCheck = Callable[[Event], bool]
+_PUBLISHED: list[PublishedCheck] = []
+
+
+def register_prize_publication(check: PublishedCheck) -> None:
+    _PUBLISHED.append(check)
+
+
+def prizes_of(event: Event, *, public: bool = False) -> dict[int, str]:
+    """Each player's prize in words (empty where no prize is defined or none is held). ``public``: for a page
+    anyone may open, only once the organizer published the prize list; staff see it at any time."""
+    if public and not any(published(event) for published in _PUBLISHED):
+        return {}
+    out: dict[int, str] = {}
+    for reader in _PRIZE_READERS:
+        out.update(reader(event))
+    return out

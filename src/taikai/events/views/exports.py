@@ -23,7 +23,8 @@ from taikai.security.spreadsheet import SafeWriter
 @staff_view
 def staff_standings(request: HttpRequest, event: Event) -> HttpResponse:
     rows, placings = shown_rows(event)
-    return render(request, "events/staff_standings.html", {"event": event, "rows": rows, "placings": placings})
+    context = {"event": event, "rows": rows, "placings": placings, "prizes": any(r.prize_text for r in rows)}
+    return render(request, "events/staff_standings.html", context)
 
 
 @staff_view
@@ -48,6 +49,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
             "code",
             "dropped",
             "disqualified",
+            "prize",
         ]
     )
     rows, _placings = shown_rows(event)
@@ -69,6 +71,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
                 r.code,
                 "yes" if r.dropped else "",
                 "yes" if shown.disqualified else "",
+                shown.prize_text,
             ]
         )
     return response

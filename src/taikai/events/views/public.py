@@ -97,7 +97,7 @@ STANDINGS_PAGE = 200  # rows per page: a phone shows them at once; a 4,096-playe
 def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
     def page() -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
-        rows, placings = shown_rows(event)
+        rows, placings = shown_rows(event, public=True)
         pages = max(1, -(-len(rows) // STANDINGS_PAGE))
         raw = request.GET.get("page", "1")
         number = min(max(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1, 1), pages)
@@ -106,6 +106,7 @@ def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
             "event": event,
             "rows": shown,
             "placings": placings,
+            "prizes": any(r.prize_text for r in rows),
             "page": number,
             "pages": range(1, pages + 1),
             "page_count": pages,
@@ -155,6 +156,8 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
     ]
     rows.sort(key=lambda r: r["round"])  # type: ignore[arg-type, return-value]
     mine = table.get(player.pk)
+    shown, placings = shown_rows(event, public=True)
+    placed = next((r for r in shown if r.swiss.player_id == player.pk), None)
     by_lot = [
         r.name
         for r in table.values()
@@ -172,6 +175,8 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
             "rows": rows,
             "missed_is_loss": loss,
             "tied_by_lot": by_lot,
+            "placed": placed,  # the place and prize the placings and the prize page give (PEN-2, PEN-8)
+            "placings": placings,
         },
     )
 
@@ -183,7 +188,8 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
         rows = sorted(pairing_rows(matches), key=lambda r: (str(r["kana"]), str(r["name"])))
         winner = champion(event)
-        placed = shown_rows(event)[0] if winner is not None else []  # the bracket is over: the final placings
+        # the bracket is over: the final placings
+        placed = shown_rows(event, public=True)[0] if winner is not None else []
         context = {"event": event, "round": rnd, "rows": rows, "champion": winner, "placed": placed}
         return render(request, "events/projector.html", context)
 

@@ -170,7 +170,7 @@ def issue_penalty(
             raise ServiceError("rung-reason-required", default=default or "-")
         reason = "PEN-5"  # the suggested escalation for a repeated infraction
     if rung in rules.downgrade_rungs and not core.downgrade_steps_allowed(rules, downgrade_steps):
-        raise ServiceError("bad-downgrade-steps", most=rules.max_downgrade_steps)  # PEN-2
+        raise ServiceError("bad-downgrade-steps", most=core.most_downgrade_steps(rules))  # PEN-2
     fx = core.effects(rules, rung, max(1, downgrade_steps))
     # CS 1.2 A: the prize decided at the time of the DQ, read before the write transaction (it reads the
     # whole event's placings), so the DQ's locks are held for its writes alone

@@ -6,14 +6,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from taikai.audit.services import record
+from taikai.core import penalties as core_penalties
+from taikai.core import placings as core_placings
 from taikai.core import prizes as core
+from taikai.core.pairing.types import PlayerId
+from taikai.core.progress import NextAction
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Player, Team
+from taikai.events.models import Event, Player, Round, Team
 from taikai.events.permissions import require_judge, require_organizer
+from taikai.events.services import rounds
+from taikai.events.services.history import event_sheet, team_sheet
 from taikai.events.services.placings import placings_for
+from taikai.events.services.standings import standings_for
 from taikai.events.services.teams import team_standings
 from taikai.judging import actions
 from taikai.judging.models import Penalty, Playoff, PrizeRank
@@ -68,14 +76,34 @@ def entrant_of(event: Event, player: Player) -> str:
 
 
 def decided_place(event: Event, player: Player) -> int | None:
-    """CS 1.2 A: the final place the player's entrant holds now, from the results confirmed so far (the
-    place a DQ's downgrade starts from: その時点で決まっていた受賞資格)."""
-    entrant, place = entrant_of(event, player), 1
-    for group in final_order(event):
-        if entrant in group:
-            return place
-        place += len(group)
-    return None
+    """CS 1.2 A: the place the player's entrant has secured now (その時点で決まっていた受賞資格), the place a DQ's
+    prize starts from (PEN-2, PEN-8); None while nothing is decided (Swiss rounds still to play)."""
+    return secured_places(event).get(entrant_of(event, player))
+
+
+def swiss_over(event: Event) -> bool:
+    """Every Swiss round is played (or there are none): the Swiss places are decided (CS 1.2 A)."""
+    if event.format == Event.Format.ELIMINATION or event.rounds.filter(stage=Round.Stage.ELIMINATION).exists():
+        return True
+    return rounds.plan(event).next_action in (NextAction.TOP_CUT, NextAction.FINISHED)
+
+
+def secured_places(event: Event) -> dict[str, int]:
+    """Each entrant's secured place (taikai.core.placings.secured_places): players, or teams in team events
+    (CS 1.1/1.2: placed the same way)."""
+    over = swiss_over(event)
+    if event.is_team_event:
+        order: list[tuple[PlayerId, int]] = [(row["team"].pk, int(row["rank"])) for row in team_standings(event)]
+        out_teams = set(Team.objects.filter(event=event, members__disqualified=True).values_list("pk", flat=True))
+        places = core_placings.secured_places(team_sheet(event), order, swiss_over=over, disqualified=out_teams)
+        return {str(e): place for e, place in places.items()}
+    order = [(row.player_id, row.rank) for row in standings_for(event)]
+    cut: list[PlayerId] = []
+    if over and rounds.plan(event).next_action == NextAction.TOP_CUT:
+        cut = [seat.player_id for seat in rounds.top_cut_preview(event).seats]
+    out = set(Player.objects.filter(event=event, disqualified=True).values_list("pk", flat=True))
+    places = core_placings.secured_places(event_sheet(event), order, swiss_over=over, cut=cut, disqualified=out)
+    return {str(e): place for e, place in places.items()}
 
 
 def _merge_shared(order: list[list[str]], ranks: list[PrizeRank]) -> list[list[str]]:
@@ -97,21 +125,22 @@ def _merge_shared(order: list[list[str]], ranks: list[PrizeRank]) -> list[list[s
 
 
 def sanctions(event: Event) -> dict[str, core.Sanction]:
-    """Each entrant's sanction from the penalties that stand (PEN-2). In team events a member's penalty is the
-    team's (CS 1.2 該当のプレイヤー及びチーム), counted once: the copies given to teammates (PEN-4) add nothing."""
-    out: dict[str, core.Sanction] = {}
+    """Each entrant's sanction from the penalties that stand (PEN-2, PEN-8). In team events a member's penalty
+    is the team's (CS 1.2 該当のプレイヤー及びチーム), counted once: the copies given to teammates (PEN-4) add
+    nothing."""
+    rules = event.ruleset.penalties
+    marks: dict[str, list[core.Sanction]] = {}
     penalties = Penalty.objects.filter(event=event, overturned=False, team_source__isnull=True).select_related("player")
     for p in penalties:
-        entrant = entrant_of(event, p.player)
-        s = out.get(entrant, core.Sanction())
-        # CS 1.2 A: a DQ's downgrade starts from the place held when disqualified.
-        place = p.decided_place if p.downgrade_steps and p.decided_place is not None else s.decided_place
-        out[entrant] = core.Sanction(s.downgrade_steps + p.downgrade_steps, s.ineligible or p.prize_loss, place)
+        fx = core_penalties.effects(rules, p.rung, max(1, p.downgrade_steps))
+        mark = core.penalty_sanction(
+            drop=fx.drop, downgrade_steps=p.downgrade_steps, prize_loss=p.prize_loss, decided_place=p.decided_place
+        )
+        marks.setdefault(entrant_of(event, p.player), []).append(mark)
     for player in Player.objects.filter(event=event).exclude(ineligible_reason=""):
-        entrant = entrant_of(event, player)
-        s = out.get(entrant, core.Sanction())
-        out[entrant] = core.Sanction(s.downgrade_steps, True, s.decided_place)  # REG-2: no right to take part
-    return out
+        # REG-2: no right to take part
+        marks.setdefault(entrant_of(event, player), []).append(core.Sanction(ineligible=True))
+    return {entrant: core.combined(ms) for entrant, ms in marks.items()}
 
 
 @dataclass(frozen=True)
@@ -136,6 +165,52 @@ def prize_standings(event: Event) -> PrizeStandings:
     order = _merge_shared(final_order(event), ranks)
     core_ranks = [core.PrizeRank(r.label, r.first, r.last) for r in ranks]
     return PrizeStandings(core.award(core_ranks, order, sanctions(event)), names, ranks, event.is_team_event)
+
+
+@dataclass(frozen=True)
+class EntrantPrize:
+    """One entrant's prize as every page says it (the prize page, the placings, the player's page, the API,
+    the CSV): all read ``prizes_by_entrant``, so they agree."""
+
+    label: str = ""  # the prize held for certain
+    downgraded: bool = False  # placed there by a downgrade (PEN-2, PEN-8)
+    playoff_for: str = ""  # the prize the entrant plays off for (PEN-3)
+    no_prize: bool = False  # a sanctioned entrant left without a prize
+
+    @property
+    def text(self) -> str:
+        if self.label:
+            return f"{self.label} ({_('downgraded')})" if self.downgraded else self.label
+        if self.playoff_for:
+            return _("Playoff for %(prize)s") % {"prize": self.playoff_for}
+        return _("No prize") if self.no_prize else ""
+
+
+def prizes_by_entrant(event: Event) -> dict[str, EntrantPrize]:
+    """Each entrant's prize now (players, or teams in team events); empty while no prizes are defined."""
+    awards = prize_standings(event).awards
+    if awards is None:
+        return {}
+    out = {e: EntrantPrize(no_prize=True) for e in awards.no_prize}
+    for award in awards.ranks:
+        for e in award.entrants:
+            out[e] = EntrantPrize(award.rank.label, e in award.downgraded)
+        for e in award.playoff.candidates if award.playoff else ():
+            out[e] = EntrantPrize(playoff_for=award.rank.label)
+    return out
+
+
+def prize_texts(event: Event) -> dict[int, str]:
+    """Each player's prize in words, a team's for each of its members (what the placings show)."""
+    by_entrant = prizes_by_entrant(event)
+    if not by_entrant:
+        return {}
+    players = Player.objects.filter(event=event).values_list("pk", "team_id")
+    return {
+        pk: by_entrant[key].text
+        for pk, team in players
+        if (key := str(team) if event.is_team_event and team else str(pk)) in by_entrant
+    }
 
 
 def pair_playoffs(event: Event, *, by: Actor) -> list[Playoff]:

@@ -1,0 +1,8 @@
+"""The judging app's part of the placings (taikai.events.services.placings): each player's prize in words."""
+
+from __future__ import annotations
+
+from taikai.events.services import placings
+from taikai.judging.services.prizes import prize_texts
+
+placings.register_prize_reader(prize_texts)
