@@ -76,6 +76,27 @@ _R(
     "Your disqualification was overturned on appeal.",
 )
 
+_R(
+    "notice.drop-concession",
+    "第{round}ラウンド {table}卓: {name} が対戦中に棄権（ドロップ）したため、"
+    "このマッチは {name} の投了（負け）になりました。",
+    "Round {round}, table {table}: {name} dropped from the event during the match, so {name} conceded (lost) it.",
+)
+_R(
+    "notice.ineligible-forfeit",
+    "第{round}ラウンド {table}卓: {name} が大会への参加資格を失ったため（コナミカードゲームIDの登録）、"
+    "このマッチは {name} の負けになりました。",
+    "Round {round}, table {table}: {name} lost the right to take part in the event (the Konami Card Game ID "
+    "registration), so {name} lost this match.",
+)
+_R(
+    "notice.ineligible",
+    "大会への参加資格がないと判断されました（理由: {reason}）。"
+    "次のラウンドからは組み合わせに入りません。受付にお越しください。",
+    "You were found to have no right to take part in the event (reason: {reason}). You will not be paired "
+    "from the next round on; please come to the desk.",
+)
+
 
 def notice_text(kind: str, params: dict[str, object], lang: str) -> str:
     return text(Problem(_PREFIX + kind, **params), lang)

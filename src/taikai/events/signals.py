@@ -14,7 +14,9 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
   match; confirmed: the opponent's matching report, or staff entering the slip; disputed: the two reports
   disagree (END-4); corrected: a person decided a result on the correction path, with ``reason`` and
   ``cause``: "correction" (staff, END-3), "penalty" (a penalty's duel or match loss, PEN-1) or "overturn"
-  (an appeal took a penalty back, PEN-6); a finished table changed is ``before_status != "pending"``.
+  (an appeal took a penalty back, PEN-6), "withdrawal" (the head judge withdrew their own penalty, PEN-6) or
+  "leaving" (a drop or a REG-2 mark ended the table being played, ``core.open_match``); a finished table
+  changed is ``before_status != "pending"``.
 - ``result_needs_decision``: event_id, match_id, version, reason, actor — an overturned penalty's table is in a
   round already over: its result stays until someone decides a correction (PEN-6).
 - ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw

@@ -15,25 +15,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from taikai.audit.services import record
-from taikai.core import penalty_duels
+from taikai.core import open_match, penalty_duels
 from taikai.core.match import MatchRecord
 from taikai.core.match import Player as Side
+from taikai.core.open_match import Ruling
 from taikai.events import actions, signals
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player, Round, Team, as_dict
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.events.services import notices
-from taikai.events.services.results import ResultInput, outcome_of, rule_result
+from taikai.events.services.results import ResultInput, decide_by_leaving, outcome_of, rule_result
 from taikai.events.signals import send_on_commit
 
-MATCH_FIELDS = ["status", "record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "penalty_duels"]
+MATCH_FIELDS = [
+    "status", "record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "penalty_duels", "ruling"
+]  # fmt: skip
 
 
 def snapshot(m: Match) -> dict[str, Any]:
-    return {name: getattr(m, name) for name in MATCH_FIELDS}
+    """The table's result fields, as an effect or the log keeps them (``ruling`` only where one stood)."""
+    out = {name: getattr(m, name) for name in MATCH_FIELDS}
+    if not out["ruling"]:
+        del out["ruling"]
+    return out
 
 
 def _locked(match: Match) -> Match:
@@ -91,7 +99,7 @@ def decide_by_penalty(match: Match, *, by: Actor, record_: MatchRecord, loser: s
     stays in the log, the judges' queue is told, and so are both players."""
     data = ResultInput.from_record(record_)
     with transaction.atomic():
-        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty})")
+        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty})", ruling=what)
         notices.tell_both(m, what, loser=loser.lower(), penalty=penalty)
     return m
 
@@ -172,9 +180,10 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
     old = snapshot(m)
     m.status, m.record, m.result = before.get("status") or Match.Status.PENDING, before.get("record"), ""
     m.duel_wins_a = m.duel_wins_b = m.duel_draws = 0
-    m.basis, m.penalty_duels, m.version = "", kept, m.version + 1
+    m.basis, m.penalty_duels, m.version, m.ruling = "", kept, m.version + 1, ""
     if m.status != Match.Status.PENDING:
         m.result, m.basis = before.get("result", ""), before.get("basis", "")
+        m.ruling = before.get("ruling", "")
         m.duel_wins_a, m.duel_wins_b = before.get("duel_wins_a", 0), before.get("duel_wins_b", 0)
         m.duel_draws = before.get("duel_draws", 0)
     m.save(update_fields=[*MATCH_FIELDS, "version"])
@@ -218,6 +227,27 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
             actor=by,
             before_status=old["status"],
         )
+    return m
+
+
+def end_open_match(player: Player, *, by: Actor, ruling: Ruling) -> Match | None:
+    """The player leaves the event (a drop, REG-2) while their table is being played: the match ends as
+    ``core.open_match`` reads the rules (the opponent wins), on the correction path, so the round is not left
+    waiting for it; both players are told in words. Inside the caller's transaction, which checked who may
+    remove the player. None: no table of theirs was being played."""
+    rnd = Round.objects.filter(event_id=player.event_id).order_by("-number").first()
+    if rnd is None:
+        return None
+    seats = Match.objects.filter(round=rnd, is_bye=False).filter(Q(player_a=player) | Q(player_b=player))
+    m = seats.select_related("round__event", "player_a", "player_b").first()
+    if m is None or not m.being_played:
+        return None  # reported, disputed or decided: the players' or the judges' result stands (END-3)
+    leaver = Side.A if m.player_a_id == player.pk else Side.B
+    fixed = penalty_duels.read(m.penalty_duels)
+    event = m.round.event
+    record_ = open_match.ended_by_leaving(ruling, m.round.format, leaver, event.ruleset, fixed)
+    m = decide_by_leaving(m, by=by, result=ResultInput.from_record(record_), ruling=ruling.value)
+    notices.tell_both(m, ruling.value, loser=leaver.value.lower())
     return m
 
 
