@@ -34,7 +34,7 @@ def flag_changed_after_confirmation(
     # END-3: a staff correction of a confirmed result; PEN-1, PEN-6: a penalty landed on a finished table by the
     # judge's choice, or an overturn restoring one. A table still being played, or a reported one staff settle
     # from the slip, is not a change after the fact.
-    decided_by_judges = cause in ("penalty", "overturn") and before_status != Match.Status.PENDING
+    decided_by_judges = cause in ("penalty", "overturn", "withdrawal") and before_status != Match.Status.PENDING
     if before_status != Match.Status.CONFIRMED and not decided_by_judges:
         return
     calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)

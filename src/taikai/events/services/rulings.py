@@ -12,6 +12,7 @@ the judges' queue); an overturn never reopens a match whose round is over.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -104,8 +105,10 @@ def decide_by_penalty(match: Match, *, by: Actor, record_: MatchRecord, loser: s
     return m
 
 
-def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: str) -> Match:
-    """PEN-6: an overturned penalty's effect on a table is taken back, on the correction path.
+def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: str, how: str = "overturn") -> Match:
+    """PEN-6: an overturned penalty's effect on a table is taken back, on the correction path. ``how``:
+    "overturn" (an appeal) or "withdrawal" (the head judge withdrew their own penalty); the players' notices
+    and the log say which.
 
     - The table was being played when the penalty landed and its round is still the event's last: it is
       played on from the duels played before the penalty (kept, never wiped), its round open again.
@@ -122,15 +125,30 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
         m = _locked(match)
         notices.close_superseded(m, penalty=penalty)  # the notices of the penalty give way to the overturn's
         kept = [p for p in m.penalty_duels if str(p.get("penalty")) != str(penalty)]
+        undo = _Undo(penalty, how)
         if before.get("status") == Match.Status.CONFIRMED and before.get("record"):
-            return _restore_decided(m, by, before, kept, penalty)
+            return _restore_decided(m, by, before, kept, undo)
         if m.being_played and _has_later_penalty_duel(m, kept, penalty):
-            return _to_decide(m, by, kept, penalty, "the duel it decided needs a ruling", "overturned-duel-to-rule")
+            return _to_decide(m, by, kept, undo, "the duel it decided needs a ruling", "duel-to-rule")
         if _round_is_last(m):  # being played, or reported or disputed (END-4): back to that, never confirmed
-            return _reopen(m, by, before, kept, penalty)
-        return _to_decide(
-            m, by, kept, penalty, "the result of a finished round needs a correction", "overturned-result-stays"
-        )
+            return _reopen(m, by, before, kept, undo)
+        return _to_decide(m, by, kept, undo, "the result of a finished round needs a correction", "result-stays")
+
+
+@dataclass(frozen=True)
+class _Undo:
+    """Which penalty's effect is taken back, and how: "overturn" (an appeal) or "withdrawal" (PEN-6)."""
+
+    penalty: str
+    how: str
+
+    def notice(self, what: str) -> str:
+        """The notice kind: ``overturned-…`` or ``withdrawn-…`` (``notice_texts``)."""
+        return f"{'withdrawn' if self.how == 'withdrawal' else 'overturned'}-{what}"
+
+    @property
+    def words(self) -> str:
+        return "withdrawn by the head judge" if self.how == "withdrawal" else "overturned"
 
 
 def _has_later_penalty_duel(m: Match, kept: list[Any], penalty: str) -> bool:
@@ -138,33 +156,34 @@ def _has_later_penalty_duel(m: Match, kept: list[Any], penalty: str) -> bool:
     return bool(mine) and any(int(p["duel"]) > min(mine) for p in kept)
 
 
-def _to_decide(m: Match, by: Actor, kept: list[Any], penalty: str, why: str, notice: str) -> Match:
+def _to_decide(m: Match, by: Actor, kept: list[Any], undo: _Undo, why: str, notice: str) -> Match:
     """The overturn changes no result by itself: the penalty duel is no longer a fixed fact, the judges' queue
     is asked to decide, and both players are told (inside the caller's transaction)."""
     old = snapshot(m)
     m.penalty_duels, m.version = kept, m.version + 1
     m.save(update_fields=["penalty_duels", "version"])
     record(actions.RESULT_TO_DECIDE, actor=by, event_id=m.round.event_id, obj=m, before=old, after=snapshot(m),
-           penalty=penalty)  # fmt: skip
+           penalty=undo.penalty, how=undo.how)  # fmt: skip
     send_on_commit(
         signals.result_needs_decision,
         sender=Match,
         event_id=m.round.event_id,
         match_id=m.pk,
         version=m.version,
-        reason=f"PEN-6 penalty {penalty} overturned: {why}",
+        reason=f"PEN-6 penalty {undo.penalty} {undo.words}: {why}",
         actor=by,
     )
-    notices.tell_both(m, notice)
+    notices.tell_both(m, undo.notice(notice))
     return m
 
 
-def _restore_decided(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
+def _restore_decided(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: _Undo) -> Match:
     m.penalty_duels = kept
     m.save(update_fields=["penalty_duels"])
     data = ResultInput.from_json({k: v for k, v in before["record"].items() if k != "rules"})
-    restored = rule_result(m, by=by, result=data, reason=f"PEN-6 penalty {penalty} overturned", cause="overturn")
-    notices.tell_both(restored, "overturned-result-restored")
+    reason = f"PEN-6 penalty {undo.penalty} {undo.words}"
+    restored = rule_result(m, by=by, result=data, reason=reason, cause=undo.how, ruling=before.get("ruling", ""))
+    notices.tell_both(restored, undo.notice("result-restored"))
     return restored
 
 
@@ -174,7 +193,7 @@ def _round_is_last(m: Match) -> bool:
     return not later and rnd.event.status != rnd.event.Status.FINISHED
 
 
-def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
+def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: _Undo) -> Match:
     """The table is back to what it held before the penalty (played on, or its report or dispute); its round,
     finished by it, opens again."""
     old = snapshot(m)
@@ -194,7 +213,8 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
         obj=m,
         before=old,
         after=snapshot(m),
-        penalty=penalty,
+        penalty=undo.penalty,
+        how=undo.how,
     )
     rnd = Round.objects.select_for_update().get(pk=m.round_id)
     if rnd.status == Round.Status.FINISHED:
@@ -213,9 +233,9 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
         )
         m.round = rnd
     if m.status == Match.Status.PENDING:
-        notices.tell_both(m, "overturned-match-reopened")
+        notices.tell_both(m, undo.notice("match-reopened"))
         return m
-    notices.tell_both(m, "overturned-result-restored")
+    notices.tell_both(m, undo.notice("result-restored"))
     if m.status == Match.Status.DISPUTED:  # END-4: the dispute the penalty had settled goes back to a judge
         send_on_commit(
             signals.result_disputed,
@@ -251,8 +271,9 @@ def end_open_match(player: Player, *, by: Actor, ruling: Ruling) -> Match | None
     return m
 
 
-def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | None) -> Player:
-    """PEN-6: an overturned DQ is lifted; a player who had dropped before it stays dropped."""
+def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | None, how: str = "overturn") -> Player:
+    """PEN-6: an overturned (or withdrawn, ``how="withdrawal"``) DQ is lifted; a player who had dropped before
+    it stays dropped."""
     require_head_judge(by, player.event)
     fields = ["dropped_after_round", "disqualified"]
     with transaction.atomic():
@@ -268,8 +289,9 @@ def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | No
             obj=p,
             before=before,
             after=as_dict(p, fields),
+            how=how,
         )
-        notices.tell(p, None, "disqualification-lifted")
+        notices.tell(p, None, "disqualification-withdrawn" if how == "withdrawal" else "disqualification-lifted")
     return p
 
 
