@@ -45,6 +45,11 @@ def flag_result_needs_decision(sender: Any, *, match_id: int, version: int, reas
     calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)  # PEN-6
 
 
+@receiver(signals.result_read_by_taikai, dispatch_uid="judging.flag_taikai_reading")
+def flag_taikai_reading(sender: Any, *, match_id: int, version: int, readings: list[str], **kwargs: Any) -> None:
+    calls.flag_taikai_reading(_match(match_id), readings=readings, version=version)  # TIME-E-6, TIME-E-7, MATCH-2
+
+
 @receiver(signals.intentional_draw_attempted, dispatch_uid="judging.flag_intentional_draw_attempt")
 def flag_intentional_draw_attempt(sender: Any, *, match_id: int, player_id: int | None, **kwargs: Any) -> None:
     player = Player.objects.filter(pk=player_id).first() if player_id is not None else None

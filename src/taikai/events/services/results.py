@@ -118,6 +118,7 @@ class Outcome:
     duel_wins_b: int
     duel_draws: int
     rules: tuple[str, ...]
+    readings: tuple[str, ...] = ()  # taikai's readings where the text is silent (core.match.READINGS)
 
 
 def outcome_of(match: Match, data: ResultInput) -> Outcome:
@@ -134,7 +135,15 @@ def outcome_of(match: Match, data: ResultInput) -> Outcome:
     if not state.finished:
         raise ServiceError("match-not-finished", next=str(state.next) if state.next else "duel")
     result = "draw" if state.draw else ("a" if str(state.winner) == "A" else "b")
-    return Outcome(result, state.score.a, state.score.b, state.score.draws, tuple(state.rules))
+    return Outcome(result, state.score.a, state.score.b, state.score.draws, tuple(state.rules), state.readings)
+
+
+def _flag_readings(m: Match, outcome: Outcome, by: Actor | None) -> None:
+    """A result decided by taikai's reading of a silent text goes to the judges' queue (flagged), once
+    committed; the head judge confirms or corrects it."""
+    if outcome.readings:
+        send_on_commit(signals.result_read_by_taikai, sender=Match, event_id=m.round.event_id, match_id=m.pk,
+                       version=m.version, readings=list(outcome.readings), actor=by)  # fmt: skip
 
 
 def _judged(match: Match, data: ResultInput) -> Outcome | ServiceError:
@@ -330,6 +339,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         if m.status == Match.Status.CONFIRMED:
             settle_team_match(m)
             finish_when_committed(m)
+            _flag_readings(m, outcome, None)
         record(
             action,
             actor_label=f"player:{player.pk}",
@@ -400,6 +410,7 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
         db_rows.update(m, RESULT_FIELDS)
         settle_team_match(m)
         finish_when_committed(m)
+        _flag_readings(m, outcome, by)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
         if before["status"] != Match.Status.PENDING:  # a reported or disputed table, decided by the desk
             notices.tell_both(m, "result-entered")
@@ -453,6 +464,7 @@ def _decide(
         db_rows.update(m, RESULT_FIELDS)  # written as _enter writes it (docs/architecture.md)
         settle_team_match(m)
         finish_when_committed(m)
+        _flag_readings(m, outcome, by)
         record(
             actions.RESULT_CORRECTED,
             actor=by,
