@@ -91,3 +91,15 @@ def test_time_e_6_both_forms_offer_the_extra_duel_rows_with_a_draw(organizer: An
     for page in (staff_page.content.decode(), phone.content.decode()):
         assert 'name="duel5_extra"' in page and page.count('name="duel5" value="draw"') == 1
         assert 'name="duel4" value="draw"' in page and "引き分けたエキストラデュエルのやり直し" in page
+
+
+def test_time_e_6_the_rules_page_states_the_readings_from_the_ruleset(organizer: Any) -> None:
+    # MATCH-2, TIME-E-5..7, PEN-1, REG-2, PEN-6: the readings where the text is silent are written on the page
+    page = Client().get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "エキストラデュエル（8000LP・4ターン、先攻後攻はじゃんけん）をやり直します" in page
+    assert "マッチは最大3デュエルなので4デュエル目は行わず" in page
+    assert "相手プレイヤーがマッチの勝者" in page and "理由を記録して取り消せます" in page
+    english = Client()
+    english.cookies.load({"taikai_language": "en"})
+    en = english.get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "the extra duel (8000 LP, 4 turns" in en and "withdrawn by the head judge, with a reason" in en

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Match, StaffRole
 from taikai.judging.services import penalties as penalty_services
-from tests.conftest import screenshot
+from tests.conftest import ARTIFACTS, screenshot
 from tests.judging.conftest import staff
 from tests.web.test_phone_browser import _event, _phone, _table_one, organizer  # noqa: F401  (fixture)
 
@@ -80,3 +80,13 @@ def test_a_drop_mid_match_from_the_phone_concedes_it_and_reg_2_marks_the_standin
     row = standings.locator("tr", has_text=other.player_a.name)
     expect(row.locator(".ineligible")).to_have_text("参加資格なし（REG-2）")
     screenshot(standings, "issue23-reg2-standings-phone")
+
+
+def test_the_rules_page_says_the_readings_on_a_phone(venue_page: Any, organizer: Any) -> None:  # noqa: F811
+    # TIME-E-6, PEN-1, PEN-6: the readings where the text is silent, as a judge reads them at the table
+    page = venue_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{page.base_url}/judging/rules/")
+    expect(page.locator("#silent-elimination")).to_contain_text("エキストラデュエル")
+    expect(page.locator("#leaving")).to_contain_text("相手プレイヤーがマッチの勝者")
+    expect(page.locator("#withdrawal")).to_contain_text("理由を記録して取り消せます")
+    page.locator("#silent-elimination").screenshot(path=str(ARTIFACTS / "issue23-rules-readings-phone.png"))
