@@ -18,7 +18,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.standings import standings_for
 from taikai.events.views.result_words import result_text
-from taikai.judging.services import penalties
+from taikai.judging.services import penalties, time_procedure
 from tests.judging.conftest import A_WINS, fresh, pair
 
 
@@ -113,3 +113,14 @@ def test_a_played_result_names_no_ruling(event: Event, organizer: Any) -> None: 
     table = pair(event, organizer)[0]
     result_services.enter_result(table, by=Staff(organizer), result=A_WINS())
     assert _words(table) == f"{table.player_a.name} の勝ち 2–0"
+
+
+def test_a_drop_while_time_is_called_at_the_table_ends_the_time_procedure_too(
+    event: Event, organizer: Any, judge: Any
+) -> None:  # END-1, TIME-S-1
+    table = pair(event, organizer)[0]
+    run = time_procedure.start(table, by=Staff(judge), between=False, turn_player="A", duels=[{"winner": "A"}])
+    assert time_procedure.running(fresh(table)) is not None
+    player_services.drop_player(table.player_b, by=PlayerSelf(table.player_b))
+    assert fresh(table).ruling == "drop-concession" and fresh(table).result == "a"
+    assert time_procedure.running(fresh(table)) is None and fresh(run).result_entered

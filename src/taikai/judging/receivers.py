@@ -15,7 +15,7 @@ from django.dispatch import receiver
 from taikai.events import signals
 from taikai.events.actors import System
 from taikai.events.models import Match, Player
-from taikai.judging.services import calls
+from taikai.judging.services import calls, time_procedure
 
 
 def _match(match_id: int) -> Match:
@@ -38,6 +38,14 @@ def flag_changed_after_confirmation(
     if before_status != Match.Status.CONFIRMED and not decided_by_judges:
         return
     calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)
+
+
+@receiver(signals.result_corrected, dispatch_uid="judging.close_time_procedure_of_a_leaver")
+def close_time_procedure_of_a_leaver(sender: Any, *, match_id: int, cause: str = "", **kwargs: Any) -> None:
+    # A drop or a REG-2 mark ended a table where time was called (core.open_match): its procedure ends too, so
+    # the judge's screen does not go on asking for turns of a match already decided.
+    if cause == "leaving":
+        time_procedure.close(_match(match_id), by=System("taikai"))
 
 
 @receiver(signals.result_needs_decision, dispatch_uid="judging.flag_result_needs_decision")
