@@ -140,8 +140,14 @@ REFUSED = [
     ("an unknown format", {"format": "league", "duels": []}, "unknown format 'league'"),
     ("no format", {"duels": []}, "no format given"),
     (
-        "a drawn duel under time in elimination",  # TIME-E-2/3 (an untimed drawn duel goes on: MATCH-2)
-        {"format": "elimination", "duels": [{"draw": True, "time_called": True}]},
+        # TIME-E-5: the extra duel is played after time, never under it (a game drawn under time in the extra
+        # turns is a drawn duel now, a flagged reading: TIME-E-7)
+        "time called in the extra duel",
+        {
+            "format": "elimination",
+            "time_called_between_duels": True,
+            "duels": [{"draw": True, "extra_duel": True, "time_called": True}],
+        },
         "duel 1:",
     ),
     ("two kinds in one duel", {"format": "swiss", "duels": [{"winner": "A", "draw": True}]}, "duel 1:"),

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from taikai.core.match import (
+    DRAW_AFTER_TIME,
+    DRAW_IN_EXTRA_DUEL,
+    TIED_AFTER_MOST_DUELS,
     Chooser,
     Drawn,
     Duel,
@@ -125,19 +128,39 @@ def test_match_2_a_drawn_duel_in_single_elimination_lets_the_match_go_on() -> No
     assert elimination(won(A), DRAW, DRAW).winner is A  # more duel wins after the most duels (MATCH-1)
 
 
-def test_match_2_single_elimination_tied_after_the_most_duels_plays_on_flagged_for_the_judge() -> None:
-    # No match draw outside Swiss: 1-1-1 plays another duel. The text is silent: taikai's reading, flagged.
+def test_match_2_single_elimination_tied_after_the_most_duels_goes_to_the_extra_duel_flagged() -> None:
+    # MATCH-1 最大３デュエル, MATCH-2 no match draw: 1-1-1 is decided by the extra duel (TIME-E-5, 判定２), the one
+    # fresh duel the text gives a tied single-elimination match, never a 4th regular duel no form has a row for.
+    # The text is silent: taikai's reading, flagged for the judge.
     state = elimination(won(A), DRAW, won(B))
-    assert (state.finished, state.next, state.judge_flag) == (False, Next.DUEL, True)
-    assert "MATCH-2" in state.rules
-    assert elimination(won(A), DRAW, won(B), won(B)).winner is B
+    assert (state.finished, state.next, state.judge_flag) == (False, Next.EXTRA_DUEL, True)
+    assert state.readings == (TIED_AFTER_MOST_DUELS,) and {"MATCH-2", "TIME-E-5"} <= set(state.rules)
+    assert refused(Format.ELIMINATION, won(A), DRAW, won(B), won(B)).problem.code == "too-many-duels"
+    done = elimination(won(A), DRAW, won(B), extra(won(B)))
+    assert (done.winner, done.judge_flag, done.readings) == (B, True, (TIED_AFTER_MOST_DUELS,))
+    assert elimination(DRAW, DRAW, DRAW, extra(timed(3000, 8000))).winner is B
     assert swiss(won(A), DRAW, won(B)).draw  # Swiss: the same duels are a match draw
 
 
-def test_match_2_under_time_single_elimination_never_draws_a_duel() -> None:
-    # TIME-E-2/3: after the extra turns LP decide, equal LP go to sudden death
-    error = refused(Format.ELIMINATION, won(A), Drawn(time_called=True))
-    assert (error.problem.code, error.problem.params) == ("draw-not-allowed", {"duel": 2, "format": "elimination"})
+def test_time_e_7_a_game_drawn_in_the_extra_turns_is_a_drawn_duel_and_the_duel_score_decides() -> None:
+    # TIME-E-1/2 know only LP and sudden death; the game itself drew (both at 0 LP): a drawn duel, flagged.
+    # TIME-E-7: the duel wins decide the match, 1–1 (or 0–0) goes to the extra duel.
+    ahead = elimination(won(A), DRAW_IN_TIME)
+    assert (ahead.finished, ahead.winner, ahead.judge_flag, ahead.readings) == (True, A, True, (DRAW_AFTER_TIME,))
+    tied = elimination(won(A), won(B), DRAW_IN_TIME)
+    assert (tied.finished, tied.next, tied.readings) == (False, Next.EXTRA_DUEL, (DRAW_AFTER_TIME,))
+    assert elimination(DRAW_IN_TIME, extra(won(B))).winner is B
+    assert not elimination(won(A), won(A)).judge_flag and elimination(won(A), won(A)).readings == ()
+
+
+def test_time_e_6_a_drawn_extra_duel_is_played_again_flagged() -> None:
+    # TIME-E-6: the match ends with a winner; the text is silent on an extra duel the game draws: played again
+    state = elimination(extra(DRAW), between=True)
+    assert (state.finished, state.next, state.chooser, state.readings) == (
+        False, Next.EXTRA_DUEL, Chooser.RPS, (DRAW_IN_EXTRA_DUEL,)
+    )  # fmt: skip
+    again = elimination(extra(DRAW), extra(timed(8000, 7000)), between=True)
+    assert (again.finished, again.winner, again.judge_flag) == (True, A, True)
 
 
 def test_match_2_an_unfinished_match_is_no_draw() -> None:
@@ -367,7 +390,6 @@ def test_time_e_5_an_extra_duel_that_is_not_due_is_refused() -> None:
     assert refused(Format.ELIMINATION, extra(won(A)), extra(won(B)), between=True).problem.code == (
         "duel-after-match-end"
     )
-    assert refused(Format.ELIMINATION, extra(DRAW), between=True).problem.code == "draw-not-allowed"
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
+from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won, evaluate
 from taikai.core.match_json import (
     BASES,
     FormRow,
@@ -170,10 +170,22 @@ def test_a_swiss_form_has_the_rulesets_duels_with_draws_and_no_extra_duel() -> N
 
 
 def test_an_elimination_form_adds_the_extra_duel_row_and_sudden_death() -> None:
-    # TIME-E-3 (sudden death), TIME-E-5 (the extra duel, never drawn)
+    # TIME-E-3 (sudden death), TIME-E-5 (the extra duel), TIME-E-6: a drawn extra duel (flagged reading) is
+    # played again, so the form has a row for the replay too
     rows = form_rows(DKT, Format.ELIMINATION)
-    assert [r.number for r in rows] == [1, 2, 3, 4]
-    assert rows[-1] == FormRow(4, True, False, True)
+    assert [r.number for r in rows] == [1, 2, 3, 4, 5]
+    assert rows[-2:] == (FormRow(4, True, True, True), FormRow(5, True, True, True, replay=True))
+
+
+def test_time_e_6_every_duel_core_asks_for_in_elimination_has_a_form_row() -> None:
+    # 1-1-1 asks for the extra duel (TIED_AFTER_MOST_DUELS); a drawn extra duel asks for it again: both rows
+    # exist and read back into the record core accepts
+    fields = {"duel1": "A", "duel2": "draw", "duel3": "B", "duel4": "draw", "duel4_extra": "1", "duel5": "B",
+              "duel5_extra": "1"}  # fmt: skip
+    report = report_from_form(fields)
+    state = evaluate(MatchRecord(Format.ELIMINATION, report.duels), DKT)
+    assert (state.finished, state.winner, state.judge_flag) == (True, Player.B, True)
+    assert form_fields(report, regular_rows=DKT.match.max_duels) == {**fields, "basis": "played"}
 
 
 def test_match_2_an_elimination_forms_regular_duels_may_be_drawn() -> None:
@@ -209,7 +221,7 @@ def test_a_best_of_five_ruleset_gives_a_form_of_five_duels() -> None:
     text = '[ruleset]\nname = "bo5"\nextends = "dkt-2011"\n[match]\nduels_to_win = 3\nmax_duels = 5\n'
     best_of_five = parse_ruleset(text)
     assert [r.number for r in form_rows(best_of_five, Format.SWISS)] == [1, 2, 3, 4, 5]
-    assert [r.number for r in form_rows(best_of_five, Format.ELIMINATION) if r.extra_duel] == [6]
+    assert [r.number for r in form_rows(best_of_five, Format.ELIMINATION) if r.extra_duel] == [6, 7]
 
 
 def test_record_json_is_the_cli_contract() -> None:

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from taikai.core import time_procedure as tp
 from taikai.core.match import (
+    DRAW_AFTER_TIME,
+    DRAW_IN_EXTRA_DUEL,
     Chooser,
     Drawn,
     Duel,
@@ -95,12 +97,24 @@ def test_time_s_1_a_game_draw_in_an_extra_turn_is_a_drawn_duel() -> None:
     assert proc.state.winner is B
 
 
-def test_time_e_1_there_is_no_game_draw_input_in_single_elimination() -> None:
-    proc = tp.call_time(record(Format.ELIMINATION), DKT, turn_player=A)
-    assert Input.DRAW not in proc.expects
-    with pytest.raises(TimeProcedureError) as caught:
-        tp.duel_drawn(proc)
-    assert caught.value.problem.code == "unexpected-input"
+def test_time_e_7_a_game_draw_in_the_extra_turns_is_recorded_as_a_flagged_reading() -> None:
+    # TIME-E-1/2 are silent on a game that itself draws: the judge records it (never stuck), flagged; the duel
+    # score decides (TIME-E-7): 1–0 up, the match is won; 0–0 goes to the extra duel.
+    ahead = tp.duel_drawn(tp.turn_ended(tp.call_time(record(Format.ELIMINATION, Won(A)), DKT, turn_player=B)))
+    assert ahead.record.duels[-1] == Drawn(time_called=True)
+    assert (ahead.phase, ahead.state.winner, ahead.state.judge_flag) == (Phase.DONE, A, True)
+    assert ahead.state.readings == (DRAW_AFTER_TIME,)
+    level = tp.duel_drawn(tp.call_time(record(Format.ELIMINATION), DKT, turn_player=A))
+    assert level.phase is Phase.EXTRA_DUEL_RPS
+
+
+def test_time_e_6_a_game_draw_in_the_extra_duel_plays_it_again() -> None:
+    proc = tp.first_player(tp.call_time_between_duels(record(Format.ELIMINATION), DKT), A)
+    again = tp.duel_drawn(proc)
+    assert again.record.duels[-1] == Drawn(extra_duel=True)
+    assert (again.phase, again.state.readings) == (Phase.EXTRA_DUEL_RPS, (DRAW_IN_EXTRA_DUEL,))
+    done = tp.duel_won(tp.first_player(again, B), B)
+    assert (done.phase, done.state.winner, done.state.judge_flag) == (Phase.DONE, B, True)
 
 
 # --- TIME-E-2 / TIME-S-2: the LP decide ------------------------------------------------------------
@@ -205,6 +219,10 @@ def played_matches(draw: st.DrawFn, fmt: Format | None = None) -> tp.TimeProcedu
     rec = MatchRecord(fmt)
     results: list[Duel] = [Won(A), Won(B), Drawn()]  # a drawn duel in either format (MATCH-2 forbids match draws)
     while not evaluate(rec, DKT).finished:
+        if evaluate(rec, DKT).next is Next.EXTRA_DUEL:  # 1-1-1 in single elimination (TIED_AFTER_MOST_DUELS)
+            extras = [Won(A, extra_duel=True), Won(B, extra_duel=True), Drawn(extra_duel=True)]
+            rec = replace(rec, duels=(*rec.duels, draw(st.sampled_from(extras))))
+            continue
         action = draw(st.sampled_from(["duel", "duel", "time", "between"]))
         if action == "duel":
             rec = replace(rec, duels=(*rec.duels, draw(st.sampled_from(results))))
@@ -220,7 +238,10 @@ def played_matches(draw: st.DrawFn, fmt: Format | None = None) -> tp.TimeProcedu
 def drive(draw: st.DrawFn, proc: tp.TimeProcedure) -> tp.TimeProcedure:
     lp = st.integers(min_value=1, max_value=4)  # small, so equal LP come up often
     while proc.phase is not Phase.DONE:
-        step = draw(st.sampled_from(sorted(proc.expects)))
+        replayed = proc.phase is Phase.EXTRA_DUEL_TURN and any(
+            isinstance(d, Drawn) and d.extra_duel for d in proc.record.duels
+        )  # a drawn extra duel is played again (TIME-E-6 reading): once is enough to end the generation
+        step = draw(st.sampled_from(sorted(proc.expects - ({Input.DRAW} if replayed else set()))))
         if step is Input.WIN:
             proc = tp.duel_won(proc, draw(st.sampled_from(list(Player))))
         elif step is Input.DRAW:
@@ -284,8 +305,9 @@ def test_time_s_7_a_swiss_outcome_after_time_depends_only_on_duel_wins(
 def impossible_variants(rec: MatchRecord) -> list[tuple[str, MatchRecord]]:
     """Mutations of a finished, rule-abiding record that the rules cannot produce."""
     variants = [("an extra duel after the end", replace(rec, duels=(*rec.duels, Won(B, extra_duel=True))))]
-    if not rec.time_called_between_duels:
-        # (With time called between duels, an appended regular duel would just move that moment.)
+    if not rec.time_called_between_duels and not any(d.extra_duel for d in rec.duels):
+        # (With time called between duels, an appended regular duel would just move that moment; after 1-1-1
+        # in single elimination the extra duel is due with or without time.)
         variants.append(("a duel after the end", replace(rec, duels=(*rec.duels, Won(A)))))
         variants.append(("time between duels after the end", replace(rec, time_called_between_duels=True)))
     for i, duel in enumerate(rec.duels):
@@ -301,10 +323,9 @@ def impossible_variants(rec: MatchRecord) -> list[tuple[str, MatchRecord]]:
             )
             eq = TimedOut(LifePoints(1000, 1000), sudden_death=B)
             variants.append(("sudden death in Swiss", replace(rec, duels=(*rec.duels[:i], eq, *rec.duels[i + 1 :]))))
-        if rec.format is Format.ELIMINATION and not duel.extra_duel and _time_called(duel):
-            # TIME-E-2/3: under time, single elimination decides by LP and sudden death, never a draw
-            drawn = (*rec.duels[:i], Drawn(time_called=True), *rec.duels[i + 1 :])
-            variants.append(("a drawn duel under time", replace(rec, duels=drawn)))
+        if duel.extra_duel and not isinstance(duel, TimedOut):
+            twice = (*rec.duels[:i], Drawn(time_called=True, extra_duel=True), *rec.duels[i + 1 :])
+            variants.append(("time called in the extra duel", replace(rec, duels=twice)))
     return variants
 
 
@@ -333,9 +354,13 @@ def replay(rec: MatchRecord) -> bool:
                 prior = replace(prior, duels=(*prior.duels, duel))
                 continue
             if proc is None and duel.extra_duel:
-                if not rec.time_called_between_duels:
+                if rec.time_called_between_duels:
+                    proc = tp.call_time_between_duels(prior, DKT)
+                elif evaluate(prior, DKT).next is Next.EXTRA_DUEL:
+                    # 1-1-1 in single elimination: the extra duel is played with no time called
+                    proc = tp.TimeProcedure(DKT, prior, Phase.EXTRA_DUEL_RPS, evaluate(prior, DKT))
+                else:
                     return False
-                proc = tp.call_time_between_duels(prior, DKT)
             if proc is None:
                 if rec.time_called_between_duels:
                     return False  # time cannot be called twice
@@ -364,7 +389,7 @@ def _play_timed_duel(proc: tp.TimeProcedure, duel: Duel) -> tp.TimeProcedure | N
             return None
         return tp.duel_won(proc, duel.winner)
     if isinstance(duel, Drawn):
-        return tp.duel_drawn(proc)
+        return None if duel.extra_duel and duel.time_called else tp.duel_drawn(proc)
     if not duel.extra_duel and proc.phase is Phase.EXTRA_DUEL_TURN:
         return None
     while proc.phase in (Phase.FINISH_TURN, Phase.EXTRA_TURN, Phase.EXTRA_DUEL_TURN):

@@ -144,6 +144,15 @@ class MatchState:
     chooser: Chooser | None
     judge_flag: bool  # the rules are silent (who chooses after a drawn duel): a judge should confirm
     rules: tuple[str, ...]
+    # taikai's readings where the text is silent (READINGS), kept with the result: the judges' queue shows them
+    readings: tuple[str, ...] = ()
+
+
+# Where the text is silent, taikai reads it so the judge is never stuck; each reading is flagged for the judge.
+DRAW_AFTER_TIME = "draw-after-time"  # single elimination: the game drew during the called turn or extra turns
+DRAW_IN_EXTRA_DUEL = "draw-in-extra-duel"  # the extra duel's game drew: it is played again
+TIED_AFTER_MOST_DUELS = "tied-after-most-duels"  # single elimination tied (1-1-1) after the most duels
+READINGS = (DRAW_AFTER_TIME, DRAW_IN_EXTRA_DUEL, TIED_AFTER_MOST_DUELS)
 
 
 class MatchRecordError(Exception):
@@ -178,7 +187,8 @@ class _Progress:
     draw: bool = False
     next: Next | None = None
     rules: tuple[str, ...] = ()
-    beyond_most_duels: bool = False  # single elimination tied after the most duels (MATCH-2): play on
+    beyond_most_duels: bool = False  # single elimination tied after the most duels, no extra duel: play on
+    readings: tuple[str, ...] = ()
 
 
 def evaluate(record: MatchRecord, ruleset: Ruleset) -> MatchState:
@@ -221,10 +231,12 @@ def _duel_result(
         return duel.winner, True, (f"{prefix}-1",) if duel.time_called else ()
     if isinstance(duel, Drawn):
         # MATCH-2 forbids match draws outside Swiss, not drawn duels: the match goes on (_regular_duel). Under
-        # time, single elimination decides the duel by LP and sudden death (TIME-E-2/3), never by a draw.
-        if duel.time_called and not rules.match_draws:
-            raise MatchRecordError(Problem("draw-not-allowed", duel=position, format=fmt.value))
-        return None, True, ("TIME-S-1",) if duel.time_called else ()
+        # time in single elimination the text knows only LP and sudden death (TIME-E-2/3); a game that itself
+        # draws in the extra turns is a drawn duel, and the duel score decides (TIME-E-7: 1–1 or 0–0 goes
+        # to the extra duel). taikai's reading, flagged (DRAW_AFTER_TIME).
+        if duel.time_called:
+            return None, True, ("TIME-S-1",) if rules.match_draws else ("TIME-E-7",)
+        return None, True, ()
     for player in Player:
         if duel.lp.of(player) <= 0:
             # At 0 LP the game itself ended the duel: that is a normal win or draw, not a time result.
@@ -254,6 +266,8 @@ def _regular_duel(
         raise MatchRecordError(Problem("too-many-duels", duel=position, max_duels=ruleset.match.max_duels))
     winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
     time_called = isinstance(duel, TimedOut) or duel.time_called
+    if isinstance(duel, Drawn) and duel.time_called and not rules.match_draws:
+        progress = replace(progress, readings=progress.readings + (DRAW_AFTER_TIME,))
     progress = replace(
         progress,
         score=progress.score.add(winner) if decided else progress.score,
@@ -277,9 +291,14 @@ def _regular_duel(
             return _finish(progress, leader, "MATCH-1")
         if rules.match_draws:
             return _finish(progress, None, "MATCH-2")
-        # MATCH-2: no match draw outside Swiss, so the match goes on, a duel at a time, until one player
-        # leads. The text is silent here: taikai's reading, flagged for the judge.
-        return replace(progress, next=None, beyond_most_duels=True, rules=progress.rules + ("MATCH-2",))
+        # MATCH-2: no match draw outside Swiss, and a match has at most max_duels duels (最大３デュエル). The
+        # text is silent on 1–1–1; its one way to decide a tied single-elimination match by another duel is
+        # the extra duel (TIME-E-5, 判定２). taikai's reading, flagged for the judge (TIED_AFTER_MOST_DUELS).
+        tied = replace(progress, readings=progress.readings + (TIED_AFTER_MOST_DUELS,))
+        if rules.extra_duel:
+            return replace(tied, next=Next.EXTRA_DUEL, rules=progress.rules + ("MATCH-2", "TIME-E-5"))
+        # a ruleset with no extra duel: the match goes on, a duel at a time, until one player leads
+        return replace(tied, next=None, beyond_most_duels=True, rules=progress.rules + ("MATCH-2",))
     return replace(progress, next=None)
 
 
@@ -331,10 +350,14 @@ def _extra_duel(progress: _Progress, duel: Duel, position: int, fmt: Format, rul
         raise MatchRecordError(Problem("extra-duel-not-allowed", duel=position, format=fmt.value))
     if progress.next is not Next.EXTRA_DUEL:
         raise MatchRecordError(Problem("extra-duel-not-due", duel=position))
-    if isinstance(duel, Drawn):
-        raise MatchRecordError(Problem("draw-not-allowed", duel=position, format=fmt.value))
-    if isinstance(duel, Won) and duel.time_called:
+    if not isinstance(duel, TimedOut) and duel.time_called:
         raise MatchRecordError(Problem("time-called-twice", duel=position))
+    if isinstance(duel, Drawn):
+        # The text is silent on an extra duel the game itself draws: it is played again (4 turns, 8000 LP,
+        # first player by RPS: TIME-E-5), so the match still ends with a winner (TIME-E-6). Flagged.
+        readings = progress.readings + (DRAW_IN_EXTRA_DUEL,)
+        rules_ = progress.rules + ("TIME-E-5",)
+        return replace(progress, last=duel, last_winner=None, readings=readings, rules=rules_)
     winner, decided, duel_rules = _duel_result(duel, position, fmt, rules)
     progress = replace(
         progress,
@@ -357,7 +380,7 @@ def _finish(progress: _Progress, winner: Player | None, rule: str) -> _Progress:
 def _state(progress: _Progress) -> MatchState:
     next_ = progress.next if progress.finished or progress.next else Next.DUEL
     chooser, flag, rule = _chooser(progress, next_)
-    flag = flag or (progress.beyond_most_duels and not progress.finished)
+    flag = flag or (progress.beyond_most_duels and not progress.finished) or bool(progress.readings)
     rules = progress.rules + ((rule,) if rule else ())
     return MatchState(
         finished=progress.finished,
@@ -368,6 +391,7 @@ def _state(progress: _Progress) -> MatchState:
         chooser=chooser,
         judge_flag=flag,
         rules=tuple(dict.fromkeys(rules)),
+        readings=tuple(dict.fromkeys(progress.readings)),
     )
 
 

@@ -239,19 +239,23 @@ class FormRow:
     """One duel row of the result form, as the event's ruleset allows it."""
 
     number: int  # the fields are duel<number>, duel<number>_lp_a, ...
-    extra_duel: bool  # the extra duel after time (TIME-E-5)
-    draw: bool  # a duel may end in a draw (any regular duel, MATCH-2; never the extra duel)
+    extra_duel: bool  # the extra duel after time or after 1–1–1 (TIME-E-5)
+    draw: bool  # a duel may end in a draw (any duel, MATCH-2; in the extra duel a flagged reading)
     sudden_death: bool  # equal LP after time go to sudden death (TIME-E-3)
+    replay: bool = False  # the extra duel played again after a drawn one (core.match.DRAW_IN_EXTRA_DUEL)
 
 
 def form_rows(ruleset: Ruleset, fmt: Format) -> tuple[FormRow, ...]:
-    """The rows a result form shows: the most duels a match has (MATCH-1), then the extra duel where the
-    format has one (TIME-E-5)."""
+    """The rows a result form shows: the most duels a match has (MATCH-1), then, where the format has one,
+    the extra duel (TIME-E-5: after time, or after 1–1–1) and its replay after a drawn extra duel, so every
+    duel ``core.match`` asks for has a row."""
     rules = ruleset.format_rules(fmt.value)
     # Any regular duel may end in a draw, in either format (MATCH-2 forbids match draws, not drawn duels).
-    rows = [FormRow(n, False, True, rules.sudden_death) for n in range(1, ruleset.match.max_duels + 1)]
+    most = ruleset.match.max_duels
+    rows = [FormRow(n, False, True, rules.sudden_death) for n in range(1, most + 1)]
     if rules.extra_duel:
-        rows.append(FormRow(ruleset.match.max_duels + 1, True, False, rules.sudden_death))
+        rows.append(FormRow(most + 1, True, True, rules.sudden_death))
+        rows.append(FormRow(most + 2, True, True, rules.sudden_death, replay=True))
     return tuple(rows)
 
 

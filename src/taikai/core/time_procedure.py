@@ -56,7 +56,7 @@ _EXPECTS: dict[Phase, frozenset[Input]] = {
     Phase.LIFE_POINTS: frozenset({Input.LIFE_POINTS}),
     Phase.SUDDEN_DEATH: frozenset({Input.WIN}),  # the winner is whoever has more LP after the change
     Phase.EXTRA_DUEL_RPS: frozenset({Input.FIRST_PLAYER}),
-    Phase.EXTRA_DUEL_TURN: frozenset({Input.WIN, Input.TURN_END}),
+    Phase.EXTRA_DUEL_TURN: frozenset({Input.WIN, Input.DRAW, Input.TURN_END}),
     Phase.DONE: frozenset(),
 }
 
@@ -83,10 +83,9 @@ class TimeProcedure:
 
     @property
     def expects(self) -> frozenset[Input]:
-        expected = _EXPECTS[self.phase]
-        if not self.ruleset.format_rules(self.record.format.value).match_draws:
-            expected = expected - {Input.DRAW}
-        return expected
+        # A game that itself draws is recorded in either format: in single elimination it is taikai's reading
+        # (core.match.DRAW_AFTER_TIME, DRAW_IN_EXTRA_DUEL), flagged for the judge; the judge is never stuck.
+        return _EXPECTS[self.phase]
 
     @property
     def starting_lp(self) -> int | None:
@@ -101,8 +100,10 @@ def call_time(record: MatchRecord, ruleset: Ruleset, turn_player: Player) -> Tim
 
 
 def call_time_between_duels(record: MatchRecord, ruleset: Ruleset) -> TimeProcedure:
-    """Time is called while no duel is being played (TIME-S-6, TIME-E-4, TIME-E-5)."""
-    _open_match(record, ruleset)
+    """Time is called while no duel is being played (TIME-S-6, TIME-E-4, TIME-E-5); after 1–1–1 in single
+    elimination the extra duel was due already (``core.match.TIED_AFTER_MOST_DUELS``) and stays due."""
+    if evaluate(record, ruleset).next is not Next.EXTRA_DUEL:
+        _open_match(record, ruleset)
     timed = replace(record, time_called_between_duels=True)
     return _settled(TimeProcedure(ruleset, timed, Phase.DONE, evaluate(timed, ruleset)))
 
@@ -119,9 +120,11 @@ def duel_won(proc: TimeProcedure, winner: Player) -> TimeProcedure:
 
 
 def duel_drawn(proc: TimeProcedure) -> TimeProcedure:
-    """The game itself ended the duel in a draw during the called turn or the extra turns (Swiss)."""
+    """The game itself ended the duel in a draw during the called turn, the extra turns or the extra duel
+    (TIME-S-1; in single elimination a flagged reading: the duel score decides, a drawn extra duel is played
+    again)."""
     _expect(proc, Input.DRAW)
-    return _append(proc, Drawn(time_called=True))
+    return _append(proc, Drawn(extra_duel=True) if proc.in_extra_duel else Drawn(time_called=True))
 
 
 def turn_ended(proc: TimeProcedure) -> TimeProcedure:

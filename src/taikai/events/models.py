@@ -252,6 +252,9 @@ class Match(models.Model):
     duel_wins_b = models.PositiveSmallIntegerField(default=0)
     duel_draws = models.PositiveSmallIntegerField(default=0)
     basis = models.CharField(max_length=40, blank=True)  # played, concession-consent, concession-own-turn, ...
+    # A ruling that ended the match instead of the duels (taikai.core.open_match.RULINGS): a match loss, a DQ's
+    # forfeit, a drop or a lost 参加資格 while the table was being played; "" when the duels decided it
+    ruling = models.CharField(max_length=32, blank=True)
     extension_seconds = models.PositiveIntegerField(default=0)  # TIME-4
     manual = models.BooleanField(default=False)  # a pairing edited by staff
     # PEN-1: duels a penalty decided, [{"duel": n, "loser": "a"|"b", "penalty": id}]: every report keeps them

@@ -76,6 +76,59 @@ _R(
     "Your disqualification was overturned on appeal.",
 )
 
+_R(
+    "notice.drop-concession",
+    "第{round}ラウンド {table}卓: {name} が対戦中に棄権（ドロップ）したため、"
+    "このマッチは {name} の投了（負け）になりました。",
+    "Round {round}, table {table}: {name} dropped from the event during the match, so {name} conceded (lost) it.",
+)
+_R(
+    "notice.ineligible-forfeit",
+    "第{round}ラウンド {table}卓: {name} が大会への参加資格を失ったため（コナミカードゲームIDの登録）、"
+    "このマッチは {name} の負けになりました。",
+    "Round {round}, table {table}: {name} lost the right to take part in the event (the Konami Card Game ID "
+    "registration), so {name} lost this match.",
+)
+_R(
+    "notice.ineligible",
+    "大会への参加資格がないと判断されました（理由: {reason}）。"
+    "次のラウンドからは組み合わせに入りません。受付にお越しください。",
+    "You were found to have no right to take part in the event (reason: {reason}). You will not be paired "
+    "from the next round on; please come to the desk.",
+)
+
+_R(
+    "notice.withdrawn-result-restored",
+    "第{round}ラウンド {table}卓: ヘッドジャッジが自身の罰則を取り消し、結果は罰則の前のものに戻りました。",
+    "Round {round}, table {table}: the head judge withdrew their penalty, and the result before it is back.",
+)
+_R(
+    "notice.withdrawn-match-reopened",
+    "第{round}ラウンド {table}卓: ヘッドジャッジが自身の罰則を取り消しました。罰則の前までのデュエルはそのままです。"
+    "対戦を続けて、結果を報告してください。",
+    "Round {round}, table {table}: the head judge withdrew their penalty. The duels played before it stand: "
+    "play on and report the result.",
+)
+_R(
+    "notice.withdrawn-result-stays",
+    "第{round}ラウンド {table}卓: ヘッドジャッジが自身の罰則を取り消しました。このラウンドは終わっているので結果は"
+    "今のままで、ジャッジと主催者が訂正を決めます。決まればここでお知らせします。",
+    "Round {round}, table {table}: the head judge withdrew their penalty. The round is over, so the result stays "
+    "as it is until the judges and the organizer decide a correction; you will be told here.",
+)
+_R(
+    "notice.withdrawn-duel-to-rule",
+    "第{round}ラウンド {table}卓: ヘッドジャッジが自身の罰則を取り消しました。そのデュエルの扱いはジャッジが決めます。"
+    "それまでデュエルの記録はそのままです。ジャッジが卓に向かいます。",
+    "Round {round}, table {table}: the head judge withdrew their penalty. A judge will rule on the duel it "
+    "decided; until then the duels stay as recorded. A judge is coming to your table.",
+)
+_R(
+    "notice.disqualification-withdrawn",
+    "ヘッドジャッジが失格を取り消しました。",
+    "The head judge withdrew your disqualification.",
+)
+
 
 def notice_text(kind: str, params: dict[str, object], lang: str) -> str:
     return text(Problem(_PREFIX + kind, **params), lang)

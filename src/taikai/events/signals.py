@@ -14,9 +14,14 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
   match; confirmed: the opponent's matching report, or staff entering the slip; disputed: the two reports
   disagree (END-4); corrected: a person decided a result on the correction path, with ``reason`` and
   ``cause``: "correction" (staff, END-3), "penalty" (a penalty's duel or match loss, PEN-1) or "overturn"
-  (an appeal took a penalty back, PEN-6); a finished table changed is ``before_status != "pending"``.
+  (an appeal took a penalty back, PEN-6), "withdrawal" (the head judge withdrew their own penalty, PEN-6) or
+  "leaving" (a drop or a REG-2 mark ended the table being played, ``core.open_match``); a finished table
+  changed is ``before_status != "pending"``.
 - ``result_needs_decision``: event_id, match_id, version, reason, actor — an overturned penalty's table is in a
   round already over: its result stays until someone decides a correction (PEN-6).
+- ``result_read_by_taikai``: event_id, match_id, version, readings (``core.match.READINGS``), actor — a result
+  was decided where the text is silent and taikai's reading decided it (a game drawn in the extra turns or the
+  extra duel, 1–1–1 in single elimination): the judges see it flagged.
 - ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw
   was reported where none is allowed and refused (END-2). Sent at once, not on commit: see
   ``announces_refusal``.
@@ -49,6 +54,7 @@ result_confirmed = Signal()
 result_disputed = Signal()
 result_corrected = Signal()
 result_needs_decision = Signal()
+result_read_by_taikai = Signal()
 intentional_draw_attempted = Signal()
 misreport_suspected = Signal()
 round_paired = Signal()

@@ -16,6 +16,7 @@ TIME_PROCEDURE_RESULT = register("taikai.judging.time_procedure_result", _("Time
 PENALTY_ISSUED = register("taikai.judging.penalty_issued", _("Penalty issued"))
 PENALTY_EFFECT = register("taikai.judging.penalty_effect", _("Penalty effect applied"))
 EFFECT_REVERSED = register("taikai.judging.effect_reversed", _("Penalty effect reversed"))
+PENALTY_WITHDRAWN = register("taikai.judging.penalty_withdrawn", _("Penalty withdrawn by the head judge"))
 APPEAL_FILED = register("taikai.judging.appeal_filed", _("Appeal filed"))
 APPEAL_DECIDED = register("taikai.judging.appeal_decided", _("Appeal decided"))
 DATABASE_IMPORTED = register("taikai.judging.database_imported", _("Violator database imported"))

@@ -41,6 +41,11 @@ _R(
     "ヘッドジャッジ自身の裁定には上告できません。",
     "The head judge's own ruling cannot be appealed.",
 )
+_R(
+    "withdraw-not-head-judge-ruling",
+    "この罰則はヘッドジャッジ自身の裁定ではありません。取り消すには、プレイヤーがヘッドジャッジに上告します。",
+    "This penalty is not the head judge's own ruling: to take it back, the player appeals to the head judge.",
+)
 _R("bad-decision", "裁定は支持か取り消しです。", "A decision is either uphold or overturn.")
 _R("bad-prize-ranks", "賞の順位が正しくありません: {detail}", "The prize ranks are not valid: {detail}")
 _R("bad-import", "取り込めないファイルです: {detail}", "This file cannot be imported: {detail}")

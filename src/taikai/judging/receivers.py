@@ -15,7 +15,7 @@ from django.dispatch import receiver
 from taikai.events import signals
 from taikai.events.actors import System
 from taikai.events.models import Match, Player
-from taikai.judging.services import calls
+from taikai.judging.services import calls, time_procedure
 
 
 def _match(match_id: int) -> Match:
@@ -34,15 +34,28 @@ def flag_changed_after_confirmation(
     # END-3: a staff correction of a confirmed result; PEN-1, PEN-6: a penalty landed on a finished table by the
     # judge's choice, or an overturn restoring one. A table still being played, or a reported one staff settle
     # from the slip, is not a change after the fact.
-    decided_by_judges = cause in ("penalty", "overturn") and before_status != Match.Status.PENDING
+    decided_by_judges = cause in ("penalty", "overturn", "withdrawal") and before_status != Match.Status.PENDING
     if before_status != Match.Status.CONFIRMED and not decided_by_judges:
         return
     calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)
 
 
+@receiver(signals.result_corrected, dispatch_uid="judging.close_time_procedure_of_a_leaver")
+def close_time_procedure_of_a_leaver(sender: Any, *, match_id: int, cause: str = "", **kwargs: Any) -> None:
+    # A drop or a REG-2 mark ended a table where time was called (core.open_match): its procedure ends too, so
+    # the judge's screen does not go on asking for turns of a match already decided.
+    if cause == "leaving":
+        time_procedure.close(_match(match_id), by=System("taikai"))
+
+
 @receiver(signals.result_needs_decision, dispatch_uid="judging.flag_result_needs_decision")
 def flag_result_needs_decision(sender: Any, *, match_id: int, version: int, reason: str, **kwargs: Any) -> None:
     calls.flag_changed_after_confirmation(_match(match_id), reason=reason.strip(), version=version)  # PEN-6
+
+
+@receiver(signals.result_read_by_taikai, dispatch_uid="judging.flag_taikai_reading")
+def flag_taikai_reading(sender: Any, *, match_id: int, version: int, readings: list[str], **kwargs: Any) -> None:
+    calls.flag_taikai_reading(_match(match_id), readings=readings, version=version)  # TIME-E-6, TIME-E-7, MATCH-2
 
 
 @receiver(signals.intentional_draw_attempted, dispatch_uid="judging.flag_intentional_draw_attempt")

@@ -14,6 +14,7 @@ urlpatterns = [
     path(E + "penalties/new/", penalties.penalty_new, name="penalty_new"),
     path(E + "penalties/<int:penalty_id>/apply/", penalties.penalty_apply, name="penalty_apply"),
     path(E + "penalties/<int:penalty_id>/appeal/", penalties.appeal_for_player, name="appeal_for_player"),
+    path(E + "penalties/<int:penalty_id>/withdraw/", penalties.penalty_withdraw, name="penalty_withdraw"),
     path(E + "appeals/<int:appeal_id>/", penalties.appeal_decide, name="appeal_decide"),
     path(E + "database/", penalties.database, name="violator_database"),
     path(E + "database/export.json", penalties.database_export, name="violator_export"),

@@ -16,6 +16,7 @@ from django.utils import timezone
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
 from taikai.core.penalties import head_judge_required
+from taikai.core.open_match import Ruling
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
 from taikai.events import actions
@@ -30,6 +31,7 @@ from taikai.events.permissions import (
     require_registration,
     require_staff,
 )
+from taikai.events.services import notices
 from taikai.events.services.links import LINK_FIELDS, new_token
 from taikai.events.services.links import issue_access as issue_access
 from taikai.events.services.links import player_for_token as player_for_token
@@ -390,7 +392,8 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
 
 def drop_player(player: Player, *, by: Actor) -> Player:
     """A dropped player is never paired again; their results stay in the standings. The player drops
-    themself, or the organizer drops them."""
+    themself, or the organizer drops them. A drop while their table is being played concedes that match
+    (``core.open_match``): the opponent wins and the round does not wait for it."""
     require_player_or_organizer(by, player)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -408,8 +411,16 @@ def drop_player(player: Player, *, by: Actor) -> Player:
             before=before,
             after=as_dict(player, PLAYER_FIELDS),
         )
+        _end_open_match(player, by, Ruling.DROP_CONCESSION)
         send_on_commit(player_dropped, sender=Player, event_id=player.event_id, player_id=player.pk, actor=by)
     return player
+
+
+def _end_open_match(player: Player, by: Actor, ruling: Ruling) -> None:
+    # imported here: results (which rulings builds on) settles team matches through teams, which imports this
+    from taikai.events.services import rulings
+
+    rulings.end_open_match(player, by=by, ruling=ruling)
 
 
 def disqualify_player(player: Player, *, by: Actor) -> Player:
@@ -471,13 +482,18 @@ def undrop_player(player: Player, *, by: Actor) -> Player:
 
 def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
     """REG-2: the organizer marks a player without the right to take part (参加資格: e.g. a Card Game ID with
-    wrong data), with a reason. From then on the player is not paired; an empty reason restores it."""
+    wrong data), with a reason. From then on the player is not paired; an empty reason restores it. Marked
+    while their table is being played, they cannot play it on: the opponent wins it (``core.open_match``);
+    a restored right does not undo that decided result (a correction does). The player is told, with the reason."""
     require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = as_dict(player, PLAYER_FIELDS)
         player.ineligible_reason = reason.strip()[:300]
         player.save()
+        if player.ineligible_reason and not before["ineligible_reason"]:
+            notices.tell(player, None, "ineligible", reason=player.ineligible_reason)
+            _end_open_match(player, by, Ruling.INELIGIBLE_FORFEIT)
         record(
             actions.PLAYER_UPDATED,
             actor=by,

@@ -118,6 +118,7 @@ class Outcome:
     duel_wins_b: int
     duel_draws: int
     rules: tuple[str, ...]
+    readings: tuple[str, ...] = ()  # taikai's readings where the text is silent (core.match.READINGS)
 
 
 def outcome_of(match: Match, data: ResultInput) -> Outcome:
@@ -134,7 +135,15 @@ def outcome_of(match: Match, data: ResultInput) -> Outcome:
     if not state.finished:
         raise ServiceError("match-not-finished", next=str(state.next) if state.next else "duel")
     result = "draw" if state.draw else ("a" if str(state.winner) == "A" else "b")
-    return Outcome(result, state.score.a, state.score.b, state.score.draws, tuple(state.rules))
+    return Outcome(result, state.score.a, state.score.b, state.score.draws, tuple(state.rules), state.readings)
+
+
+def _flag_readings(m: Match, outcome: Outcome, by: Actor | None) -> None:
+    """A result decided by taikai's reading of a silent text goes to the judges' queue (flagged), once
+    committed; the head judge confirms or corrects it."""
+    if outcome.readings:
+        send_on_commit(signals.result_read_by_taikai, sender=Match, event_id=m.round.event_id, match_id=m.pk,
+                       version=m.version, readings=list(outcome.readings), actor=by)  # fmt: skip
 
 
 def _judged(match: Match, data: ResultInput) -> Outcome | ServiceError:
@@ -171,10 +180,13 @@ def _snapshot(m: Match) -> dict[str, Any]:
         "record": m.record,
         "basis": m.basis,
         "duels": [m.duel_wins_a, m.duel_wins_b, m.duel_draws],
+        "ruling": m.ruling,
     }
 
 
-def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
+def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str, ruling: str = "") -> None:
+    """``ruling``: what ended the match instead of the duels (``core.open_match.Ruling``), "" for the duels."""
+    m.ruling = ruling
     m.record = {**data.stored(), "rules": list(outcome.rules)}
     m.result = outcome.result
     m.duel_wins_a, m.duel_wins_b, m.duel_draws = outcome.duel_wins_a, outcome.duel_wins_b, outcome.duel_draws
@@ -183,7 +195,7 @@ def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str) -> None:
     m.version += 1
 
 
-RESULT_FIELDS = ["record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "status", "version"]
+RESULT_FIELDS = ["record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "ruling", "status", "version"]
 _RELATIONS = ("round", "player_a", "player_b")
 
 
@@ -327,6 +339,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         if m.status == Match.Status.CONFIRMED:
             settle_team_match(m)
             finish_when_committed(m)
+            _flag_readings(m, outcome, None)
         record(
             action,
             actor_label=f"player:{player.pk}",
@@ -397,6 +410,7 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
         db_rows.update(m, RESULT_FIELDS)
         settle_team_match(m)
         finish_when_committed(m)
+        _flag_readings(m, outcome, by)
         record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
         if before["status"] != Match.Status.PENDING:  # a reported or disputed table, decided by the desk
             notices.tell_both(m, "result-entered")
@@ -412,18 +426,31 @@ def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str,
     return _decide(match, by=by, result=result, reason=reason, version=version, cause="correction")
 
 
-def rule_result(match: Match, *, by: Actor, result: ResultInput, reason: str, cause: str = "penalty") -> Match:
+def rule_result(
+    match: Match, *, by: Actor, result: ResultInput, reason: str, cause: str = "penalty", ruling: str = ""
+) -> Match:
     """A judge's ruling decides the match (PEN-1: a penalty's duel or match loss, a DQ's forfeit): confirmed
     at once and logged as a correction with its reason, like END-3; the team match is settled and the round
-    finishes when this was its last table, so the next round pairs at once."""
+    finishes when this was its last table, so the next round pairs at once. ``ruling``: what ended the match
+    instead of the duels (``core.open_match.Ruling``), kept on the table so its pages say it."""
     require_judge(by, match.round.event)
-    return _decide(match, by=by, result=result, reason=reason, version=None, cause=cause)
+    return _decide(match, by=by, result=result, reason=reason, version=None, cause=cause, ruling=ruling)
 
 
-def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None, cause: str) -> Match:
+def decide_by_leaving(match: Match, *, by: Actor, result: ResultInput, ruling: str) -> Match:
+    """A player left the event while this table was being played (a drop, REG-2; ``core.open_match``): the
+    match is decided on the correction path, with the ruling as its reason. Whoever may remove the player
+    (the player themself for a drop, the organizer) decides it; the caller checked that."""
+    return _decide(match, by=by, result=result, reason=ruling, version=None, cause="leaving", ruling=ruling)
+
+
+def _decide(
+    match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None, cause: str, ruling: str = ""
+) -> Match:
     """The one correction path (END-3, PEN-1, PEN-6): a result decided by a person with a reason, on the version
-    they saw. ``cause`` says who decided ("correction", "penalty", "overturn") for the signal's receivers. A
-    finished table that changes tells both players (notices); the judges' queue hears of it by the signal."""
+    they saw. ``cause`` says who decided ("correction", "penalty", "overturn", "withdrawal", "leaving") for the
+    signal's receivers. A finished table that changes tells both players (notices); the judges' queue hears of
+    it by the signal."""
     if not reason.strip():
         raise ServiceError("reason-required")
     judged = _judged(match, result)
@@ -433,10 +460,11 @@ def _decide(match: Match, *, by: Actor, result: ResultInput, reason: str, versio
         keeps_penalty_duels(m, result)
         before = _snapshot(m)
         db_rows.insert(ResultReport(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis))
-        _apply(m, result, outcome, Match.Status.CONFIRMED)
+        _apply(m, result, outcome, Match.Status.CONFIRMED, ruling)
         db_rows.update(m, RESULT_FIELDS)  # written as _enter writes it (docs/architecture.md)
         settle_team_match(m)
         finish_when_committed(m)
+        _flag_readings(m, outcome, by)
         record(
             actions.RESULT_CORRECTED,
             actor=by,

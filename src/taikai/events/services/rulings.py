@@ -12,28 +12,37 @@ the judges' queue); an overturn never reopens a match whose round is over.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from taikai.audit.services import record
-from taikai.core import penalty_duels
+from taikai.core import open_match, penalty_duels
 from taikai.core.match import MatchRecord
 from taikai.core.match import Player as Side
+from taikai.core.open_match import Ruling
 from taikai.events import actions, signals
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player, Round, Team, as_dict
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.events.services import notices
-from taikai.events.services.results import ResultInput, outcome_of, rule_result
+from taikai.events.services.results import ResultInput, decide_by_leaving, outcome_of, rule_result
 from taikai.events.signals import send_on_commit
 
-MATCH_FIELDS = ["status", "record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "penalty_duels"]
+MATCH_FIELDS = [
+    "status", "record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "penalty_duels", "ruling"
+]  # fmt: skip
 
 
 def snapshot(m: Match) -> dict[str, Any]:
-    return {name: getattr(m, name) for name in MATCH_FIELDS}
+    """The table's result fields, as an effect or the log keeps them (``ruling`` only where one stood)."""
+    out = {name: getattr(m, name) for name in MATCH_FIELDS}
+    if not out["ruling"]:
+        del out["ruling"]
+    return out
 
 
 def _locked(match: Match) -> Match:
@@ -91,13 +100,15 @@ def decide_by_penalty(match: Match, *, by: Actor, record_: MatchRecord, loser: s
     stays in the log, the judges' queue is told, and so are both players."""
     data = ResultInput.from_record(record_)
     with transaction.atomic():
-        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty})")
+        m = rule_result(match, by=by, result=data, reason=f"PEN-1 {what} (penalty {penalty})", ruling=what)
         notices.tell_both(m, what, loser=loser.lower(), penalty=penalty)
     return m
 
 
-def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: str) -> Match:
-    """PEN-6: an overturned penalty's effect on a table is taken back, on the correction path.
+def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: str, how: str = "overturn") -> Match:
+    """PEN-6: an overturned penalty's effect on a table is taken back, on the correction path. ``how``:
+    "overturn" (an appeal) or "withdrawal" (the head judge withdrew their own penalty); the players' notices
+    and the log say which.
 
     - The table was being played when the penalty landed and its round is still the event's last: it is
       played on from the duels played before the penalty (kept, never wiped), its round open again.
@@ -114,15 +125,30 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
         m = _locked(match)
         notices.close_superseded(m, penalty=penalty)  # the notices of the penalty give way to the overturn's
         kept = [p for p in m.penalty_duels if str(p.get("penalty")) != str(penalty)]
+        undo = _Undo(penalty, how)
         if before.get("status") == Match.Status.CONFIRMED and before.get("record"):
-            return _restore_decided(m, by, before, kept, penalty)
+            return _restore_decided(m, by, before, kept, undo)
         if m.being_played and _has_later_penalty_duel(m, kept, penalty):
-            return _to_decide(m, by, kept, penalty, "the duel it decided needs a ruling", "overturned-duel-to-rule")
+            return _to_decide(m, by, kept, undo, "the duel it decided needs a ruling", "duel-to-rule")
         if _round_is_last(m):  # being played, or reported or disputed (END-4): back to that, never confirmed
-            return _reopen(m, by, before, kept, penalty)
-        return _to_decide(
-            m, by, kept, penalty, "the result of a finished round needs a correction", "overturned-result-stays"
-        )
+            return _reopen(m, by, before, kept, undo)
+        return _to_decide(m, by, kept, undo, "the result of a finished round needs a correction", "result-stays")
+
+
+@dataclass(frozen=True)
+class _Undo:
+    """Which penalty's effect is taken back, and how: "overturn" (an appeal) or "withdrawal" (PEN-6)."""
+
+    penalty: str
+    how: str
+
+    def notice(self, what: str) -> str:
+        """The notice kind: ``overturned-…`` or ``withdrawn-…`` (``notice_texts``)."""
+        return f"{'withdrawn' if self.how == 'withdrawal' else 'overturned'}-{what}"
+
+    @property
+    def words(self) -> str:
+        return "withdrawn by the head judge" if self.how == "withdrawal" else "overturned"
 
 
 def _has_later_penalty_duel(m: Match, kept: list[Any], penalty: str) -> bool:
@@ -130,33 +156,34 @@ def _has_later_penalty_duel(m: Match, kept: list[Any], penalty: str) -> bool:
     return bool(mine) and any(int(p["duel"]) > min(mine) for p in kept)
 
 
-def _to_decide(m: Match, by: Actor, kept: list[Any], penalty: str, why: str, notice: str) -> Match:
+def _to_decide(m: Match, by: Actor, kept: list[Any], undo: _Undo, why: str, notice: str) -> Match:
     """The overturn changes no result by itself: the penalty duel is no longer a fixed fact, the judges' queue
     is asked to decide, and both players are told (inside the caller's transaction)."""
     old = snapshot(m)
     m.penalty_duels, m.version = kept, m.version + 1
     m.save(update_fields=["penalty_duels", "version"])
     record(actions.RESULT_TO_DECIDE, actor=by, event_id=m.round.event_id, obj=m, before=old, after=snapshot(m),
-           penalty=penalty)  # fmt: skip
+           penalty=undo.penalty, how=undo.how)  # fmt: skip
     send_on_commit(
         signals.result_needs_decision,
         sender=Match,
         event_id=m.round.event_id,
         match_id=m.pk,
         version=m.version,
-        reason=f"PEN-6 penalty {penalty} overturned: {why}",
+        reason=f"PEN-6 penalty {undo.penalty} {undo.words}: {why}",
         actor=by,
     )
-    notices.tell_both(m, notice)
+    notices.tell_both(m, undo.notice(notice))
     return m
 
 
-def _restore_decided(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
+def _restore_decided(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: _Undo) -> Match:
     m.penalty_duels = kept
     m.save(update_fields=["penalty_duels"])
     data = ResultInput.from_json({k: v for k, v in before["record"].items() if k != "rules"})
-    restored = rule_result(m, by=by, result=data, reason=f"PEN-6 penalty {penalty} overturned", cause="overturn")
-    notices.tell_both(restored, "overturned-result-restored")
+    reason = f"PEN-6 penalty {undo.penalty} {undo.words}"
+    restored = rule_result(m, by=by, result=data, reason=reason, cause=undo.how, ruling=before.get("ruling", ""))
+    notices.tell_both(restored, undo.notice("result-restored"))
     return restored
 
 
@@ -166,15 +193,16 @@ def _round_is_last(m: Match) -> bool:
     return not later and rnd.event.status != rnd.event.Status.FINISHED
 
 
-def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalty: str) -> Match:
+def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: _Undo) -> Match:
     """The table is back to what it held before the penalty (played on, or its report or dispute); its round,
     finished by it, opens again."""
     old = snapshot(m)
     m.status, m.record, m.result = before.get("status") or Match.Status.PENDING, before.get("record"), ""
     m.duel_wins_a = m.duel_wins_b = m.duel_draws = 0
-    m.basis, m.penalty_duels, m.version = "", kept, m.version + 1
+    m.basis, m.penalty_duels, m.version, m.ruling = "", kept, m.version + 1, ""
     if m.status != Match.Status.PENDING:
         m.result, m.basis = before.get("result", ""), before.get("basis", "")
+        m.ruling = before.get("ruling", "")
         m.duel_wins_a, m.duel_wins_b = before.get("duel_wins_a", 0), before.get("duel_wins_b", 0)
         m.duel_draws = before.get("duel_draws", 0)
     m.save(update_fields=[*MATCH_FIELDS, "version"])
@@ -185,7 +213,8 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
         obj=m,
         before=old,
         after=snapshot(m),
-        penalty=penalty,
+        penalty=undo.penalty,
+        how=undo.how,
     )
     rnd = Round.objects.select_for_update().get(pk=m.round_id)
     if rnd.status == Round.Status.FINISHED:
@@ -204,9 +233,9 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
         )
         m.round = rnd
     if m.status == Match.Status.PENDING:
-        notices.tell_both(m, "overturned-match-reopened")
+        notices.tell_both(m, undo.notice("match-reopened"))
         return m
-    notices.tell_both(m, "overturned-result-restored")
+    notices.tell_both(m, undo.notice("result-restored"))
     if m.status == Match.Status.DISPUTED:  # END-4: the dispute the penalty had settled goes back to a judge
         send_on_commit(
             signals.result_disputed,
@@ -221,8 +250,30 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], penalt
     return m
 
 
-def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | None) -> Player:
-    """PEN-6: an overturned DQ is lifted; a player who had dropped before it stays dropped."""
+def end_open_match(player: Player, *, by: Actor, ruling: Ruling) -> Match | None:
+    """The player leaves the event (a drop, REG-2) while their table is being played: the match ends as
+    ``core.open_match`` reads the rules (the opponent wins), on the correction path, so the round is not left
+    waiting for it; both players are told in words. Inside the caller's transaction, which checked who may
+    remove the player. None: no table of theirs was being played."""
+    rnd = Round.objects.filter(event_id=player.event_id).order_by("-number").first()
+    if rnd is None:
+        return None
+    seats = Match.objects.filter(round=rnd, is_bye=False).filter(Q(player_a=player) | Q(player_b=player))
+    m = seats.select_related("round__event", "player_a", "player_b").first()
+    if m is None or not m.being_played:
+        return None  # reported, disputed or decided: the players' or the judges' result stands (END-3)
+    leaver = Side.A if m.player_a_id == player.pk else Side.B
+    fixed = penalty_duels.read(m.penalty_duels)
+    event = m.round.event
+    record_ = open_match.ended_by_leaving(ruling, m.round.format, leaver, event.ruleset, fixed)
+    m = decide_by_leaving(m, by=by, result=ResultInput.from_record(record_), ruling=ruling.value)
+    notices.tell_both(m, ruling.value, loser=leaver.value.lower())
+    return m
+
+
+def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | None, how: str = "overturn") -> Player:
+    """PEN-6: an overturned (or withdrawn, ``how="withdrawal"``) DQ is lifted; a player who had dropped before
+    it stays dropped."""
     require_head_judge(by, player.event)
     fields = ["dropped_after_round", "disqualified"]
     with transaction.atomic():
@@ -238,8 +289,9 @@ def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | No
             obj=p,
             before=before,
             after=as_dict(p, fields),
+            how=how,
         )
-        notices.tell(p, None, "disqualification-lifted")
+        notices.tell(p, None, "disqualification-withdrawn" if how == "withdrawal" else "disqualification-lifted")
     return p
 
 

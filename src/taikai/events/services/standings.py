@@ -29,6 +29,7 @@ class StandingRow:
     oomw: Fraction
     code: str
     dropped: bool
+    ineligible: bool = False  # REG-2: marked without the right to take part (参加資格), not paired
 
     @property
     def omw_text(self) -> str:
@@ -60,6 +61,7 @@ def _table(event: Event, overrides: dict[int, str] | None = None) -> list[Standi
                 s.oomw,
                 s.code,
                 p.dropped,
+                bool(p.ineligible_reason),
             )
         )
     return out

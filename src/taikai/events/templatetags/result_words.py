@@ -15,6 +15,12 @@ def result_words(match: Match) -> str:
     return words.result_text(match)
 
 
+@register.filter(name="ruling_words")
+def ruling_words(match: Match) -> str:
+    """``{{ match|ruling_words }}``: what ended the match instead of the duels (a DQ, a drop, REG-2), or ""."""
+    return words.ruling_text(match)
+
+
 @register.filter(name="report_words")
 def report_words(report: object, match: Match) -> str:
     """``{{ report|report_words:match }}``: what a player's (or staff's) report says, in words."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from taikai.core.match_json import BASES
+from taikai.core.open_match import Ruling
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player
 from taikai.events.services.results import ResultInput, outcome_of
@@ -24,17 +25,36 @@ def outcome_text(winner: Player | None, wins_winner: int, wins_other: int, draws
 
 
 def result_text(match: Match) -> str:
-    """The stored outcome of a decided table in words; empty while it has none."""
+    """The stored outcome of a decided table in words, with the ruling that ended it where one did
+    (「佐藤 花子 の勝ち 2–0（山田 太郎 の失格による）」); empty while it has none."""
     if match.is_bye:
         return _("%(name)s: bye (win)") % {"name": match.player_a.name}
     a, b, d = match.duel_wins_a, match.duel_wins_b, match.duel_draws
     if match.result == "a":
-        return outcome_text(match.player_a, a, b, d, match.basis)
-    if match.result == "b":
-        return outcome_text(match.player_b, b, a, d, match.basis)
-    if match.result == "draw":
-        return outcome_text(None, a, b, d, match.basis)
-    return ""
+        words = outcome_text(match.player_a, a, b, d, match.basis)
+    elif match.result == "b":
+        words = outcome_text(match.player_b, b, a, d, match.basis)
+    elif match.result == "draw":
+        words = outcome_text(None, a, b, d, match.basis)
+    else:
+        return ""
+    why = ruling_text(match)
+    return _("%(result)s (%(why)s)") % {"result": words, "why": why} if why else words
+
+
+def ruling_text(match: Match) -> str:
+    """What ended the match instead of the duels (``core.open_match.Ruling``), naming the player who lost it."""
+    loser = match.player_b if match.result == "a" else match.player_a if match.result == "b" else None
+    if match.ruling not in set(Ruling) or loser is None:
+        return ""
+    texts = {
+        Ruling.MATCH_LOSS: _("%(name)s lost the match by a penalty"),
+        Ruling.DQ_FORFEIT: _("%(name)s was disqualified"),
+        Ruling.DROP_CONCESSION: _("%(name)s dropped during the match and conceded it"),
+        Ruling.INELIGIBLE_FORFEIT: _("%(name)s lost the right to take part"),
+    }
+    assert set(texts) == set(Ruling)
+    return texts[Ruling(match.ruling)] % {"name": loser.name}
 
 
 def basis_text(basis: str) -> str:

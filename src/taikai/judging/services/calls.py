@@ -315,6 +315,17 @@ def flag_changed_after_confirmation(match: Match, *, reason: str, version: int |
     return _flag(match.round.event, match, "changed-after-confirmation", key, reason)
 
 
+def flag_taikai_reading(match: Match, *, readings: list[str], version: int | None = None) -> list[JudgeCall]:
+    """TIME-E-6, TIME-E-7, MATCH-2: the text is silent and taikai's reading decided the table (a game drawn in the
+    extra turns or the extra duel, 1–1–1 in single elimination); the head judge sees it, once per reading."""
+    flagged = []
+    for reading in readings:
+        call = _flag(match.round.event, match, f"reading-{reading}", f"reading:{match.pk}:{version}:{reading}")
+        if call is not None:
+            flagged.append(call)
+    return flagged
+
+
 def flag_intentional_draw_attempt(match: Match, *, player: Player | None = None) -> JudgeCall | None:
     """END-2: an intentional draw reported in a single-elimination match (refused by the results service)."""
     who = f" ({player.name})" if player else ""

@@ -166,7 +166,37 @@ def penalty_list(request: HttpRequest, event: Event) -> HttpResponse:
     for p in rows:
         p.rung_label = rung_label(p.rung)  # type: ignore[attr-defined]
         p.head_judge_ruling = appeals.by_head_judge(p)  # type: ignore[attr-defined]  # CS 3: not appealable
-    return render(request, "judging/penalties.html", {"event": event, "penalties": rows})
+    context = {"event": event, "penalties": rows, "is_head_judge": is_head_judge(Staff(request.user), event)}
+    return render(request, "judging/penalties.html", context)
+
+
+@staff_view
+@require_POST
+def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
+    """PEN-6: the head judge withdraws their own penalty (asked twice, without JavaScript)."""
+    penalty = get_object_or_404(Penalty.objects.select_related("player"), event=event, pk=penalty_id)
+    reason = request.POST.get("reason", "")
+    if not request.POST.get("confirmed") and reason.strip():
+        what = f"{rung_label(penalty.rung)} · {infraction_label(penalty.infraction)}"
+        context = {
+            "event": event,
+            "question": _("Withdraw your penalty for %(name)s?") % {"name": penalty.player.name},
+            "details": [_("Penalty: %(penalty)s. Its effects are undone.") % {"penalty": what}, reason],
+            "action": request.path,
+            "fields": [("reason", reason)],
+            "button_name": "withdraw",
+            "button_value": "1",
+            "button": _("Yes, withdraw it"),
+            "back": reverse("penalty_list", args=[event.pk]),
+        }
+        return render(request, "judging/confirm.html", context)
+    try:
+        services.withdraw_penalty(penalty, by=Staff(request.user), reason=reason)
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("The penalty was withdrawn; the players were told."))
+    return redirect("penalty_list", event.pk)
 
 
 @staff_view
