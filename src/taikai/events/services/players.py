@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
-from taikai.core.penalties import head_judge_required
 from taikai.core.open_match import Ruling
+from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
 from taikai.events import actions
