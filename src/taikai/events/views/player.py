@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from taikai.core import penalty_duels
+from taikai.core.ids import parse_id
 from taikai.core.match import Format
 from taikai.core.match import Player as MatchPlayer
 from taikai.core.penalty_duels import PenaltyDuel
@@ -210,9 +211,8 @@ def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
     match = current_match(player)
     if match is None:
         return redirect("player_home", token=token)
-    try:
-        seen = int(request.POST.get("version", ""))
-    except ValueError:  # a page from before versions were sent: show it the current report first
+    seen = parse_id(request.POST.get("version"))
+    if seen is None:  # a page from before versions were sent: show it the current report first
         seen = -1
     try:
         result_services.confirm_result(match, player=player, version=seen)
