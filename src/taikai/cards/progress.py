@@ -12,7 +12,7 @@ class TerminalProgress:
     def __init__(self, label: str, stream: TextIO | None = None, width: int = 30):
         self.label = shown(label)
         # the carriage return that redraws the bar must reach the terminal (taikai.cli escapes the rest)
-        self.stream = stream or getattr(sys.stderr, "unescaped", sys.stderr)
+        self.stream: TextIO = stream or getattr(sys.stderr, "unescaped", None) or sys.stderr
         self.width = width
         self.enabled = self.stream.isatty()
         self._drawn = False
