@@ -21,6 +21,11 @@ try:
 except _config.ConfigError as exc:
     sys.stderr.write(f"taikai: configuration error: {exc}\n")
     raise SystemExit(2) from exc
+try:
+    SERVER_LIMITS = _config.load_server_limits()  # header deadline, connections, CSV rows: SECURITY.md
+except _config.ConfigError as exc:
+    sys.stderr.write(f"taikai: configuration error: {exc}\n")
+    raise SystemExit(2) from exc
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir
@@ -185,6 +190,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # players' links masked, repeated client errors thinned out (taikai.security.logs, SECURITY.md)
+    "filters": {"private_links": {"()": "taikai.security.logs.PrivateLinks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["private_links"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

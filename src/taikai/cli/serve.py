@@ -115,12 +115,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int) -> None:
+    from taikai.security.logs import uvicorn_log_config
+
+    server = settings.SERVER_LIMITS
     uvicorn.run(
         "taikai.asgi:application",
         host=args.host,
         port=args.port,
         workers=workers,
         log_level="warning",
+        log_config=uvicorn_log_config(),  # players' links masked, repeated 4xx thinned (taikai.security.logs)
+        # a deadline for each request head and caps on open connections (taikai.security.connections)
+        http="taikai.security.connections:GuardedHTTP",
+        timeout_keep_alive=server.keep_alive,
+        h11_max_incomplete_event_size=server.max_header_bytes,
         # X-Forwarded-For is believed only from the proxies the operator named; by default from nobody,
         # so a client cannot pick its own address for the sign-in throttle.
         proxy_headers=bool(settings.LIMITS.trusted_proxies),
