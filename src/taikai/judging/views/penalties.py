@@ -31,10 +31,10 @@ from taikai.judging.services.common import current_match
 
 def _steps(raw: str | None) -> int:
     """The downgrade steps as typed; anything too long to be a step count is refused by the service."""
-    steps = parse_id(raw or "1")
-    if steps is None:
+    text = (raw or "1").strip()
+    if parse_id(text, digits=len(text)) is None:
         raise ValueError(raw)  # the form says to type a number of steps
-    return min(steps, 10**4)
+    return min(int(text), 10**4) if len(text) <= 4 else 10**4
 
 
 def _prior_duels(post: Any) -> list[dict[str, Any]] | None:
