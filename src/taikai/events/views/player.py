@@ -43,6 +43,7 @@ def _player(request: HttpRequest, token: str) -> Player:
     player = player_services.player_for_token(token)
     if player is None:
         raise LinkNotFound
+    request._taikai_player = player  # type: ignore[attr-defined]
     return player
 
 
@@ -58,9 +59,13 @@ def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
-            return view(request, token, *args, **kwargs)
+            response = view(request, token, *args, **kwargs)
         except LinkNotFound:
             return link_not_found(request)
+        player = getattr(request, "_taikai_player", None)
+        if player is not None and player.event.status == Event.Status.FINISHED:
+            response["X-Taikai-Offline"] = "forget"  # the event has ended: the service worker keeps no copy
+        return response
 
     return wrapper
 

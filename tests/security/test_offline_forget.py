@@ -1,0 +1,57 @@
+"""Issue 25 item 14: the service worker kept a re-issued link's old page offline, and nothing was cleared at
+sign-out. Now a copy goes when the server answers 404/410 for its link, when the page says the event has
+ended, and at sign-out (Clear-Site-Data)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from taikai.events.actors import Staff
+from taikai.events.models import Event
+from taikai.events.services import players as player_services
+from tests.conftest import PHONE
+from tests.security.conftest import World
+from tests.web.conftest import venue, venue_page  # noqa: F401 - fixtures, used by name
+
+CACHED = "caches.open('taikai-player-v2').then(c => c.keys()).then(k => k.map(r => r.url))"
+
+
+@pytest.mark.django_db
+def test_signing_out_tells_the_browser_to_clear_its_copies(world: World) -> None:
+    client = Client()
+    client.force_login(world.organizer)
+    answer = client.post("/logout/")
+    assert answer.status_code == 302 and answer["Clear-Site-Data"] == '"cache", "storage"'
+
+
+@pytest.mark.django_db
+def test_a_finished_events_player_page_is_not_kept_offline(world: World) -> None:
+    player = world.match().player_a
+    token = world.token_of(player)
+    assert "X-Taikai-Offline" not in Client().get(f"/p/{token}/")
+    Event.objects.filter(pk=world.event.pk).update(status=Event.Status.FINISHED)
+    assert Client().get(f"/p/{token}/")["X-Taikai-Offline"] == "forget"
+    assert Client().get("/p/no-such-link/").status_code == 404
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page: Any) -> None:  # noqa: F811
+    from tests.security.conftest import build_world
+
+    world = build_world(players=4)
+    player = world.match().player_a
+    old = world.token_of(player)
+    page = venue_page(viewport=PHONE)
+    page.goto(f"{page.base_url}/p/{old}/")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20_000)
+    page.reload()
+    page.wait_for_function(f"{CACHED}.then(urls => urls.some(u => u.includes('{old}')))", timeout=20_000)
+    new = player_services.issue_access(player, by=Staff(world.organizer))  # the desk re-issues the link
+    page.reload()  # online: the old link answers 404, and its copies go
+    page.wait_for_function(f"{CACHED}.then(urls => !urls.some(u => u.includes('{old}')))", timeout=20_000)
+    page.goto(f"{page.base_url}/p/{new}/")
+    page.wait_for_function(f"{CACHED}.then(urls => urls.some(u => u.includes('{new}')))", timeout=20_000)
