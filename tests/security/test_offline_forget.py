@@ -4,6 +4,8 @@ ended, and at sign-out (Clear-Site-Data)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -37,6 +39,16 @@ def test_a_finished_events_player_page_is_not_kept_offline(world: World) -> None
     assert Client().get("/p/no-such-link/").status_code == 404
 
 
+def _until(page: Any, wanted: Callable[[list[str]], bool], seconds: float = 20) -> None:
+    """Poll the service worker's cache (an async read: wait_for_function would take its promise as truthy)."""
+    deadline = time.monotonic() + seconds
+    urls: list[str] = page.evaluate(CACHED)
+    while not wanted(urls):
+        assert time.monotonic() < deadline, urls
+        time.sleep(0.2)
+        urls = page.evaluate(CACHED)
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page: Any) -> None:  # noqa: F811
@@ -49,9 +61,9 @@ def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page
     page.goto(f"{page.base_url}/p/{old}/")
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20_000)
     page.reload()
-    page.wait_for_function(f"{CACHED}.then(urls => urls.some(u => u.includes('{old}')))", timeout=20_000)
+    _until(page, lambda urls: any(old in u for u in urls))
     new = player_services.issue_access(player, by=Staff(world.organizer))  # the desk re-issues the link
     page.reload()  # online: the old link answers 404, and its copies go
-    page.wait_for_function(f"{CACHED}.then(urls => !urls.some(u => u.includes('{old}')))", timeout=20_000)
+    _until(page, lambda urls: urls and not any(old in u for u in urls))
     page.goto(f"{page.base_url}/p/{new}/")
-    page.wait_for_function(f"{CACHED}.then(urls => urls.some(u => u.includes('{new}')))", timeout=20_000)
+    _until(page, lambda urls: any(new in u for u in urls))
