@@ -67,3 +67,27 @@ def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page
     _until(page, lambda urls: urls and not any(old in u for u in urls))
     page.goto(f"{page.base_url}/p/{new}/")
     _until(page, lambda urls: any(new in u for u in urls))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_signing_out_clears_the_offline_copies_in_the_browser(venue_page: Any) -> None:  # noqa: F811
+    from tests.security.conftest import build_world
+
+    world = build_world(players=4)
+    world.organizer.set_password("correct horse battery")
+    world.organizer.save()
+    token = world.token_of(world.match().player_a)
+    page = venue_page(viewport=PHONE)
+    page.goto(f"{page.base_url}/p/{token}/")  # a player's page looked at on the desk's phone
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20_000)
+    page.reload()
+    _until(page, lambda urls: any(token in u for u in urls))
+    page.goto(f"{page.base_url}/login/")
+    page.fill("input[name=username]", world.organizer.username)
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button.primary")
+    page.wait_for_load_state()
+    page.click("form[action='/logout/'] button")
+    page.wait_for_url("**/login/")
+    _until(page, lambda urls: urls == [])
