@@ -236,3 +236,27 @@ def load_webhooks(env: dict[str, str] | None = None) -> Webhooks:
         per_event=_int(env, "TAIKAI_WEBHOOKS_PER_EVENT", 5, 1, 100),
         disable_after=_int(env, "TAIKAI_WEBHOOK_DISABLE_AFTER", 5, 1, 1000),
     )
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """What one web process holds for clients before a request reaches the application (SECURITY.md)."""
+
+    header_timeout: float  # TAIKAI_HEADER_TIMEOUT: seconds from a connection or a new request to its whole head
+    max_header_bytes: int  # TAIKAI_MAX_HEADER_BYTES: bytes of a request line and headers
+    max_connections: int  # TAIKAI_MAX_CONNECTIONS: open connections per web process
+    max_connections_per_address: int  # TAIKAI_MAX_CONNECTIONS_PER_ADDRESS: of those, from one client address
+    keep_alive: int  # TAIKAI_KEEP_ALIVE: seconds an idle connection is kept after a response
+    csv_max_rows: int  # TAIKAI_CSV_MAX_ROWS: players in one CSV import
+
+
+def load_server_limits(env: dict[str, str] | None = None) -> ServerLimits:
+    env = dict(os.environ if env is None else env)
+    return ServerLimits(
+        header_timeout=_int(env, "TAIKAI_HEADER_TIMEOUT", 10, 1, 600),
+        max_header_bytes=_int(env, "TAIKAI_MAX_HEADER_BYTES", 64 * 1024, 4 * 1024, 1024 * 1024),
+        max_connections=_int(env, "TAIKAI_MAX_CONNECTIONS", 1000, 10, 100_000),
+        max_connections_per_address=_int(env, "TAIKAI_MAX_CONNECTIONS_PER_ADDRESS", 200, 1, 100_000),
+        keep_alive=_int(env, "TAIKAI_KEEP_ALIVE", 5, 1, 300),
+        csv_max_rows=_int(env, "TAIKAI_CSV_MAX_ROWS", 2000, 1, 1_000_000),
+    )

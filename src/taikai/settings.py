@@ -23,6 +23,7 @@ except _config.ConfigError as exc:
     raise SystemExit(2) from exc
 try:
     WEBHOOKS = _config.load_webhooks()  # allowed internal destinations, deadline, workers: SECURITY.md
+    SERVER_LIMITS = _config.load_server_limits()  # header deadline, connections, CSV rows: SECURITY.md
 except _config.ConfigError as exc:
     sys.stderr.write(f"taikai: configuration error: {exc}\n")
     raise SystemExit(2) from exc
@@ -190,6 +191,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # players' links masked, repeated client errors thinned out (taikai.security.logs, SECURITY.md)
+    "filters": {"private_links": {"()": "taikai.security.logs.PrivateLinks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["private_links"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

@@ -15,6 +15,7 @@ from taikai.api import schemas as s
 from taikai.api import schemas_ops as so
 from taikai.api.base import PLAYER, TOKEN, WRITE_ERRORS, acting_player, player_or_staff_actor, staff_actor
 from taikai.api.public import Paging, _page
+from taikai.core.ids import parse_id
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
 from taikai.events.permissions import require_judge, require_staff
@@ -33,9 +34,10 @@ def _event(event_id: s.Id) -> Event:
 
 
 def _id(raw: str | None, field: str) -> int:
-    if raw is None or not raw.strip().isdigit() or len(raw.strip()) > 15:
+    number = parse_id(raw)
+    if number is None:
         raise ServiceError("bad-choice", field=field, value=(raw or "")[:20])
-    return int(raw)
+    return number
 
 
 def _penalty(event: Event, penalty_id: s.Id) -> Penalty:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from taikai.api.models import ApiToken, DeckArchetype, PrizePublication
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
+from taikai.core.terminal import UNSAFE
 from taikai.events.actors import Actor, Staff, System, audit_user, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Player, StaffRole
@@ -175,8 +176,8 @@ def token_actor(user: Any, token: ApiToken) -> Staff:
 
 def _clean_archetype(name: str) -> str:
     value = unicodedata.normalize("NFKC", name or "").strip()
-    if not value or len(value) > 60:
-        raise ServiceError("archetype-name")
+    if not value or len(value) > 60 or UNSAFE.search(value) or "\t" in value or "\n" in value:
+        raise ServiceError("archetype-name")  # control characters too: the name is drawn in charts and pages
     return value
 
 

@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
+from taikai.core.ids import parse_id
 from taikai.events.models import Event, Round
 from taikai.events.services import rounds as round_services
 
@@ -223,7 +224,7 @@ def hub() -> Hub:
 
 def _resume_from(request: HttpRequest) -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or ""
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None  # "²".isdigit() too
+    return parse_id(raw, digits=18)
 
 
 async def _events(event_id: int, resume_from: int | None) -> AsyncIterator[bytes]:

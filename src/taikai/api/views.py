@@ -14,6 +14,7 @@ from taikai.api.models import ApiToken
 from taikai.api.serialize import archetypes_public
 from taikai.api.services import create_token, revoke_token
 from taikai.charts.pictures import NARROW, WIDE
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.messages import problem_text
@@ -44,11 +45,8 @@ def chart_svg(request: HttpRequest, event_id: int, name: str) -> HttpResponse:
     draw = charts.CHARTS.get(name)
     if draw is None or (name == "metagame" and not archetypes_public(event)):
         raise Http404
-    player = request.GET.get("player", "")
-    if name == "paths" and player.isascii() and player.isdigit() and len(player) < 19:
-        svg = charts.paths_svg(event, [int(request.GET["player"])])
-    else:
-        svg = draw(event)(WIDE)
+    player = parse_id(request.GET.get("player"))
+    svg = charts.paths_svg(event, [player]) if name == "paths" and player is not None else draw(event)(WIDE)
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     return response
@@ -65,7 +63,7 @@ def tokens(request: HttpRequest, event: Event) -> HttpResponse:
     if request.method == "POST":
         try:
             if request.POST.get("revoke"):
-                row = get_object_or_404(ApiToken, pk=request.POST["revoke"], event=event)
+                row = get_object_or_404(ApiToken, pk=parse_id(request.POST["revoke"]) or 0, event=event)
                 revoke_token(row, by=Staff(request.user))
                 messages.success(request, _("Token revoked."))
                 return redirect("api_tokens", event_id=event.pk)

@@ -24,6 +24,7 @@ from taikai.api.base import (
     too_many,
 )
 from taikai.api.services import set_archetype
+from taikai.core.ids import parse_id
 from taikai.events import reads
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import PermissionDenied, ServiceError
@@ -143,9 +144,10 @@ def _pairings(rnd: Round) -> dict[str, Any]:
 
 
 def _player_id(value: str) -> int:
-    if not value.isdigit():
-        raise ServiceError("bad-choice", field="player", value=value)
-    return int(value)
+    number = parse_id(value)
+    if number is None:
+        raise ServiceError("bad-choice", field="player", value=value[:20])
+    return number
 
 
 @router.get(

@@ -5,11 +5,14 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from taikai.core.terminal import shown
+
 
 class TerminalProgress:
     def __init__(self, label: str, stream: TextIO | None = None, width: int = 30):
-        self.label = label
-        self.stream = stream or sys.stderr
+        self.label = shown(label)
+        # the carriage return that redraws the bar must reach the terminal (taikai.cli escapes the rest)
+        self.stream: TextIO = stream or getattr(sys.stderr, "unescaped", None) or sys.stderr
         self.width = width
         self.enabled = self.stream.isatty()
         self._drawn = False

@@ -87,9 +87,11 @@ def read_cdb(path: str | Path, lang: str | None = None) -> list[CardData]:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         limits.bound_sqlite(con)  # issue 16 M6: bounded in time and rows
         try:
+            _check_schema(con, path)
+            # Numbers are cast by SQLite (64-bit at most) and names cut there, before Python holds a value.
+            numbers = ", ".join(f"CAST(d.{c} AS INTEGER)" for c in CDB_COLUMNS["datas"])
             rows = con.execute(
-                "SELECT d.id, d.ot, d.alias, d.type, d.level, d.atk, d.def, d.race, d.attribute,"
-                f" substr(t.name, 1, {limits.MAX_NAME + 1})"
+                f"SELECT {numbers}, substr(CAST(t.name AS TEXT), 1, {limits.MAX_NAME + 1})"
                 f" FROM datas d LEFT JOIN texts t ON t.id = d.id ORDER BY d.id LIMIT {limits.MAX_CARDS + 1}"
             ).fetchall()
         finally:
@@ -98,6 +100,8 @@ def read_cdb(path: str | Path, lang: str | None = None) -> list[CardData]:
         raise CardSourceError(f"{path}: not a cards.cdb ({exc})") from exc
     if len(rows) > limits.MAX_CARDS:
         raise CardSourceError(f"{path}: more than {limits.MAX_CARDS} cards; not a card database")
+    if any(not -(2**31) <= (v or 0) < 2**31 for row in rows for v in row[:9]):  # a real file's fit in 32 bits
+        raise CardSourceError(f"{path}: a number out of range; not a card database")
     if lang is None:
         lang = _guess_language([r[9] or "" for r in rows])
     cards = []
@@ -119,6 +123,32 @@ def read_cdb(path: str | Path, lang: str | None = None) -> list[CardData]:
             )
         )
     return cards
+
+
+# The columns taikai reads, in this order; a real cards.cdb has more (descriptions, setcodes...).
+CDB_COLUMNS = {
+    "datas": ("id", "ot", "alias", "type", "level", "atk", "def", "race", "attribute"),
+    "texts": ("id", "name"),
+}
+
+
+def _check_schema(con: sqlite3.Connection, path: Path) -> None:
+    """Only real tables with real columns: a view, a virtual table or a generated column computes its values
+    as they are read, and one such row can build a gigabyte string in a single step that no time bound
+    interrupts (issue 25: a 4 KB file took a worker to 2.1 GB; 10 rows ran 175 s)."""
+    for table, needed in CDB_COLUMNS.items():
+        found = con.execute("SELECT type, sql FROM sqlite_master WHERE lower(name) = ?", (table,)).fetchall()
+        if (
+            len(found) != 1
+            or found[0][0] != "table"
+            or str(found[0][1] or "").lstrip().upper().startswith("CREATE VIRTUAL")
+        ):
+            raise CardSourceError(f"{path}: {table} is not a plain table; not a card database")
+        columns = {
+            str(name).lower(): hidden for _cid, name, *_rest, hidden in con.execute(f"PRAGMA table_xinfo({table})")
+        }
+        if any(columns.get(c) != 0 for c in needed):  # missing, or hidden / generated (xinfo's last field)
+            raise CardSourceError(f"{path}: {table} lacks a plain column of {', '.join(needed)}; not a card database")
 
 
 def _guess_language(names: list[str]) -> str:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from taikai.core.terminal import shown
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,9 +27,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class EscapedText(io.TextIOBase):
+    """A text stream that writes every terminal control character as its code (`taikai.core.terminal`):
+    file, card, event and user names reach the terminal from everywhere, so the escaping is done once, here.
+    `unescaped` is the stream under it, for the progress bar's own carriage returns."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.unescaped = stream
+
+    def write(self, text: str) -> int:
+        self.unescaped.write(shown(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.unescaped.flush()
+
+    def isatty(self) -> bool:
+        return self.unescaped.isatty()
+
+    def fileno(self) -> int:
+        return self.unescaped.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.unescaped, "encoding", "utf-8")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.unescaped, name)
+
+
+@contextmanager
+def escaped_output() -> Iterator[None]:
+    saved = sys.stdout, sys.stderr
+    if not isinstance(sys.stdout, EscapedText):
+        sys.stdout = EscapedText(sys.stdout)  # type: ignore[assignment]
+    if not isinstance(sys.stderr, EscapedText):
+        sys.stderr = EscapedText(sys.stderr)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    with escaped_output():  # argparse repeats a bad argument in its error, too
+        args = build_parser().parse_args(argv)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -44,9 +45,25 @@ messages.register(
     "オフラインの場合は `taikai cards import FILE` でファイルから取り込んでください",
     "cannot reach {url} ({reason}). If you are offline, import files with `taikai cards import FILE`",
 )
+messages.register(
+    "sync-too-large",
+    "{url} は {limit} MB を超えたため、取り込みを中止しました（--max-mb / TAIKAI_CARDS_SYNC_MAX_MB）。"
+    "何も保存していません",
+    "{url} is larger than {limit} MB: sync stopped, nothing was saved (--max-mb / TAIKAI_CARDS_SYNC_MAX_MB)",
+)
+messages.register(
+    "sync-deadline",
+    "{seconds} 秒以内にダウンロードが終わらなかったため、中止しました"
+    "（{url}; --deadline / TAIKAI_CARDS_SYNC_DEADLINE）。"
+    "何も保存していません",
+    "the downloads did not finish within {seconds} s: sync stopped at {url}, nothing was saved "
+    "(--deadline / TAIKAI_CARDS_SYNC_DEADLINE)",
+)
 messages.register("no-card-found", "「{name}」に一致するカードはありません", "no card matches {name!r}")
 
 
+SYNC_MAX_MB = 100  # one downloaded file: BabelCDB's cards.cdb is about 15 MB, the YGOPRODeck JSON about 40 MB
+SYNC_DEADLINE = 600  # seconds for every download of one sync: 150 MB at 2 Mbit/s
 ALLOW_OLDER_HELP = "let a file older than the stored data overwrite it / 保存済みより古いファイルでも上書きする"
 
 
@@ -71,7 +88,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sync.add_argument("--ja-cdb-url", help="a Japanese-locale cards.cdb URL (env TAIKAI_CARDS_JA_CDB_URL; '' to skip)")
     sync.add_argument("--json-url", help="a YGOPRODeck cardinfo URL (env TAIKAI_CARDS_JSON_URL; '' to skip)")
     sync.add_argument("--lflist-url", help="an lflist.conf URL (env TAIKAI_BANLIST_URL; '' to skip)")
-    sync.add_argument("--timeout", type=float, default=30.0)
+    sync.add_argument("--timeout", type=float, default=30.0, help="seconds one read may wait")
+    sync.add_argument(
+        "--max-mb",
+        type=float,
+        default=None,
+        help=f"megabytes one downloaded file may have (env TAIKAI_CARDS_SYNC_MAX_MB; {SYNC_MAX_MB})",
+    )
+    sync.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        help=f"seconds all downloads may take together (env TAIKAI_CARDS_SYNC_DEADLINE; {SYNC_DEADLINE})",
+    )
     sync.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
     sync.set_defaults(func=cmd_sync)
     find = _leaf(
@@ -180,17 +209,75 @@ def _urls(args: argparse.Namespace) -> tuple[list[str], str, str, str]:
     return cdbs, ja, json_url, lflist
 
 
-def download(url: str, target: Path, timeout: float, progress: Progress | None = None) -> None:
-    """``url`` to ``target``, telling ``progress`` (bytes done, bytes expected) as it goes."""
+class SyncLimit(Exception):
+    """A download over its size cap or past the sync's deadline; nothing is imported."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.code)
+        self.problem = problem
+
+
+def download(
+    url: str,
+    target: Path,
+    timeout: float,
+    progress: Progress | None = None,
+    *,
+    max_bytes: int = SYNC_MAX_MB * 1_000_000,
+    deadline: float = float("inf"),
+) -> None:
+    """``url`` to ``target``, telling ``progress`` (bytes done, bytes expected) as it goes; at most
+    ``max_bytes`` (a larger Content-Length is refused before a byte is read), and stopped at ``deadline``
+    (a ``time.monotonic()`` instant: each read waits at most until then)."""
+    limit = Problem("sync-too-large", url=url, limit=round(max_bytes / 1_000_000))
+    late = Problem("sync-deadline", url=url, seconds=0)
     request = urllib.request.Request(url, headers={"User-Agent": "taikai"})
-    with urllib.request.urlopen(request, timeout=timeout) as response, target.open("wb") as out:
+    with urllib.request.urlopen(request, timeout=_wait(timeout, deadline, late)) as response, target.open("wb") as out:
         total = int(response.headers.get("Content-Length") or 0)
+        if total > max_bytes:
+            raise SyncLimit(limit)
         done = 0
-        while chunk := response.read(256 * 1024):
-            out.write(chunk)
+        while True:
+            _set_timeout(response, _wait(timeout, deadline, late))
+            try:
+                chunk = response.read1(256 * 1024)  # what one receive brings: the deadline is checked between
+            except TimeoutError:
+                if time.monotonic() >= deadline:
+                    raise SyncLimit(late) from None
+                raise
+            if not chunk:
+                break
             done += len(chunk)
+            if done > max_bytes:  # a server that sent no length, or lied about it
+                raise SyncLimit(limit)
+            out.write(chunk)
             if progress and total:
                 progress(min(done, total), total)
+
+
+def _wait(timeout: float, deadline: float, late: Problem) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise SyncLimit(late)
+    return min(timeout, left)
+
+
+def _set_timeout(response: object, seconds: float) -> None:
+    """The socket's timeout for the next read (urllib sets it once, at connect)."""
+    sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+    if sock is not None:
+        sock.settimeout(seconds)
+
+
+def _number(given: float | None, env: str, default: float) -> float:
+    raw = os.environ.get(env, "").strip() if given is None else str(given)
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"{env}: expected a number, got {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"{env}: must be more than 0, got {raw!r}")
+    return value
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -202,12 +289,32 @@ def cmd_sync(args: argparse.Namespace) -> int:
     wanted += [(ja_url, "cards-ja.cdb")] if ja_url else []
     wanted += [(json_url, "cardinfo.json")] if json_url else []
     wanted += [(lflist, "lflist.conf")] if lflist else []
+    try:
+        max_mb = _number(args.max_mb, "TAIKAI_CARDS_SYNC_MAX_MB", SYNC_MAX_MB)
+        seconds = _number(args.deadline, "TAIKAI_CARDS_SYNC_DEADLINE", SYNC_DEADLINE)
+    except ValueError as exc:
+        sys.stderr.write(f"taikai cards sync: {exc}\n")
+        return 2
+    deadline = time.monotonic() + seconds
     with tempfile.TemporaryDirectory(prefix="taikai-sync-") as tmp:
         paths = []
         for url, name in wanted:
             target = Path(tmp) / name
             try:
-                download(url, target, args.timeout, TerminalProgress(name))
+                download(
+                    url,
+                    target,
+                    args.timeout,
+                    TerminalProgress(name),
+                    max_bytes=int(max_mb * 1_000_000),
+                    deadline=deadline,
+                )
+            except SyncLimit as exc:  # the temporary folder, and what was downloaded so far, is removed
+                problem = exc.problem
+                if problem.code == "sync-deadline":
+                    problem = Problem(problem.code, url=url, seconds=round(seconds))
+                sys.stderr.write(messages.text(problem, lang) + "\n")
+                return 2
             except (urllib.error.URLError, OSError, ValueError) as exc:
                 reason = getattr(exc, "reason", None) or exc
                 sys.stderr.write(messages.text(Problem("offline", url=url, reason=reason), lang) + "\n")

@@ -59,6 +59,16 @@ def _static_fingerprint() -> str:
     return h.hexdigest()
 
 
+def first_account_name() -> str:
+    """`TAIKAI_FIRST_USER`, or "organizer-" and six random letters and digits: a name nobody can guess, so
+    nobody can lock it out of new devices by failing to sign in as it before the event (SECURITY.md)."""
+    import secrets
+
+    chosen = os.environ.get("TAIKAI_FIRST_USER", "").strip()
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: it is read off a screen and typed
+    return chosen or "organizer-" + "".join(secrets.choice(alphabet) for _ in range(6))
+
+
 def prepare() -> None:
     """Everything before serving; fast when nothing changed, so a second start takes seconds."""
     from taikai.cli.django_setup import setup
@@ -75,7 +85,7 @@ def prepare() -> None:
     if not stamp.exists() or stamp.read_text() != fingerprint:
         call_command("collectstatic", interactive=False, verbosity=0, clear=True)
         stamp.write_text(fingerprint)
-    created = ensure_first_organizer()
+    created = ensure_first_organizer(first_account_name())
     if created:
         user, password = created
         print("=" * 64)
@@ -115,12 +125,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int) -> None:
+    from taikai.security.logs import uvicorn_log_config
+
+    server = settings.SERVER_LIMITS
     uvicorn.run(
         "taikai.asgi:application",
         host=args.host,
         port=args.port,
         workers=workers,
         log_level="warning",
+        log_config=uvicorn_log_config(),  # players' links masked, repeated 4xx thinned (taikai.security.logs)
+        # a deadline for each request head and caps on open connections (taikai.security.connections)
+        http="taikai.security.connections:GuardedHTTP",
+        timeout_keep_alive=server.keep_alive,
+        h11_max_incomplete_event_size=server.max_header_bytes,
         # X-Forwarded-For is believed only from the proxies the operator named; by default from nobody,
         # so a client cannot pick its own address for the sign-in throttle.
         proxy_headers=bool(settings.LIMITS.trusted_proxies),

@@ -1,4 +1,5 @@
-"""`taikai user create USERNAME [--organizer]` and `taikai user list`: accounts without the web pages.
+"""`taikai user create USERNAME [--organizer]`, `taikai user list` and `taikai user unlock USERNAME`: accounts
+without the web pages.
 
 The generated password is printed once (only its hash is stored); a name that exists is refused with exit
 status 2 and one line on standard error.
@@ -21,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     create.set_defaults(func=cmd_create)
     listing = actions.add_parser("list", help="every account / アカウント一覧")
     listing.set_defaults(func=cmd_list)
+    unlock = actions.add_parser("unlock", help="forget failed sign-ins for a name / サインインのロック解除")
+    unlock.add_argument("username")
+    unlock.set_defaults(func=cmd_unlock)
 
 
 def cmd_create(args: argparse.Namespace) -> int:
@@ -55,4 +59,21 @@ def cmd_list(args: argparse.Namespace) -> int:
         if not row.active:
             flags.append("inactive")
         print(f"{row.username}\t{','.join(flags)}\tevents={row.events}")
+    return 0
+
+
+def cmd_unlock(args: argparse.Namespace) -> int:
+    """Someone's failed guesses locked a name out of new devices: clear them (the owner signs in at once)."""
+    from taikai.cli.django_setup import setup
+
+    setup()
+    from django.contrib.auth import get_user_model
+
+    from taikai.web.throttle import unlock_name
+
+    if not get_user_model().objects.filter(username=args.username).exists():
+        sys.stderr.write(f"taikai user unlock: no account named {args.username!r} / そのアカウントはありません\n")
+        return 2
+    cleared = unlock_name(args.username)
+    print(f"unlocked {args.username}: {cleared} failed sign-in(s) forgotten / ロックを解除しました")
     return 0

@@ -88,6 +88,16 @@ _R(
 )
 _R("csv-missing-columns", "CSV の見出しに {columns} がありません。", "The CSV header lacks {columns}.")
 _R("csv-row", "CSV {line} 行目: {code}", "CSV line {line}: {code}")
+_R(
+    "csv-too-many-rows",
+    "CSV の行が多すぎます（1回に {limit} 人まで）。ファイルを分けて取り込んでください。",
+    "The CSV has too many rows ({limit} players at most at a time). Split the file and import each part.",
+)
+_R(
+    "csv-unreadable-line",
+    "この行を読めません（長すぎる欄か、閉じていない引用符があります）。",
+    "This line cannot be read (a field is far too long, or a quote is not closed).",
+)
 _R("already-dropped", "すでにドロップしています。", "Already dropped.")
 _R("already-disqualified", "すでに失格になっています。", "Already disqualified.")
 _R("bad-characters", "{field} に使えない文字（制御文字）が含まれています。", "{field} contains a control character.")

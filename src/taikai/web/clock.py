@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
+from taikai.core.ids import parse_id
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import rounds as round_services
 from taikai.events.views.public import current_round
@@ -20,7 +21,8 @@ from taikai.judging.services.time_procedure import table_states
 def _table_clock(request: HttpRequest, rnd: Round, now: float) -> dict[str, object]:
     """?table=N: that table's own clock, with its judge's extension (TIME-4), for the player's page."""
     raw = request.GET.get("table", "")
-    m = rnd.matches.filter(table=int(raw), is_bye=False).first() if raw.isdigit() and len(raw) < 6 else None
+    table = parse_id(raw, digits=5)
+    m = rnd.matches.filter(table=table, is_bye=False).first() if table is not None else None
     if m is None:
         return {}
     clock = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)

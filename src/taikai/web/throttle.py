@@ -5,8 +5,13 @@ balancer counts the same attempts. Within fifteen minutes a login is refused unt
 is fifteen minutes old when
 - one user name failed five times from one address,
 - one address failed thirty times across names (password spraying), or
-- one user name failed ten times from any addresses (a guesser rotating addresses).
-A success clears the name's count. The same holds for recovering a player page (Card Game ID and PIN).
+- one user name failed ten times from any addresses (a guesser rotating addresses). For a staff account this
+  lock holds at an address once that address has itself failed twice for the name: a guesser elsewhere cannot
+  lock the owner out of a new device (one typo is allowed), and a guesser rotating addresses gets two guesses
+  per fresh address against a password taikai generated. A Card Game ID's lock holds everywhere: a PIN has
+  only a few digits.
+A success clears the name's count; `taikai user unlock NAME` clears it from the command line.
+The same holds for recovering a player page (Card Game ID and PIN).
 
 A browser that signed in as a name before carries a signed "known device" cookie for it. Its attempts for that
 name are counted for that device alone, so other people's failures (from another address, or from the same
@@ -49,6 +54,7 @@ from taikai.security.rates import client_address
 LIMIT = 5  # failures per name (or Card Game ID) and address, or per name and known device
 ADDRESS_LIMIT = 30  # failures per address, across names
 NAME_LIMIT = 10  # failures per name, across addresses
+UNDER_ATTACK_TRIES = 2  # an address's own failures for a name before the name's lock holds for it
 WINDOW = dt.timedelta(minutes=15)
 DEVICE_COOKIE = "taikai_device"
 DEVICE_AGE = 60 * 60 * 24 * 180  # a season of events
@@ -83,10 +89,13 @@ def known_names(request: HttpRequest) -> tuple[str, list[str]]:
     return value["id"], [n for n in value["n"] if isinstance(n, str)]
 
 
+def _normalized(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).strip().casefold().replace("-", "").replace(" ", "")
+
+
 def attempt_for(request: HttpRequest, url_name: str, kwargs: dict[str, Any]) -> Attempt:
     scope, field = GUARDED[url_name]
-    name = unicodedata.normalize("NFKC", str(request.POST.get(field, ""))).strip().casefold()
-    name = _hash(scope, str(kwargs.get("event_id", "")), name.replace("-", "").replace(" ", ""))
+    name = _hash(scope, str(kwargs.get("event_id", "")), _normalized(str(request.POST.get(field, ""))))
     address = client_address(request)
     device, names = known_names(request)
     if device and name in names:
@@ -139,6 +148,20 @@ class _Unsaved:
 unsaved = _Unsaved()
 
 
+def _failures(field: str, attempt: Attempt, since: dt.datetime, limit: int) -> int:
+    value = getattr(attempt, field)
+    saved = FailedAttempt.objects.filter(scope=attempt.scope, at__gte=since, **{field: value})[:limit].count()
+    return saved + len(unsaved.times(attempt.scope, field, value, since))
+
+
+def unlock_name(username: str) -> int:
+    """Forget every counted failed sign-in for this account name (``taikai user unlock``); how many."""
+    name = _hash("login", "", _normalized(username))
+    unsaved.forget(Attempt("login", "", "", name))
+    deleted, _ = FailedAttempt.objects.filter(scope="login", name=name).delete()
+    return deleted
+
+
 def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
     """Seconds until this attempt may be tried again; 0 when it is not throttled."""
     now = now or timezone.now()
@@ -146,7 +169,10 @@ def retry_after(attempt: Attempt, now: dt.datetime | None = None) -> int:
     waits = []
     checks: list[tuple[str, str, int]] = [("key", attempt.key, LIMIT)]
     if not attempt.device:  # a known device is limited on its own count only
-        checks += [("address", attempt.address, ADDRESS_LIMIT), ("name", attempt.name, NAME_LIMIT)]
+        checks.append(("address", attempt.address, ADDRESS_LIMIT))
+        # A staff name's lock holds at an address once it failed there too; a PIN's holds everywhere (4 digits)
+        if attempt.scope != "login" or _failures("key", attempt, since, UNDER_ATTACK_TRIES) >= UNDER_ATTACK_TRIES:
+            checks.append(("name", attempt.name, NAME_LIMIT))
     for field, value, limit in checks:
         recent = FailedAttempt.objects.filter(scope=attempt.scope, at__gte=since, **{field: value})
         times = list(recent.order_by("-at").values_list("at", flat=True)[:limit])

@@ -23,7 +23,11 @@ class LoginView(auth_views.LoginView):
 @require_POST
 def logout_view(request: HttpRequest) -> HttpResponse:
     logout(request)
-    return HttpResponseRedirect(settings.LOGOUT_REDIRECT_URL and "/login/")
+    response = HttpResponseRedirect(settings.LOGOUT_REDIRECT_URL and "/login/")
+    # Signed out on a shared device: the browser drops its cached pages and the players' offline copies
+    # (Cache Storage and the service worker go with "storage"; browsers honour it over HTTPS and localhost).
+    response["Clear-Site-Data"] = '"cache", "storage"'
+    return response
 
 
 @login_required

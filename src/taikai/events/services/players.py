@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import hashlib
 import io
+import time
 import unicodedata
 
 from django.conf import settings
@@ -238,25 +240,87 @@ def _decode_csv(data: bytes) -> str:
             raise ServiceError("csv-encoding") from exc
 
 
+CSV_BATCH = 50  # rows per write transaction: SQLite's one writer lock is held for one batch, not the file
+# Between batches the import steps aside this long: the writer lock (a thread lock, then a file lock) is not
+# fair, and without a pause the import took it back before another event's waiting write could.
+CSV_PAUSE = 0.02
+
+
 def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     """CSV with a header: name, card_game_id, and optionally name_kana, contact (or 名前, カードゲームID,
-    ふりがな, 連絡先). All rows or none: every bad row is reported with its line and reason."""
+    ふりがな, 連絡先), at most ``TAIKAI_CSV_MAX_ROWS`` rows. Every row is checked before any is written: a
+    file with a bad row writes nothing, and every bad row is reported with its line and reason.
+
+    The rows are then written in batches of ``CSV_BATCH``, each its own transaction with its own audit entry
+    naming the file (its SHA-256) and the Card Game IDs it registered, so another event's write waits for
+    one batch at most. If the server stops mid-way, the finished batches stay registered; sending the same
+    file again registers the rest (its rows already registered by this file are skipped, not refused)."""
     require_organizer(by, event)
     if not event.registration_open:
         raise ServiceError("registration-closed-late-entry")
+    file_id = hashlib.sha256(data).hexdigest()
+    rows = _checked_csv_rows(event, data, _imported_by(event, file_id))
+    created: list[Player] = []
+    for start in range(0, len(rows), CSV_BATCH):
+        batch = rows[start : start + CSV_BATCH]
+        with transaction.atomic():
+            done = [_register_row(event, by, values) for _line, values in batch]
+            record(
+                actions.PLAYERS_IMPORTED,
+                actor=by,
+                event_id=event.pk,
+                count=len(done),
+                file=file_id,
+                card_game_ids=[p.card_game_id for p in done],
+                rows=len(rows),
+                written=start + len(done),
+            )
+        created += done
+        if start + CSV_BATCH < len(rows):
+            time.sleep(CSV_PAUSE)
+    return created
+
+
+def _imported_by(event: Event, file_id: str) -> set[str]:
+    """The Card Game IDs an earlier import of this very file registered (it may have stopped mid-way)."""
+    entries = AuditEntry.objects.filter(event_id=event.pk, action=actions.PLAYERS_IMPORTED, data__file=file_id)
+    return {str(c) for data in entries.values_list("data", flat=True) for c in (data or {}).get("card_game_ids", [])}
+
+
+def _checked_csv_rows(event: Event, data: bytes, imported: set[str]) -> list[tuple[int, dict[str, str]]]:
+    """Every row read and checked, outside any transaction; the rows to register, or ServiceError."""
     reader = csv.DictReader(io.StringIO(_decode_csv(data)))
-    columns = _csv_columns(list(reader.fieldnames or []))
+    try:
+        header = list(reader.fieldnames or [])
+    except csv.Error as exc:
+        raise ServiceError(
+            "csv-rows", problems=(Problem("csv-row", line=1, inner=Problem("csv-unreadable-line")),)
+        ) from exc
+    columns = _csv_columns(header)
     missing = [CSV_HEADERS[f][1] for f in ("name", "card_game_id") if f not in columns]
     if missing:
         raise ServiceError("csv-missing-columns", columns=", ".join(missing))
+    cap = settings.SERVER_LIMITS.csv_max_rows
     rows: list[tuple[int, dict[str, str]]] = []
     problems: list[Problem] = []
     taken = set(Player.objects.filter(event=event).values_list("card_game_id", flat=True))
     seen: dict[str, int] = {}
-    for line, row in enumerate(reader, start=2):
+    count = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error:  # a field over the csv module's 131,072 characters, an unclosed quote at the end
+            problems.append(Problem("csv-row", line=reader.line_num + 1, inner=Problem("csv-unreadable-line")))
+            break
+        line = reader.line_num  # the physical line the row ends on
         raw = {field: (row.get(header) or "") for field, header in columns.items()}
         if not any(v.strip() for v in raw.values()):
             continue  # a blank line at the end of a spreadsheet export
+        count += 1
+        if count > cap:
+            raise ServiceError("csv-too-many-rows", limit=cap)
         try:
             values = _clean_values(
                 name=raw["name"],
@@ -268,6 +332,8 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
             problems.append(Problem("csv-row", line=line, inner=exc.problem))
             continue
         cgid = values["card_game_id"]
+        if cgid in taken and cgid in imported:
+            continue  # registered by an earlier run of this same file (it stopped mid-way): not twice
         if cgid in taken:
             problems.append(Problem("csv-row", line=line, inner=Problem("already-registered", card_game_id=cgid)))
         elif cgid in seen:
@@ -277,12 +343,7 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
             rows.append((line, values))
     if problems:
         raise ServiceError("csv-rows", problems=tuple(problems))
-    created: list[Player] = []
-    with transaction.atomic():
-        for _line, values in rows:
-            created.append(_register_row(event, by, values))
-        record(actions.PLAYERS_IMPORTED, actor=by, event_id=event.pk, count=len(created))
-    return created
+    return rows
 
 
 def _register_row(event: Event, by: Actor, fields: dict[str, str]) -> Player:

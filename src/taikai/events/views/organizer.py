@@ -12,9 +12,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.ids import parse_id
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
 from taikai.events.actors import Staff
@@ -164,7 +166,10 @@ def registration_toggle(request: HttpRequest, event: Event) -> HttpResponse:
         flash_error(request, exc)
     else:
         messages.success(request, _("Registration is closed.") if close else _("Registration is open again."))
-    return redirect(request.POST.get("next") or reverse("players", args=[event.pk]))
+    back = request.POST.get("next", "")
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("players", args=[event.pk])  # only a page of this site, never "²" or another host
+    return redirect(back)
 
 
 @staff_view
@@ -272,8 +277,7 @@ def players_template(request: HttpRequest, event: Event) -> HttpResponse:
 
 def spam_window(request: HttpRequest) -> dt.datetime:
     """The "last N minutes" of a spam clean-up form (1 to 1440, default 60)."""
-    raw = request.POST.get("minutes", "60")
-    minutes = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 5 else 60
+    minutes = parse_id(request.POST.get("minutes", "60"), digits=4) or 60
     return timezone.now() - dt.timedelta(minutes=min(max(minutes, 1), 1440))
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from taikai.core import penalty_duels
+from taikai.core.ids import parse_id
 from taikai.core.match import Format
 from taikai.core.match import Player as MatchPlayer
 from taikai.core.penalty_duels import PenaltyDuel
@@ -42,6 +43,7 @@ def _player(request: HttpRequest, token: str) -> Player:
     player = player_services.player_for_token(token)
     if player is None:
         raise LinkNotFound
+    request._taikai_player = player  # type: ignore[attr-defined]
     return player
 
 
@@ -57,9 +59,13 @@ def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
-            return view(request, token, *args, **kwargs)
+            response = view(request, token, *args, **kwargs)
         except LinkNotFound:
             return link_not_found(request)
+        player = getattr(request, "_taikai_player", None)
+        if player is not None and player.event.status == Event.Status.FINISHED:
+            response["X-Taikai-Offline"] = "forget"  # the event has ended: the service worker keeps no copy
+        return response
 
     return wrapper
 
@@ -210,9 +216,8 @@ def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
     match = current_match(player)
     if match is None:
         return redirect("player_home", token=token)
-    try:
-        seen = int(request.POST.get("version", ""))
-    except ValueError:  # a page from before versions were sent: show it the current report first
+    seen = parse_id(request.POST.get("version"))
+    if seen is None:  # a page from before versions were sent: show it the current report first
         seen = -1
     try:
         result_services.confirm_result(match, player=player, version=seen)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from taikai.core.ids import parse_id
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import round_plan
 from taikai.events.services.placings import champion
@@ -99,8 +100,7 @@ def public_standings(request: HttpRequest, event_id: int) -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
         rows, placings = shown_rows(event, public=True)
         pages = max(1, -(-len(rows) // STANDINGS_PAGE))
-        raw = request.GET.get("page", "1")
-        number = min(max(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1, 1), pages)
+        number = min(max(parse_id(request.GET.get("page"), digits=9) or 1, 1), pages)
         shown = rows[(number - 1) * STANDINGS_PAGE : number * STANDINGS_PAGE]
         context = {
             "event": event,

@@ -8,6 +8,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
@@ -20,10 +21,11 @@ def _number(raw: str, problem: str) -> int | None:
     raw = raw.strip()
     if not raw:
         return None
-    if not raw.isdigit():
+    number = parse_id(raw, digits=4)
+    if number is None:
         low, high = (1, 30) if problem == "swiss-rounds-range" else (2, 256)
         raise ServiceError(problem, low=low, high=high)
-    return int(raw)
+    return number
 
 
 @staff_view
@@ -35,7 +37,7 @@ def round_plan_set(request: HttpRequest, event: Event) -> HttpResponse:
         round_plan.set_event_format(
             event,
             by=Staff(request.user),
-            version=int(version) if version.isdigit() else -1,
+            version=v if (v := parse_id(version)) is not None else -1,
             swiss_rounds=_number(request.POST.get("swiss_rounds", ""), "swiss-rounds-range"),
             top_cut=_number(request.POST.get("top_cut", ""), "top-cut-range"),
         )

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
@@ -79,7 +80,7 @@ def round_clock_action(request: HttpRequest, event: Event, number: int, action: 
     if service is None:
         return HttpResponse(status=404)
     try:
-        version = int(request.POST.get("version", rnd.version))
+        version = _version(request, rnd.version)
         service(rnd, by=Staff(request.user), version=version)
     except (ServiceError, ValueError) as exc:
         if isinstance(exc, ServiceError):
@@ -173,7 +174,7 @@ def round_time(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     by = Staff(request.user)
     try:
-        version = int(request.POST.get("version", rnd.version))
+        version = _version(request, rnd.version)
         if "set_minutes" in request.POST:
             seconds = int(float(request.POST["set_minutes"]) * 60)
             round_services.set_remaining_time(rnd, by=by, seconds=seconds, version=version)
@@ -282,6 +283,12 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
     return render(request, "events/pairing_edit.html", context)
 
 
+def _version(request: HttpRequest, shown: int) -> int:
+    """The version the page was drawn on (the current one when the form sent none); a garbled one is stale."""
+    seen = parse_id(request.POST.get("version", shown))
+    return -1 if seen is None else seen
+
+
 def _posted_pairs(request: HttpRequest, state: pairing_edits.PairingState) -> list[tuple[int, int | None]]:
     """Every table in order: a kept table as it is, the others as chosen on the form."""
     kept = {m.pk for m in state.kept}
@@ -321,13 +328,13 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
                         by=Staff(request.user),
                         result=form,
                         reason=request.POST.get("reason", ""),
-                        version=int(request.POST.get("version", match.version)),
+                        version=_version(request, match.version),
                     )
                     messages.success(request, _("Result corrected."))
                     return redirect("round_detail", event_id=event.pk, number=match.round.number)
             else:
                 result_services.enter_result(
-                    match, by=Staff(request.user), result=form, version=int(request.POST.get("version", match.version))
+                    match, by=Staff(request.user), result=form, version=_version(request, match.version)
                 )
                 messages.success(request, _("Result saved."))
                 return redirect("round_detail", event_id=event.pk, number=match.round.number)

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from taikai.core import penalty_duels
+from taikai.core.ids import parse_id
 from taikai.core.quick_results import QuickResult, quick_result, quick_results
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -119,7 +120,7 @@ def round_results(request: HttpRequest, event: Event, number: int) -> HttpRespon
                 pending = {"match": match, "outcome": chosen, "words": _words(match, chosen)}
             else:
                 try:
-                    version = int(request.POST["version"]) if request.POST.get("version", "").isdigit() else None
+                    version = parse_id(request.POST.get("version"))
                     result = result_services.ResultInput.from_report(chosen.report)
                     saved = result_services.enter_result(match, by=Staff(request.user), result=result, version=version)
                 except ServiceError as exc:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
@@ -100,9 +101,7 @@ def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpRe
         )
     version = request.POST.get("version", "")
     try:
-        token = player_services.issue_access(
-            player, by=Staff(request.user), version=int(version) if version.isdigit() else None
-        )
+        token = player_services.issue_access(player, by=Staff(request.user), version=parse_id(version))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -123,7 +122,11 @@ def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpRes
             button=_("Revoke the link"),
             cancel=reverse("players", args=[event.pk]),
         )
-    player_services.revoke_access(player, by=Staff(request.user))
+    try:
+        player_services.revoke_access(player, by=Staff(request.user))
+    except ServiceError as exc:  # a floor judge's confirmed revoke: refused in words, not a server error
+        flash_error(request, exc)
+        return redirect("players", event_id=event.pk)
     messages.success(request, _("The personal link of %(name)s no longer works.") % {"name": player.name})
     return redirect("players", event_id=event.pk)
 

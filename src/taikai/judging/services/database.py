@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 
 from taikai.audit.services import record
+from taikai.core.terminal import UNSAFE
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
@@ -83,37 +84,64 @@ def export_database(event: Event, *, by: Actor, source: str) -> dict[str, Any]:
     return {"format": FORMAT, "version": 1, "source": source, "records": records}
 
 
+# Each imported text is at most its column's length (SQLite does not enforce it; PostgreSQL refused the whole
+# file with a server error), and holds no control character.
+_LENGTHS = {  # DatabaseRecord's max_length; a Card Game ID may still hold spaces and hyphens here
+    "key": 200,
+    "card_game_id": 20,
+    "player_name": 100,
+    "infraction": 10,
+    "rung": 30,
+    "event_name": 200,
+    "event_date": 10,
+    "source": 200,
+}
+
+
+def _text(row: dict[str, Any], field: str) -> str:
+    value = row[field]
+    if not isinstance(value, str):
+        raise TypeError(field)
+    if len(value) > _LENGTHS[field] or UNSAFE.search(value) or "\t" in value or "\n" in value:
+        raise ValueError(field)
+    return value
+
+
 def import_database(event: Event, *, by: Actor, data: Any, own_source: str = "") -> int:
     """Add the records not yet known (by key); entries exported from this server itself are skipped."""
     require_head_judge(by, event)
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("records"), list):
         raise ServiceError("bad-import", detail=f"format must be {FORMAT}")
+    source = data.get("source", "")
+    if not isinstance(source, str) or len(source) > _LENGTHS["source"] or UNSAFE.search(source):
+        raise ServiceError("bad-import", detail="source")
     added = 0
     with transaction.atomic():
         for i, row in enumerate(data["records"]):
             try:
-                key = str(row["key"])
-                cid = normalize_card_game_id(str(row["card_game_id"]))
-                date = dt.date.fromisoformat(row["event_date"]) if row.get("event_date") else None
-                fields = {k: str(row[k]) for k in ("infraction", "rung", "event_name")}
+                key = _text(row, "key")
+                cid = normalize_card_game_id(_text(row, "card_game_id"))
+                date = dt.date.fromisoformat(_text(row, "event_date")) if row.get("event_date") else None
+                fields = {k: _text(row, k) for k in ("infraction", "rung", "event_name")}
+                name = _text(row, "player_name") if row.get("player_name") else ""
                 team = row.get("team_consequence", False)
                 if not isinstance(team, bool):
                     raise TypeError("team_consequence")
             except (KeyError, TypeError, ValueError, ServiceError) as exc:
-                raise ServiceError("bad-import", detail=f"record {i + 1}") from exc
+                raise ServiceError("bad-import", detail=f"record {i + 1}: {exc}"[:80]) from exc
             if own_source and key.startswith(f"{own_source}:"):
                 continue
             _, created = DatabaseRecord.objects.get_or_create(
-                source_key=key[:200],
+                source_key=key,
                 defaults={
                     "card_game_id": cid,
-                    "player_name": str(row.get("player_name", ""))[:100],
+                    "player_name": name,
                     "event_date": date,
-                    "source": str(data.get("source", ""))[:200],
+                    "source": source,
                     "team_consequence": team,
                     **fields,
                 },
             )
             added += created
-        record(actions.DATABASE_IMPORTED, actor=by, event_id=event.pk, added=added, source=data.get("source", ""))
+        record(actions.DATABASE_IMPORTED, actor=by, event_id=event.pk, added=added, source=source)
     return added

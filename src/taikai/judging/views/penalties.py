@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from taikai.core import match_json
 from taikai.core import penalties as core
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
@@ -31,9 +32,9 @@ from taikai.judging.services.common import current_match
 def _steps(raw: str | None) -> int:
     """The downgrade steps as typed; anything too long to be a step count is refused by the service."""
     text = (raw or "1").strip()
-    if len(text) > 4:
-        return 10**4
-    return int(text)
+    if parse_id(text, digits=len(text)) is None:
+        raise ValueError(raw)  # the form says to type a number of steps
+    return min(int(text), 10**4) if len(text) <= 4 else 10**4
 
 
 def _prior_duels(post: Any) -> list[dict[str, Any]] | None:
@@ -52,9 +53,10 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     rules = event.ruleset.penalties
     player = None
     if source.get("player"):
-        if not str(source.get("player")).isdigit():
+        player_id = parse_id(source.get("player"))
+        if player_id is None:
             raise Http404
-        player = get_object_or_404(Player, event=event, pk=source.get("player"))
+        player = get_object_or_404(Player, event=event, pk=player_id)
     infraction = source.get("infraction") or ""
     intentional = bool(source.get("intentional"))  # 故意に (INF-5's default needs it)
     if request.method == "POST" and player is not None and "issue" in request.POST:

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from taikai.core.ids import parse_id
 from taikai.core.ruleset import DEFAULT, Infraction, Ruleset, builtin
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import ServiceError
@@ -32,9 +33,8 @@ def _default_ruleset() -> Ruleset:
 def rules_reference(request: HttpRequest) -> HttpResponse:
     """The rules a judge quotes at a table, with the numbers of the event's ruleset (``?event=<id>``), or of
     the default ruleset when no event is named."""
-    event_id = request.GET.get("event", "")
-    known = event_id.isascii() and event_id.isdigit() and len(event_id) < 10
-    event = Event.objects.filter(pk=int(event_id)).first() if known else None
+    event_id = parse_id(request.GET.get("event"))
+    event = Event.objects.filter(pk=event_id).first() if event_id is not None else None
     ruleset = event.ruleset if event is not None else _default_ruleset()
     rules = ruleset.penalties
     context = {

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from taikai.core import match_json
 from taikai.core import time_procedure as tp
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
@@ -31,8 +32,7 @@ from taikai.judging.services.penalties import pending_penalties
 @staff_view
 @require_POST
 def dismiss_spam_reports(request: HttpRequest, event: Event) -> HttpResponse:
-    raw = request.POST.get("minutes", "60")
-    minutes = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 5 else 60
+    minutes = parse_id(request.POST.get("minutes", "60"), digits=4) or 60
     since = timezone.now() - dt.timedelta(minutes=min(max(minutes, 1), 1440))
     try:
         dismissed = calls.dismiss_spam_reports(event, by=Staff(request.user), since=since)
