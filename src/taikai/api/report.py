@@ -74,7 +74,7 @@ def penalties(event: Event) -> dict[str, Any] | None:
     rows = Penalty.objects.filter(event=event, overturned=False).values_list("infraction", "rung")
     by_infraction = Counter(i for i, _ in rows)
     by_rung = Counter(r for _, r in rows)
-    ordered = sorted(by_infraction.items(), key=lambda kv: int(kv[0].split("-")[-1]) if kv[0][-1:].isdigit() else 0)
+    ordered = sorted(by_infraction.items(), key=lambda kv: int(kv[0].split("-")[-1]) if kv[0][-1:].isdigit() else 10**6)
     return {
         "total": sum(by_rung.values()),
         "by_infraction": [(infraction_label(code), n) for code, n in ordered],

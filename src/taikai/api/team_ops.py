@@ -15,6 +15,7 @@ from taikai.api import schemas as s
 from taikai.api import schemas_teams as st
 from taikai.api.base import READ_ERRORS, TOKEN, WRITE_ERRORS, staff_actor
 from taikai.api.public import Paging, _page
+from taikai.core.ids import parse_id
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, Team
 from taikai.events.services import teams as team_services
@@ -38,9 +39,11 @@ def _team_row(team: Team) -> dict[str, Any]:
 
 
 def _ids(raw: list[str], field: str) -> list[int]:
-    if any(not r.isdigit() or len(r) > 15 for r in raw):
-        raise ServiceError("bad-choice", field=field, value=next(r for r in raw if not r.isdigit() or len(r) > 15))
-    return [int(r) for r in raw]
+    ids = [parse_id(r) for r in raw]
+    for r, i in zip(raw, ids, strict=True):
+        if i is None:
+            raise ServiceError("bad-choice", field=field, value=r)
+    return [i for i in ids if i is not None]
 
 
 @router.get(

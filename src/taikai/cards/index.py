@@ -93,7 +93,7 @@ class MemoryCardIndex:
         if len(key) > self._longest:
             return None
         card = self._by_key.get(key) or self._by_fold.get(fold(key))
-        if card is None and key.isdigit() and len(key) <= 10:
+        if card is None and key.isascii() and key.isdigit() and len(key) <= 10:
             card = self._cards.get(int(key))
         return card
 
@@ -101,7 +101,7 @@ class MemoryCardIndex:
         key = fold_key(query)
         if not key:
             return []
-        if key.isdigit() and int(key) in self._cards:
+        if key.isascii() and key.isdigit() and int(key) in self._cards:
             return [self._cards[int(key)]]
         hits = {c.passcode: c for k, c in self._all_keys if key in k}
         return rank_matches(key, hits.values(), limit)

@@ -53,7 +53,7 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
 
     _deadline: asyncio.TimerHandle | None = None
     _cycle_at_arm: Any = None
-    _head_bytes = 0
+    _head = b""  # the bytes of the request head so far, up to the limit (and the blank line that ends it)
     _address = ""
 
     def connection_made(self, transport: asyncio.Transport) -> None:
@@ -82,9 +82,10 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         waiting = self.cycle is None or self.cycle.response_complete
         if waiting and self._deadline is None:  # the first byte of the next request on a kept-alive connection
             self._arm()
-        if self._deadline is not None:
-            self._head_bytes += len(data)
-            if self._head_bytes > LIMITS.max_header_bytes and self.cycle is self._cycle_at_arm:
+        if self._deadline is not None and self.cycle is self._cycle_at_arm:
+            # only the head counts: a body that comes in the same packet as its head is the body's cap's business
+            self._head = (self._head + data)[: LIMITS.max_header_bytes + 4]
+            if b"\r\n\r\n" not in self._head and len(self._head) > LIMITS.max_header_bytes:
                 self._close(TOO_LARGE)
                 return
         super().data_received(data)
@@ -93,7 +94,7 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
 
     def _arm(self) -> None:
         self._cycle_at_arm = self.cycle
-        self._head_bytes = 0
+        self._head = b""
         self._deadline = self.loop.call_later(LIMITS.header_timeout, self._expired)
 
     def _disarm(self) -> None:
