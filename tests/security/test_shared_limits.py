@@ -26,7 +26,7 @@ from taikai.security import rates
 from taikai.security.models import RateHit
 from taikai.security.refusals import MARK, Refusals
 from taikai.web.middleware import language_for
-from tests.security.conftest import make_user, new_event
+from tests.security.conftest import World, make_user, new_event
 
 DECK = {"text": "3 灰流うらら", "languages": ["ja"]}
 
@@ -151,6 +151,123 @@ def test_a_new_accept_language_on_each_try_is_the_same_refused_request() -> None
     assert inner.calls == 3
     _ask(app, cookie="taikai_language=en")  # the cookie's choice, the same English
     assert inner.calls == 3
+
+
+# --- 6: anonymous caps are the event's, and the organizer sees and lifts a lockout ------------------------------
+
+
+def _register(event: Any, i: int, address: str = "10.9.0.1", path: str = "") -> int:
+    url = path or f"/e/{event.pk}/register/"
+    return Client(REMOTE_ADDR=address).post(url, {"name": f"来場者{i}", "card_game_id": f"93{i:08d}"}).status_code
+
+
+@pytest.mark.django_db
+def test_the_organizer_raises_the_cap_for_a_venue_queue_behind_one_address() -> None:
+    organizer = make_user("org_nat", organizer=True)
+    event, other = new_event(organizer, 0), new_event(organizer, 0, name="別の大会")
+    staff = Client()
+    staff.force_login(organizer)
+    page = staff.get(f"/events/{event.pk}/limits/")
+    assert "アドレスごとの自己登録数" in page.content.decode()
+    form = {"register_per_address": 40, "register_per_event": 200, "report_per_address": 5, "report_per_event": 60}
+    assert staff.post(f"/events/{event.pk}/limits/", {**form, "version": 0}).status_code == 302
+    # Before: behind one venue NAT the 11th honest registration in 10 minutes was refused.
+    assert [_register(event, i) for i in range(30)] == [200] * 30
+    assert event.players.count() == 30
+    # The other event keeps the defaults, and this address's registrations above were not counted there.
+    codes = [_register(other, 100 + i) for i in range(rates.REGISTER_PER_ADDRESS.limit + 1)]
+    assert codes == [200] * rates.REGISTER_PER_ADDRESS.limit + [429]
+    stale = staff.post(f"/events/{event.pk}/limits/", {**form, "register_per_address": 5, "version": 0})
+    assert "ほかの人が先に変更しました" in stale.content.decode()  # a stale version is refused, nothing saved
+    from taikai.security.services import limits_of
+
+    assert limits_of(event).register_per_address == 40
+
+
+def test_a_valid_player_link_is_not_held_by_the_anonymous_caps(world: World) -> None:
+    from taikai.judging.models import JudgeCall
+    from taikai.security.services import set_limits
+
+    event = world.event
+    set_limits(event, by=Staff(world.organizer), version=0, report_per_event=3, register_per_event=3)
+    token = next(iter(world.tokens.values()))
+    report = {"table": "1", "description": "見ました"}
+    url = f"/e/{event.pk}/report/"
+    anonymous = [Client(REMOTE_ADDR=f"10.10.0.{i}").post(url, report).status_code for i in range(4)]
+    assert anonymous == [302, 302, 302, 429]  # the event's cap (3 here) is reached by three addresses
+    teammate = Client(REMOTE_ADDR="10.10.0.1").post(f"/p/{token}/report-table/", report)
+    assert teammate.status_code == 302  # before: refused with everyone else for ten minutes
+    assert JudgeCall.objects.filter(event=event, source="spectator").count() == 4
+    other = world.other_event  # registration is open there (round 1 of the first event closed it)
+    other_token = player_services.issue_access(other.players.first(), by=Staff(world.other_staff))
+    set_limits(other, by=Staff(world.other_staff), version=0, register_per_event=3)
+    assert [_register(other, i, f"10.11.0.{i}") for i in range(4)] == [200, 200, 200, 429]
+    assert _register(other, 9, "10.11.0.1", path=f"/p/{other_token}/register/") == 200  # a family member
+    assert Client().post("/p/made-up/report-table/", report).status_code == 404
+    own = [Client().post(f"/p/{token}/report-table/", report).status_code for _ in range(rates.REPORT_PER_PLAYER.limit)]
+    assert own[-1] == 429  # the player's own loop is still bounded
+
+
+@pytest.mark.django_db
+def test_the_console_says_a_form_is_closed_and_the_organizer_lifts_it() -> None:
+    from taikai.audit.models import AuditEntry
+    from taikai.events.services import events as event_services
+    from taikai.security.services import set_limits
+
+    organizer, judge = make_user("org_lift", organizer=True), make_user("judge_lift")
+    event = new_event(organizer, 0)
+    event_services.assign_staff(event, by=Staff(organizer), username="judge_lift", role="judge")
+    set_limits(event, by=Staff(organizer), version=0, register_per_event=12)
+    # Before: 13 addresses closed self-registration for the whole event, silently, for ten minutes.
+    assert [_register(event, i, f"10.12.0.{i}") for i in range(13)] == [200] * 12 + [429]
+    staff = Client()
+    staff.force_login(organizer)
+    console = staff.get(f"/events/{event.pk}/").content.decode()
+    assert 'id="lockout-register"' in console and "まで全員の受付を停止中" in console and "lift-lockout" in console
+    floor = Client()
+    floor.force_login(judge)
+    assert "lift-lockout" not in floor.get(f"/events/{event.pk}/").content.decode()  # they see it, cannot lift
+    floor.post(f"/events/{event.pk}/limits/lift/", {"version": "1"})
+    assert _register(event, 50, "10.12.0.50") == 429  # a judge's lift was refused
+    answer = staff.post(f"/events/{event.pk}/limits/lift/", {"version": "1"}, follow=True)
+    assert "受付停止を解除しました" in answer.content.decode() and 'id="lockouts"' not in answer.content.decode()
+    assert _register(event, 51, "10.12.0.51") == 200
+    entry = AuditEntry.objects.get(action="taikai.security.lockout_lifted")
+    assert entry.before["lockouts"][0]["form"] == "register" and entry.actor_id == organizer.pk
+    assert AuditEntry.objects.filter(action="taikai.security.limits_set").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_api_reads_changes_and_lifts_the_limits_organizer_only() -> None:
+    from taikai.api.services import create_token
+    from taikai.events.services import events as event_services
+
+    organizer = make_user("org_api_lim", organizer=True)
+    make_user("judge_api_lim")
+    event = new_event(organizer, 0)
+    event_services.assign_staff(event, by=Staff(organizer), username="judge_api_lim", role="judge")
+    _, own = create_token(event, by=Staff(organizer), username="org_api_lim", role="organizer")
+    _, judges = create_token(event, by=Staff(organizer), username="judge_api_lim", role="judge")
+    url = f"/api/v1/events/{event.pk}/limits"
+
+    def call(method: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
+        return getattr(Client(), method)(
+            path, json.dumps(body or {}), content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+        )
+
+    read = Client().get(url, HTTP_AUTHORIZATION=f"Bearer {judges}").json()
+    assert (read["register_per_address"], read["version"], read["lockouts"]) == (10, 0, [])
+    assert call("put", url, judges, {"version": 0, "register_per_address": 50}).status_code == 403
+    assert call("put", url, own, {"version": 0, "register_per_address": 0}).status_code == 422
+    changed = call("put", url, own, {"version": 0, "register_per_address": 50, "register_per_event": 2})
+    assert changed.status_code == 200 and changed.json()["register_per_address"] == 50
+    assert call("put", url, own, {"version": 0, "report_per_event": 9}).status_code == 409  # stale
+    assert [_register(event, i, f"10.13.0.{i}") for i in range(3)] == [200, 200, 429]
+    locked = Client().get(url, HTTP_AUTHORIZATION=f"Bearer {own}").json()
+    assert locked["lockouts"][0]["form"] == "register" and locked["lockouts"][0]["until"]
+    lifted = call("post", url + "/lift", own, {"version": 1})
+    assert lifted.status_code == 200 and lifted.json()["lockouts"] == [] and lifted.json()["lifted_at"]
+    assert _register(event, 9, "10.13.0.9") == 200
 
 
 # --- 7: the large-upload slots are staff's ---------------------------------------------------------------------
