@@ -328,3 +328,24 @@ def test_anonymous_and_player_bodies_never_hold_the_organizers_upload_slots() ->
     organizer, hostile = run_loop(attack)
     assert organizer == [200] and 40_000 in seen
     assert sorted(hostile) == [408, 408, 413, 413]  # the player's 40 KB is over the small cap; the rest too slow
+
+
+# --- the attack bench's "big deck lists": a list sent again costs no new search for its unknown names -----------
+
+
+def test_a_list_of_unknown_names_sent_again_is_not_searched_again() -> None:
+    from taikai.cards.suggest import NameSuggester
+
+    suggester = NameSuggester({"a": "灰流うらら", "b": "増殖するＧ", "c": "原始生命態ニビル"})
+    searched: list[str] = []
+    search = suggester._search
+
+    def counting(name: str, limit: int) -> list[str]:
+        searched.append(name)
+        return search(name, limit)
+
+    suggester._search = counting  # type: ignore[method-assign]
+    first = [suggester.suggest(f"灰流うらら{i}") for i in range(20)]
+    again = [suggester.suggest(f"灰流うらら{i}") for i in range(20)]  # the same list, sent again
+    assert first == again and first[0][0] == "灰流うらら"
+    assert len(searched) == 20  # before: 40 searches, most of each deck check's time
