@@ -349,3 +349,46 @@ def test_a_list_of_unknown_names_sent_again_is_not_searched_again() -> None:
     again = [suggester.suggest(f"灰流うらら{i}") for i in range(20)]  # the same list, sent again
     assert first == again and first[0][0] == "灰流うらら"
     assert len(searched) == 20  # before: 40 searches, most of each deck check's time
+
+
+def test_a_refused_anonymous_form_is_remembered_briefly_so_a_lift_reaches_every_process() -> None:
+    """The memory answered a NAT address's refused registration for its whole Retry-After (ten minutes), so the
+    organizer's lift or raised cap did not reach the next honest person there; now at most ``REMEMBER`` seconds."""
+    from taikai.security.refusals import MARK_FOR
+    from taikai.security.services import REMEMBER
+
+    now = [0.0]
+
+    class Form(App):
+        async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+            self.calls += 1
+            headers = [(b"retry-after", b"600"), (MARK.lower().encode(), b"1")]
+            headers += [(MARK_FOR.lower().encode(), str(REMEMBER).encode())]
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    inner = Form()
+    app = Refusals(inner, clock=lambda: now[0], pause=0, language=language_for)
+    _ask(app, path="/e/1/register/")
+    now[0] += REMEMBER - 1
+    _ask(app, path="/e/1/register/")
+    assert inner.calls == 1  # still a loop's brake
+    (refusal,) = app.remembered.values()
+    assert refusal.retry_at - now[0] > 500  # from memory it still tells the real wait
+    now[0] += 2
+    _ask(app, path="/e/1/register/")
+    assert inner.calls == 2  # asked afresh: a lifted lockout or a raised cap is seen
+
+
+@pytest.mark.django_db
+def test_an_anonymous_forms_refusal_is_marked_to_be_remembered_briefly() -> None:
+    from taikai.security.refusals import MARK_FOR
+    from taikai.security.services import REMEMBER, set_limits
+
+    organizer = make_user("org_brief", organizer=True)
+    event = new_event(organizer, 0)
+    set_limits(event, by=Staff(organizer), version=0, register_per_event=1)
+    _register(event, 1, "10.14.0.1")
+    phone = Client(REMOTE_ADDR="10.14.0.2")
+    refused = phone.post(f"/e/{event.pk}/register/", {"name": "来場者", "card_game_id": "9500000001"})
+    assert refused.status_code == 429 and refused[MARK_FOR] == str(REMEMBER) and int(refused["Retry-After"]) > 60

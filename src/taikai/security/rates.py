@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from taikai.security.models import RateHit
-from taikai.security.refusals import MARK
+from taikai.security.refusals import MARK, MARK_FOR
 
 
 @dataclass(frozen=True)
@@ -91,8 +91,9 @@ def client_address(request: Any) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")[:64]
 
 
-def too_many(request: Any, wait: int) -> Any:
-    """The 429 page for a rate limit, in the visitor's language, with Retry-After."""
+def too_many(request: Any, wait: int, remember: int = 0) -> Any:
+    """The 429 page for a rate limit, in the visitor's language, with Retry-After. ``remember``: at most that
+    many seconds is it answered again from memory (0: until Retry-After)."""
     from django.shortcuts import render
 
     response = render(
@@ -103,4 +104,6 @@ def too_many(request: Any, wait: int) -> Any:
     )
     response["Retry-After"] = str(wait)
     response[MARK] = "1"  # the same request is answered from memory until then (taikai.security.refusals)
+    if remember:
+        response[MARK_FOR] = str(remember)
     return response

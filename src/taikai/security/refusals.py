@@ -37,6 +37,10 @@ from typing import Any
 
 MARK = "X-Taikai-Refused"  # set by rates.too_many on its 429, taken off here before the client sees it
 _MARK = MARK.lower().encode()
+# Seconds to remember it, when less than its Retry-After: an anonymous form's lockout the organizer lifts, or a cap
+# they raise, reaches every process that soon (taikai.security.services). Taken off too.
+MARK_FOR = "X-Taikai-Refused-For"
+_MARK_FOR = MARK_FOR.lower().encode()
 CAPACITY = 10_000
 PAUSE = 1.0  # seconds before a remembered refusal is answered (a coroutine waits, no thread)
 
@@ -50,10 +54,11 @@ def _no_choice(cookie: str | None, path: str, accept_language: str) -> str:
 
 @dataclass(frozen=True)
 class Refusal:
-    until: float
+    until: float  # remembered until then
     status: int
     headers: list[tuple[bytes, bytes]]
     body: bytes
+    retry_at: float = 0.0  # what Retry-After counts down to, when later than ``until``
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str:
@@ -134,7 +139,7 @@ class Refusals:
     async def _answer(self, refusal: Refusal, send: Any) -> None:
         if self.pause:
             await asyncio.sleep(self.pause)
-        wait = str(max(1, math.ceil(refusal.until - self.clock()))).encode()
+        wait = str(max(1, math.ceil(max(refusal.until, refusal.retry_at) - self.clock()))).encode()
         headers = [(n, wait if n.lower() == b"retry-after" else v) for n, v in refusal.headers]
         await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
         await send({"type": "http.response.body", "body": refusal.body, "more_body": False})
@@ -160,18 +165,22 @@ class Refusals:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 if any(name.lower() == _MARK for name, _ in headers):
-                    headers = [(n, v) for n, v in headers if n.lower() != _MARK]
+                    remember = _retry_after([(b"retry-after", v) for n, v in headers if n.lower() == _MARK_FOR])
+                    headers = [(n, v) for n, v in headers if n.lower() not in (_MARK, _MARK_FOR)]
+                    started["remember"] = remember
                     message = {**message, "headers": headers}
                     cookies = [v for n, v in headers if n.lower() == b"set-cookie"]
                     if not any(v.startswith(session) for v in cookies):  # a page that starts a session is theirs
                         kept = [(n, v) for n, v in headers if n.lower() != b"set-cookie"]  # said once, not again
                         started.update(status=message["status"], headers=kept)
-            elif message["type"] == "http.response.body" and started:
+            elif message["type"] == "http.response.body" and "status" in started:
                 body.append(message.get("body", b""))
                 wait = _retry_after(started["headers"])
                 if not message.get("more_body", False) and wait:
-                    until = self.clock() + wait
-                    self._remember(key, Refusal(until, started["status"], started["headers"], b"".join(body)))
+                    now = self.clock()
+                    until = now + (min(wait, started["remember"]) if started["remember"] else wait)
+                    refusal = Refusal(until, started["status"], started["headers"], b"".join(body), now + wait)
+                    self._remember(key, refusal)
             await send(message)
 
         await self.app(scope, receive, watch)

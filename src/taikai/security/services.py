@@ -29,6 +29,7 @@ from taikai.security.models import EventLimits, RateHit
 FORMS = ("register", "report")
 FIELDS = ("register_per_address", "register_per_event", "report_per_address", "report_per_event")
 LOWEST, HIGHEST = 1, 100_000
+REMEMBER = 15  # seconds a web process answers a refused form from memory: a lift or a raised cap reaches it then
 DEFAULTS = {
     "register_per_address": rates.REGISTER_PER_ADDRESS.limit,
     "register_per_event": rates.REGISTER_PER_EVENT.limit,

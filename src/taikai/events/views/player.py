@@ -312,7 +312,7 @@ def _self_register(request: HttpRequest, event: Event, by_player: Player | None)
     if request.method == "POST" and form.is_valid() and not context["closed"]:
         wait = limits.admit(event, "register", rates.client_address(request), by_player)
         if wait:
-            return rates.too_many(request, wait)
+            return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
             done, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:

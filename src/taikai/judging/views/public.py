@@ -57,7 +57,7 @@ def _report_form(request: HttpRequest, event: Event, by_player: Player | None) -
     if request.method == "POST":
         wait = limits.admit(event, "report", rates.client_address(request), by_player)
         if wait:
-            return rates.too_many(request, wait)
+            return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
             calls.report(
                 event,
