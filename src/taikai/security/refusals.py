@@ -14,9 +14,10 @@ cookie or an ``Authorization`` header always reaches Django, which checks the cr
 a 401, an organizer's write is never refused for what a player at the same address earned), and a signed-in
 page (with its CSRF token) is never replayed to anyone. A player token sent as ``X-Player-Token`` is part of
 the key, as the token in a ``/p/<token>/`` path is: only that player's same request gets their refusal.
-The language in the key is the one the answer is in (one of taikai's few, chosen as
-taikai.web.middleware.language_for does), not the raw Accept-Language: a new header on each try is the
-same request.
+A refusal marked with ``MARK_FOR`` is remembered for at most that many seconds (an anonymous form's, whose
+lockout the organizer may lift). The language in the key is the one the answer is in (one of taikai's few,
+chosen as taikai.web.middleware.language_for does), not the raw Accept-Language: a new header on each try is
+the same request.
 
 Sign-in refusals (taikai.web.throttle) are not marked: whether a sign-in is refused depends on the device's
 cookie, so the right password on an already-known device must always reach Django.
