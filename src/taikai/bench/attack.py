@@ -1,8 +1,11 @@
 """Result reports while one hostile client runs (issue 16): report p99 with and without it, target ≤ 2×.
 
-``python -m taikai.bench attack [--players 200] [--seconds 4] [--db sqlite,postgresql]`` seeds one event with
-round 1 started (each row of the table gets its own ``--players`` players, so every report is a first report
-or the confirming one) and a second event whose deck lists are still open (the hostile player's). Each row
+``python -m taikai.bench attack [--players 200] [--seconds 4] [--db sqlite,postgresql] [--rows deck,upload]
+[--repeats 3]`` seeds one event with round 1 started (each run of a row gets its own ``--players`` players, so
+every report is a first report or the confirming one) and a second event whose deck lists are still open (the
+hostile players', one per run, so each run's hostile player starts with a fresh limit). Each row runs
+``--repeats`` times, the rows interleaved, and its p99 is the median of its runs' (issue 27: one slow run on a
+shared machine is noise); the ratio is that median over the baseline's. Each row
 offers its players' reports at a fixed rate over 50 keep-alive connections (taikai.bench._openloop; a
 report due while all 50 are busy waits and counts as late), while the hostile client (taikai.bench._hostile,
 its own process) runs one attack, all of them, or none. The rate is half of what the server answered in a
