@@ -37,6 +37,25 @@ STREAMS = re.compile(r"^/api/v\d+/events/\d+/stream/?$")
 get_resolver().url_patterns  # noqa: B018 - a cached property: loading it is the point
 
 
+def _warm_card_names() -> None:
+    """The card names deck lists are read against, loaded as each web process starts too: the first list sent
+    (a player's, or a loop of unknown names) built them in about a second of a core while that process's
+    reports waited (make bench BENCH=attack, "big deck lists": the first run's p99)."""
+    from django.db import DatabaseError, connections
+
+    from taikai.cards.index import DbCardIndex
+
+    try:
+        DbCardIndex().warm()
+    except DatabaseError:  # not migrated yet: the first list builds them, as before
+        pass
+    finally:
+        connections.close_all()  # this thread serves no request; the pool's threads open their own
+
+
+_warm_card_names()
+
+
 _limits = settings.LIMITS
 LIMITS = BodyLimits(_limits.max_body, _limits.max_upload, _limits.body_timeout, _limits.body_min_rate)
 
