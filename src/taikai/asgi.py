@@ -40,17 +40,26 @@ get_resolver().url_patterns  # noqa: B018 - a cached property: loading it is the
 def _warm_card_names() -> None:
     """The card names deck lists are read against, loaded as each web process starts too: the first list sent
     (a player's, or a loop of unknown names) built them in about a second of a core while that process's
-    reports waited (make bench BENCH=attack, "big deck lists": the first run's p99)."""
-    from django.db import DatabaseError, connections
+    reports waited (make bench BENCH=attack, "big deck lists": the first run's p99). On a thread of its own:
+    uvicorn imports this module inside its event loop, where Django refuses database calls."""
+    import logging
+    import threading
+
+    from django.db import connections
 
     from taikai.cards.index import DbCardIndex
 
-    try:
-        DbCardIndex().warm()
-    except DatabaseError:  # not migrated yet: the first list builds them, as before
-        pass
-    finally:
-        connections.close_all()  # this thread serves no request; the pool's threads open their own
+    def warm() -> None:
+        try:
+            DbCardIndex().warm()
+        except Exception:  # not migrated yet, or no database: the first list builds them, as before
+            logging.getLogger(__name__).warning("card names not loaded at start", exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own; it serves no request
+
+    thread = threading.Thread(target=warm, name="taikai-warm-card-names")
+    thread.start()
+    thread.join()
 
 
 _warm_card_names()
