@@ -27,6 +27,7 @@ from django.urls import get_resolver  # noqa: E402
 
 from taikai.security.bodies import BodyLimits, buffer_bodies  # noqa: E402
 from taikai.security.refusals import Refusals  # noqa: E402
+from taikai.web.middleware import language_for  # noqa: E402
 
 django_asgi = get_asgi_application()
 django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.LIMITS.threads)
@@ -36,12 +37,40 @@ STREAMS = re.compile(r"^/api/v\d+/events/\d+/stream/?$")
 get_resolver().url_patterns  # noqa: B018 - a cached property: loading it is the point
 
 
+def _warm_card_names() -> None:
+    """The card names deck lists are read against, loaded as each web process starts too: the first list sent
+    (a player's, or a loop of unknown names) built them in about a second of a core while that process's
+    reports waited (make bench BENCH=attack, "big deck lists": the first run's p99). On a thread of its own:
+    uvicorn imports this module inside its event loop, where Django refuses database calls."""
+    import logging
+    import threading
+
+    from django.db import connections
+
+    from taikai.cards.index import DbCardIndex
+
+    def warm() -> None:
+        try:
+            DbCardIndex().warm()
+        except Exception:  # not migrated yet, or no database: the first list builds them, as before
+            logging.getLogger(__name__).warning("card names not loaded at start", exc_info=True)
+        finally:
+            connections.close_all()  # this thread's own; it serves no request
+
+    thread = threading.Thread(target=warm, name="taikai-warm-card-names")
+    thread.start()
+    thread.join()
+
+
+_warm_card_names()
+
+
 _limits = settings.LIMITS
 LIMITS = BodyLimits(_limits.max_body, _limits.max_upload, _limits.body_timeout, _limits.body_min_rate)
 
 
 def _credentials_hold(scope: dict[str, Any]) -> bool:
-    """A signed-in staff session, a live API token or a player's link: the only senders of large bodies."""
+    """A signed-in staff session or a live API token: the only senders of large bodies (a player's link is not)."""
     from http.cookies import SimpleCookie
 
     from django.contrib.auth import SESSION_KEY
@@ -49,7 +78,6 @@ def _credentials_hold(scope: dict[str, Any]) -> bool:
     from django.utils.module_loading import import_string
 
     from taikai.api.services import token_user
-    from taikai.events.services.players import player_for_token
 
     headers = {key.lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
     try:
@@ -60,9 +88,7 @@ def _credentials_hold(scope: dict[str, Any]) -> bool:
             if SESSION_KEY in store.load():
                 return True
         bearer = headers.get(b"authorization", "")
-        if bearer.lower().startswith("bearer ") and token_user(bearer[7:].strip(), touch=False) is not None:
-            return True
-        return player_for_token(headers.get(b"x-player-token", "")) is not None
+        return bearer.lower().startswith("bearer ") and token_user(bearer[7:].strip(), touch=False) is not None
     finally:
         close_old_connections()
 
@@ -79,4 +105,9 @@ async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 # Outermost: a repeat of a request a rate limit refused is answered before its body is read (refusals).
-application = Refusals(buffer_bodies(route, LIMITS, credentials_hold), language_cookie=settings.LANGUAGE_COOKIE_NAME)
+application = Refusals(
+    buffer_bodies(route, LIMITS, credentials_hold),
+    language_cookie=settings.LANGUAGE_COOKIE_NAME,
+    language=language_for,
+    session_cookie=settings.SESSION_COOKIE_NAME,
+)

@@ -1,6 +1,18 @@
 from django.urls import path
 
-from taikai.api import archetypes_ops, docs, judging_ops, log_ops, manage, public, stream, team_ops, views, writes  # noqa: F401  (they register operations)
+from taikai.api import (  # noqa: F401  (they register operations)
+    archetypes_ops,
+    docs,
+    judging_ops,
+    limits_ops,
+    log_ops,
+    manage,
+    public,
+    stream,
+    team_ops,
+    views,
+    writes,
+)
 from taikai.api.base import api
 
 api.add_router("", public.router)  # writes, manage and judging_ops add their operations to the same router

@@ -29,7 +29,7 @@ from taikai.events import reads
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Round
-from taikai.events.permissions import require_staff
+from taikai.events.permissions import require_player_or_staff, require_staff
 from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
@@ -273,7 +273,10 @@ def put_deck(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.Deck
     player = _player(event, player_id)
     actor = player_or_staff_actor(request, event, player)
     if isinstance(actor, PlayerSelf):  # issue 16: a loop of deck lists is refused (staff enter many players' lists)
-        wait = rates.take((rates.DECK_PER_PLAYER, player.pk))
+        # Another player's list is refused before anything is counted, and the count is the caller's: a
+        # player's own token on someone else's URL spent that person's limit (issue 25).
+        require_player_or_staff(actor, player)
+        wait = rates.take((rates.DECK_PER_PLAYER, actor.player.pk))
         if wait:
             return too_many(request, wait)
     deck = deck_services.DeckInput(text=body.text, languages=tuple(body.languages))

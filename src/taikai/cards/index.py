@@ -112,6 +112,12 @@ class MemoryCardIndex:
             self._suggesters[lang] = NameSuggester(self._names[lang])
         return self._suggesters[lang].suggest(name, limit)
 
+    def warm(self) -> None:
+        """Build every language's suggester now rather than on the first unknown name."""
+        for lang, names in self._names.items():
+            if lang not in self._suggesters:
+                self._suggesters[lang] = NameSuggester(names)
+
 
 class _NameTable:
     """Every imported name's key -> the preferred passcode, and a suggester per language: loaded once
@@ -188,3 +194,8 @@ class DbCardIndex:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         return self._table().memory.suggest(name, limit)
+
+    def warm(self) -> None:
+        """Load the process's name table and its suggesters (a web process starting): the first deck list
+        sent took about a second of a core for them, and every report that process served waited."""
+        self._table().memory.warm()

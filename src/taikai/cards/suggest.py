@@ -17,6 +17,7 @@ from taikai.cards.names import fold_key
 _LOOSE = re.compile(r"[・･·\-.'\"!?,:;/&()\[\]「」『』《》【】~]")
 _COMMON = 2_000  # a bigram in more names than this says little ("ドラ", "er")
 _CANDIDATES = 10  # the best by shared grams, then ordered by edit distance
+_REMEMBERED = 4_096  # names whose suggestions a process keeps: a list sent again costs no search
 
 
 def loose_key(name: str) -> str:
@@ -85,11 +86,24 @@ class NameSuggester:
             for gram in grams:
                 postings.setdefault(gram, []).append(number)
         self._postings = postings
+        self._remembered: dict[tuple[str, int], tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return len(self._keys)
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """The closest names. Remembered per name: a player fixing a list sends most of its unknown names
+        again, and a loop of one 20 KB list of unknown names spent most of its deck check here (issue 25);
+        the suggester is rebuilt when the card table changes, so nothing remembered goes stale."""
+        found = self._remembered.get((name, limit))
+        if found is None:
+            found = tuple(self._search(name, limit))
+            if len(self._remembered) >= _REMEMBERED:
+                self._remembered.clear()  # bounded; simple and safe with several request threads
+            self._remembered[(name, limit)] = found
+        return list(found)
+
+    def _search(self, name: str, limit: int) -> list[str]:
         key = loose_key(name)
         if not key:
             return []

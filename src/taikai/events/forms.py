@@ -115,3 +115,22 @@ class PinForm(forms.Form):
         super().__init__(*args, **kwargs)
         digits = settings.LIMITS.pin_digits
         self.fields["pin"].label = gettext("New PIN (%(digits)s-12 digits)") % {"digits": digits}
+
+
+class AnonymousLimitsForm(forms.Form):
+    """An event's caps on anonymous self-registrations and spectator reports, per 10 minutes (issue 25)."""
+
+    register_per_address = forms.IntegerField(
+        label=_("Self-registrations per address"),
+        min_value=1,
+        max_value=100_000,
+        help_text=_("Behind one venue network every phone has the same address: raise it for a venue queue."),
+    )
+    register_per_event = forms.IntegerField(
+        label=_("Self-registrations for the whole event"), min_value=1, max_value=100_000
+    )
+    report_per_address = forms.IntegerField(label=_("Spectator reports per address"), min_value=1, max_value=100_000)
+    report_per_event = forms.IntegerField(
+        label=_("Spectator reports for the whole event"), min_value=1, max_value=100_000
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)

@@ -1,12 +1,25 @@
 from django.urls import path
 
-from taikai.events.views import archetypes, exports, organizer, player, public, round_plan, rounds, scorekeeper, slips
+from taikai.events.views import (
+    archetypes,
+    exports,
+    limits,
+    organizer,
+    player,
+    public,
+    round_plan,
+    rounds,
+    scorekeeper,
+    slips,
+)
 
 urlpatterns = [
     path("events/", organizer.event_list, name="event_list"),
     path("events/new/", organizer.event_create, name="event_create"),
     path("events/<int:event_id>/", organizer.event_console, name="event_console"),
     path("events/<int:event_id>/edit/", organizer.event_edit, name="event_edit"),
+    path("events/<int:event_id>/limits/", limits.anonymous_limits, name="anonymous_limits"),
+    path("events/<int:event_id>/limits/lift/", limits.lift_lockout, name="lift_lockout"),
     path("events/<int:event_id>/staff/", organizer.staff_manage, name="staff_manage"),
     path("events/<int:event_id>/staff/remove/", organizer.staff_remove, name="staff_remove"),
     path("events/<int:event_id>/registration/", organizer.registration_toggle, name="registration_toggle"),
@@ -62,4 +75,5 @@ urlpatterns = [
     path("p/<str:token>/drop/", player.player_drop_self, name="player_drop_self"),
     path("p/<str:token>/notices/<int:notice_id>/close/", player.player_close_notice, name="player_close_notice"),
     path("p/<str:token>/pin/", player.player_set_pin, name="player_set_pin"),
+    path("p/<str:token>/register/", player.player_registers_another, name="player_registers_another"),
 ]

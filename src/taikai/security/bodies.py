@@ -6,9 +6,11 @@ page would time out. Here the body is read by a coroutine, which costs nothing w
 deadline and a size cap: a body that is too large is refused with 413 before it is read (or as soon as it
 grows past the cap), one that is too slow with 408. The thread then gets the buffered body at once.
 
-Large bodies (file uploads: a card database, a deck list image) are accepted only from a signed-in session
-or an API token, so an anonymous client cannot make the server buffer, or write to its temp folder, more than
-the small cap.
+Large bodies (file uploads: a card database) are accepted only from signed-in staff (a session or an API
+token, found real before the body is read), so an anonymous client or a player's link cannot make the server
+buffer, or write to its temp folder, more than the small cap. Only those large bodies take one of the few
+upload slots: an anonymous chunked body or a player's big list once held both slots, and the organizer's 2 MB
+upload got 503 (issue 25). Every other body is read under the small cap without a slot.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ TOO_SLOW = "送信に時間がかかりすぎたため中断しました。も�
 @dataclass(frozen=True)
 class BodyLimits:
     max_body: int  # bytes, any request
-    max_upload: int  # bytes, a signed-in session's or an API token's request
+    max_upload: int  # bytes, a signed-in staff session's or an API token's request
     timeout: float  # seconds for the whole body, plus the time a slow but honest upload needs
     min_rate: int  # bytes per second an honest upload keeps up at least
     upload_slots: int = 2  # large bodies buffered at once (memory: upload_slots x max_upload at most)
@@ -46,9 +48,10 @@ def _header(scope: Scope, name: bytes) -> bytes:
 
 
 def _authenticated(scope: Scope) -> bool:
-    """A session cookie or an API token header is present (checked for real later, by Django)."""
+    """A staff session cookie or an API token header is present (found real by ``verify`` before a large body
+    is read). A player's link is not staff: its lists and forms fit the small cap."""
     cookie = _header(scope, b"cookie")
-    return b"sessionid=" in cookie or bool(_header(scope, b"authorization")) or bool(_header(scope, b"x-player-token"))
+    return b"sessionid=" in cookie or bool(_header(scope, b"authorization"))
 
 
 def cap_for(scope: Scope, limits: BodyLimits) -> int:
@@ -124,7 +127,7 @@ def buffer_bodies(app: App, limits: BodyLimits, verify: Verifier | None = None) 
             await app(scope, receive, send)
             return
         allowed = limits.timeout + (length or 0) / max(1, limits.min_rate)
-        large = length is None or length > limits.max_body
+        large = cap > limits.max_body and (length is None or length > limits.max_body)  # verified staff only
         if large:
             try:
                 await asyncio.wait_for(slots.acquire(), timeout=limits.timeout)

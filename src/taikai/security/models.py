@@ -34,9 +34,24 @@ class RateHit(models.Model):
     scope = models.CharField(max_length=20)
     key = models.CharField(max_length=64)
     at = models.DateTimeField(db_index=True)
+    event_id = models.BigIntegerField(null=True)  # the event an anonymous form belongs to: its console counts them
 
     class Meta:
-        indexes = [models.Index(fields=["scope", "key", "at"])]
+        indexes = [models.Index(fields=["scope", "key", "at"]), models.Index(fields=["event_id", "scope", "at"])]
+
+
+class EventLimits(models.Model):
+    """An event's caps on anonymous self-registrations and spectator reports (issue 25), set by its organizer;
+    an event without a row has the defaults (taikai.security.rates). A lockout the organizer lifted counts no
+    hit from before ``lifted_at``."""
+
+    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="+")
+    register_per_address = models.PositiveIntegerField()
+    register_per_event = models.PositiveIntegerField()
+    report_per_address = models.PositiveIntegerField()
+    report_per_event = models.PositiveIntegerField()
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
 
 
 class RevokedSession(models.Model):

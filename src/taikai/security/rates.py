@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from taikai.security.models import RateHit
-from taikai.security.refusals import MARK
+from taikai.security.refusals import MARK, MARK_FOR
 
 
 @dataclass(frozen=True)
@@ -28,11 +28,16 @@ class Rate:
 
 
 # Anonymous self-registration: a phone registers one person, a family a few; a venue queue is many phones.
+# These are the defaults: each event's organizer sets its own (taikai.security.limits, issue 25).
 REGISTER_PER_ADDRESS = Rate("register-addr", 10, dt.timedelta(minutes=10))
 REGISTER_PER_EVENT = Rate("register-event", 120, dt.timedelta(minutes=10))
 # Spectator reports (a visitor tells the judges about a table).
 REPORT_PER_ADDRESS = Rate("report-addr", 5, dt.timedelta(minutes=10))
 REPORT_PER_EVENT = Rate("report-event", 60, dt.timedelta(minutes=10))
+# The same forms sent with a valid player link of the event: not anonymous, so not the caps above; one
+# player's own loop is still bounded.
+REGISTER_PER_PLAYER = Rate("register-player", 10, dt.timedelta(minutes=10))
+REPORT_PER_PLAYER = Rate("report-player", 10, dt.timedelta(minutes=10))
 # A player choosing a PIN: a few tries to get it right, never a loop (each is a deliberately slow hash).
 PIN_PER_PLAYER = Rate("pin", 5, dt.timedelta(minutes=15))
 # A player sending their own deck list: fixing a list takes a few tries; each is a whole deck check, so a loop
@@ -46,24 +51,33 @@ def _key(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()
 
 
-def retry_after(rate: Rate, key: str, now: dt.datetime | None = None) -> int:
-    """Seconds until one more hit is allowed; 0 when it is allowed now."""
+def retry_after(rate: Rate, key: str, now: dt.datetime | None = None, since: dt.datetime | None = None) -> int:
+    """Seconds until one more hit is allowed; 0 when it is allowed now. Hits before ``since`` (a lockout
+    the organizer lifted) do not count."""
     now = now or timezone.now()
-    recent = RateHit.objects.filter(scope=rate.scope, key=key, at__gte=now - rate.window)
+    start = max(now - rate.window, since) if since is not None else now - rate.window
+    recent = RateHit.objects.filter(scope=rate.scope, key=key, at__gte=start)
     times = list(recent.order_by("-at").values_list("at", flat=True)[: rate.limit])
     if len(times) < rate.limit:
         return 0
     return max(1, math.ceil((times[-1] + rate.window - now).total_seconds()))
 
 
-def take(*limits: tuple[Rate, object], now: dt.datetime | None = None) -> int:
-    """Count one hit against each (rate, what) pair, or none and return the seconds to wait."""
+def take(
+    *limits: tuple[Rate, object],
+    now: dt.datetime | None = None,
+    event_id: int | None = None,
+    since: dt.datetime | None = None,
+) -> int:
+    """Count one hit against each (rate, what) pair, or none and return the seconds to wait. ``event_id``
+    files the hits under an event (its console counts them); ``since`` is as in ``retry_after``."""
     now = now or timezone.now()
     keyed = [(rate, _key(rate.scope, what)) for rate, what in limits]
-    wait = max((retry_after(rate, key, now) for rate, key in keyed), default=0)
+    wait = max((retry_after(rate, key, now, since) for rate, key in keyed), default=0)
     if wait:
         return wait
-    RateHit.objects.bulk_create([RateHit(scope=rate.scope, key=key, at=now) for rate, key in keyed])
+    hits = [RateHit(scope=rate.scope, key=key, at=now, event_id=event_id) for rate, key in keyed]
+    RateHit.objects.bulk_create(hits)
     RateHit.objects.filter(at__lt=now - LONGEST).delete()  # keep the table small
     return 0
 
@@ -77,8 +91,9 @@ def client_address(request: Any) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")[:64]
 
 
-def too_many(request: Any, wait: int) -> Any:
-    """The 429 page for a rate limit, in the visitor's language, with Retry-After."""
+def too_many(request: Any, wait: int, remember: int = 0) -> Any:
+    """The 429 page for a rate limit, in the visitor's language, with Retry-After. ``remember``: at most that
+    many seconds is it answered again from memory (0: until Retry-After)."""
     from django.shortcuts import render
 
     response = render(
@@ -89,4 +104,6 @@ def too_many(request: Any, wait: int) -> Any:
     )
     response["Retry-After"] = str(wait)
     response[MARK] = "1"  # the same request is answered from memory until then (taikai.security.refusals)
+    if remember:
+        response[MARK_FOR] = str(remember)
     return response

@@ -13,12 +13,18 @@ SUPPORTED = {code for code, _ in settings.LANGUAGES}
 
 
 def choose_language(request: HttpRequest) -> str:
-    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-    if chosen in SUPPORTED:
-        return chosen
-    if request.path.startswith("/api/"):
-        header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
-        for part in header.split(","):
+    return language_for(
+        request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME), request.path, request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    )
+
+
+def language_for(cookie: str | None, path: str, accept_language: str) -> str:
+    """One of taikai's languages, from the language cookie, then (the API only) Accept-Language. The refusal
+    memory (taikai.security.refusals) keys on this, so a new header on each try is the same request."""
+    if cookie is not None and cookie in SUPPORTED:
+        return cookie
+    if path.startswith("/api/"):
+        for part in accept_language.split(","):
             code = part.split(";")[0].strip().lower()[:2]
             if code in SUPPORTED:
                 return code

@@ -32,6 +32,7 @@ from taikai.events.venue import browsed_over_loopback, venue_base, venue_known
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
 from taikai.events.views.public import kana_key
 from taikai.events.views.slips import slips_page
+from taikai.security import services as anonymous_limits
 
 
 @login_required
@@ -82,6 +83,8 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
         "loopback": browsed_over_loopback(request),
         "venue_known": venue_known(request),
         "no_head_judge": _lacks_head_judge(event),
+        "limits": anonymous_limits.limits_of(event),
+        "lockouts": anonymous_limits.lockouts(event),  # an anonymous form refusing people is said here (issue 25)
     }
     return render(request, "events/console.html", context)
 

@@ -33,6 +33,7 @@ from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
 from taikai.events.views.result_words import result_text
 from taikai.security import rates
+from taikai.security import services as limits
 
 
 class LinkNotFound(Http404):
@@ -298,15 +299,25 @@ def recover(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    return _self_register(request, get_object_or_404(Event, pk=event_id), None)
+
+
+def player_registers_another(request: HttpRequest, token: str) -> HttpResponse:
+    """Self-registration from a player's own link (a family member, a friend): not anonymous, so counted
+    against that player rather than the event's caps on anonymous registrations (issue 25)."""
+    player = player_services.player_for_token(token)
+    if player is None:
+        raise Http404
+    return _self_register(request, player.event, player)
+
+
+def _self_register(request: HttpRequest, event: Event, by_player: Player | None) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     context: dict[str, Any] = {"event": event, "form": form, "done": None, "closed": not event.registration_open}
     if request.method == "POST" and form.is_valid() and not context["closed"]:
-        wait = rates.take(
-            (rates.REGISTER_PER_ADDRESS, rates.client_address(request)), (rates.REGISTER_PER_EVENT, event.pk)
-        )
+        wait = limits.admit(event, "register", rates.client_address(request), by_player)
         if wait:
-            return rates.too_many(request, wait)
+            return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
             done, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:

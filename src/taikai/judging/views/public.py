@@ -23,6 +23,7 @@ from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, calls
 from taikai.judging.services.penalties import history
 from taikai.security import rates
+from taikai.security import services as limits
 
 
 @functools.cache
@@ -64,11 +65,21 @@ def _catalog_row(inf: Infraction) -> dict[str, object]:
 
 def report_form(request: HttpRequest, event_id: int) -> HttpResponse:
     """JUDGE-2: anyone at the venue may report a rules error or cheating at a table."""
-    event = get_object_or_404(Event, pk=event_id)
+    return _report_form(request, get_object_or_404(Event, pk=event_id), None)
+
+
+def player_table_report(request: HttpRequest, token: str) -> HttpResponse:
+    """The same report from a player's own link (a teammate about another table): not anonymous, so counted
+    against that player rather than the event's caps on anonymous reports (issue 25)."""
+    player = _player(token)
+    return _report_form(request, player.event, player)
+
+
+def _report_form(request: HttpRequest, event: Event, by_player: Player | None) -> HttpResponse:
     if request.method == "POST":
-        wait = rates.take((rates.REPORT_PER_ADDRESS, rates.client_address(request)), (rates.REPORT_PER_EVENT, event.pk))
+        wait = limits.admit(event, "report", rates.client_address(request), by_player)
         if wait:
-            return rates.too_many(request, wait)
+            return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
             calls.report(
                 event,
@@ -81,7 +92,7 @@ def report_form(request: HttpRequest, event_id: int) -> HttpResponse:
             flash_error(request, exc)
         else:
             messages.success(request, _("Thank you. A judge will look into it. Please do not interfere with the game."))
-            return redirect("spectator_report", event.pk)
+            return redirect(request.path)
     return render(request, "judging/report.html", {"event": event, "posted": request.POST})
 
 
