@@ -103,3 +103,15 @@ def test_time_e_6_the_rules_page_states_the_readings_from_the_ruleset(organizer:
     english.cookies.load({"taikai_language": "en"})
     en = english.get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "the extra duel (8000 LP, 4 turns" in en and "withdrawn by the head judge, with a reason" in en
+
+
+def test_match_5_match_6_the_rules_page_says_what_the_players_do_at_the_table() -> None:
+    # MATCH-5 (マスタールール２), MATCH-6 (エクストラデッキとサイドデッキの枚数を提示する): played at the table,
+    # not recorded by taikai; the rules page says so in both languages
+    page = Client().get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "大会ルールは「マスタールール２」です" in page
+    assert "エクストラデッキとサイドデッキの枚数を対戦相手に見せます" in page
+    english = Client()
+    english.cookies.load({"taikai_language": "en"})
+    en = english.get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "played under Master Rule 2" in en and "how many cards are in their extra deck and side deck" in en
