@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import AnonymousLimitsForm
@@ -47,8 +48,8 @@ def anonymous_limits(request: HttpRequest, event: Event) -> HttpResponse:
 @staff_view
 @require_POST
 def lift_lockout(request: HttpRequest, event: Event) -> HttpResponse:
-    raw = request.POST.get("version", "")
-    version = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1  # -1: stale, refused
+    version = parse_id(request.POST.get("version"))
+    version = -1 if version is None else version  # -1: stale, refused
     try:
         limits.lift_lockout(event, by=Staff(request.user), version=version)
     except ServiceError as exc:
