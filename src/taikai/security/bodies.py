@@ -20,8 +20,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taikai.core.ids import parse_id
-
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -120,7 +118,7 @@ def buffer_bodies(app: App, limits: BodyLimits, verify: Verifier | None = None) 
             await app(scope, receive, send)
             return
         raw_length = _header(scope, b"content-length")
-        length = parse_id(raw_length)  # ASCII digits only: a header of "²" is no length, not a server error
+        length = int(raw_length) if raw_length.isdigit() else None
         cap = await _cap(scope, limits, length, verify)
         if length is not None and length > cap:
             await _answer(send, 413, TOO_LARGE)
