@@ -16,7 +16,7 @@ import pytest
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from taikai.api.services import publish_prizes
@@ -67,7 +67,9 @@ def _next(event: Event, organizer: Any) -> bool:
         NextAction.PAIR_ELIMINATION,
     ):
         return False
-    round_services.pair_next_round(event, by=Staff(organizer))
+    # A fixed seed per round: a forked example plays the same pairings whichever rung it tried (a fresh random
+    # draw made the forks different events, and the ladder compared a 5-8位 in one with a final in another).
+    round_services.pair_next_round(event, by=Staff(organizer), seed=1000 + event.rounds.count())
     return True
 
 
@@ -316,6 +318,7 @@ def _rank(event: Event, player: Player) -> float:
     st.integers(0, 3),
     st.lists(st.booleans(), min_size=8, max_size=8),
 )
+@example(shape="cut", moment=0, table=2, coin=[True, False, False, False, True, True, True, False])  # CI's case
 def test_pen_2_pen_8_random_events_agree_everywhere_and_the_ladder_holds(
     organizer: Any, shape: str, moment: int, table: int, coin: list[bool]
 ) -> None:
