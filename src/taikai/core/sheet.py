@@ -20,14 +20,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from taikai.core.pairing.types import PairingInput, PlayerId, PlayerState
-from taikai.core.problems import Problem
+from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset, Scoring
 
 
-class SheetError(Exception):
-    def __init__(self, problem: Problem):
-        super().__init__(str(problem))
-        self.problem = problem
+class SheetError(ProblemError):
+    """Facts that make no sheet: unknown or duplicate players, bad results."""
 
 
 class Stage(StrEnum):

@@ -16,7 +16,8 @@ from django.db import transaction
 from taikai.audit.services import record
 from taikai.core import time_procedure as tp
 from taikai.core.match import MatchRecordError, Player
-from taikai.core.match_json import RecordFormatError, parse_record
+from taikai.core.match_json import parse_record
+from taikai.core.problems import ProblemError
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match
@@ -31,7 +32,7 @@ INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")  # what a ju
 PENALTY = "penalty"  # ["penalty", loser]: a duel loss by penalty, added by the penalties service only
 
 
-def _problem(exc: tp.TimeProcedureError | MatchRecordError | RecordFormatError) -> ServiceError:
+def _problem(exc: ProblemError) -> ServiceError:
     p = exc.problem
     if p.code == "unexpected-input":
         return ServiceError("procedure-input", input=p.params["input"], expected=", ".join(p.params["expected"]))
@@ -49,7 +50,7 @@ def replay(run: TimeProcedureRun, match: Match) -> tp.TimeProcedure:
             proc = tp.call_time(base, ruleset, Player(run.start["turn_player"]))
         for step in run.inputs:
             proc = _step(proc, step)
-    except (tp.TimeProcedureError, MatchRecordError, RecordFormatError) as exc:
+    except ProblemError as exc:
         raise _problem(exc) from exc
     return proc
 
