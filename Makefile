@@ -27,6 +27,7 @@ check: $(STAMP)
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy $(TYPED)
 	$(BIN)/lint-imports
+	$(BIN)/python scripts/import_circles.py
 
 test: $(STAMP)
 	@scripts/test.sh

@@ -26,7 +26,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.permissions import role_of
 from taikai.events.services import events as event_services
-from taikai.events.services import pairing_edits, round_plan, transfer
+from taikai.events.services import pairing_edits, round_plan, team_play, transfer
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -189,7 +189,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ("pair_next_round", "organizer", False, lambda w, a: round_services.pair_next_round(w.event, by=a)),
     ("repair_round", "organizer", False, lambda w, a: pairing_edits.repair_round(w.match.round, by=a)),
     ("edit_pairing", "organizer", False, lambda w, a: pairing_edits.edit_pairing(w.match.round, by=a, pairs=[])),
-    ("pair_team_round", "organizer", False, lambda w, a: team_services.pair_team_round(w.event, a, 2)),
+    ("pair_team_round", "organizer", False, lambda w, a: team_play.pair_team_round(w.event, a, 2)),
     ("register_team", "staff", False, lambda w, a: team_services.register_team(w.event, by=a, name="", members=[])),
     ("start_round", "organizer", False, lambda w, a: round_services.start_round(w.match.round, by=a)),
     ("pause_round", "organizer", False, lambda w, a: round_services.pause_round(w.match.round, by=a)),
@@ -376,6 +376,8 @@ SERVICE_MODULES = [
     "taikai.events.services.rounds",
     "taikai.events.services.results",
     "taikai.events.services.teams",
+    "taikai.events.services.team_play",
+    "taikai.events.services.progress",
     "taikai.events.services.round_plan",
     "taikai.events.services.transfer",
     "taikai.judging.services.appeals",

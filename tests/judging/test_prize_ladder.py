@@ -23,6 +23,7 @@ from taikai.api.services import publish_prizes
 from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole, Team
+from taikai.events.services import progress
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
@@ -61,7 +62,7 @@ def _play_round(event: Event, organizer: Any, winner: Callable[[Match], str] = l
 
 def _next(event: Event, organizer: Any) -> bool:
     """Pair the next round if there is one; False when the event has nothing left to pair."""
-    if round_services.plan(event).next_action not in (
+    if progress.plan(event).next_action not in (
         NextAction.PAIR_SWISS,
         NextAction.TOP_CUT,
         NextAction.PAIR_ELIMINATION,

@@ -40,11 +40,13 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
         prepare()
     from django.contrib.auth import get_user_model
 
+    from taikai.core.progress import NextAction
     from taikai.events.models import Event
     from taikai.events.services import events as event_services
     from taikai.events.services import players as player_services
     from taikai.events.services import results as result_services
     from taikai.events.services import rounds as round_services
+    from taikai.events.services.progress import plan
     from taikai.events.services.results import ResultInput
     from taikai.events.services.standings import standings_for
 
@@ -68,7 +70,7 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
         player_services.check_in(p, by=organizer)  # REG-3: only checked-in players are paired
     t_registered = time.perf_counter()
     per_round = []
-    while round_services.plan(event).next_action not in ("finished",):
+    while plan(event).next_action != NextAction.FINISHED:
         t0 = time.perf_counter()
         rnd = round_services.pair_next_round(event, by=organizer)
         t1 = time.perf_counter()

@@ -32,7 +32,7 @@ from taikai.events.models import Event, Match, Player, ResultReport, Round
 from taikai.events.permissions import require_judge, require_organizer
 from taikai.events.services import notices
 from taikai.events.services.round_end import finish_when_committed
-from taikai.events.services.teams import settle_team_match
+from taikai.events.services.team_play import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
 
 BASES = match_json.BASES  # END-1, END-2

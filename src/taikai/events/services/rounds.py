@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
-from taikai.core import extension, progress
+from taikai.core import extension
 from taikai.core import sheet as core_sheet
 from taikai.core.clock import ClockState, Pause, clock_state
 from taikai.core.pairing import elimination
@@ -23,19 +23,9 @@ from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services import engine, round_plan
 from taikai.events.services.history import event_sheet, round_facts
+from taikai.events.services.progress import plan
 from taikai.events.services.round_end import finish_round
 from taikai.events.signals import round_paired, round_started, send_on_commit
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What the organizer can do next, for the console."""
-
-    next_action: str  # a taikai.core.progress.NextAction: "pair-swiss", "top-cut", ... "finished"
-    swiss_rounds: int
-    swiss_played: int
-    top_cut: int
-    open_tables: int
 
 
 def planned_swiss_rounds(event: Event) -> int:
@@ -44,27 +34,6 @@ def planned_swiss_rounds(event: Event) -> int:
 
 def planned_top_cut(event: Event) -> int:
     return round_plan.current(event).top_cut
-
-
-def plan(event: Event) -> Plan:
-    """Gather the facts; taikai.core.progress decides what comes next."""
-    rounds = list(event.rounds.all())
-    last = rounds[-1] if rounds else None
-    open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count() if last is not None else 0
-    bracket = [r for r in rounds if r.stage == Round.Stage.ELIMINATION]
-    decided = round_plan.current(event)
-    swiss_rounds, cut = decided.swiss_rounds, decided.top_cut
-    facts = progress.Progress(
-        format=progress.EventFormat(event.format),
-        swiss_rounds=swiss_rounds,
-        top_cut=cut,
-        swiss_played=len(rounds) - len(bracket),
-        elimination_played=len(bracket),
-        last_round_complete=open_tables == 0,
-        advancing=len(core_sheet.advancing(round_facts(bracket[-1]))) if bracket else 0,
-        closed=event.status == Event.Status.FINISHED,
-    )
-    return Plan(progress.next_action(facts), swiss_rounds, facts.swiss_played, cut, open_tables)
 
 
 def _require_previous_finished(event: Event) -> None:
@@ -93,7 +62,7 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
             round_plan.fix_at_round_one(event, by=by)  # the rounds and the cut stay what they are now
         p = plan(event)
         if p.next_action == "pair-swiss" and event.is_team_event:
-            from taikai.events.services.teams import pair_team_round
+            from taikai.events.services.team_play import pair_team_round
 
             rnd = pair_team_round(event, by, number=event.rounds.count() + 1, seed=seed)
         elif p.next_action == "pair-swiss":

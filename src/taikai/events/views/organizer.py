@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from taikai.core.ids import parse_id
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
+from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
@@ -62,12 +63,12 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 @staff_view
 def event_console(request: HttpRequest, event: Event) -> HttpResponse:
-    from taikai.events.services import round_plan
+    from taikai.events.services import progress, round_plan
     from taikai.events.services import rounds as round_services
 
     players = event.players.all()
     active = [p for p in players if not p.dropped]
-    plan = round_services.plan(event)
+    plan = progress.plan(event)
     context = {
         "event": event,
         "role": request.event_role,  # type: ignore[attr-defined]
@@ -77,7 +78,7 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
         "rounds": event.rounds.all(),
         "round_plan": round_plan.shown(event),
         "plan": plan,
-        "cut": round_services.top_cut_preview(event) if plan.next_action == "top-cut" else None,
+        "cut": round_services.top_cut_preview(event) if plan.next_action == NextAction.TOP_CUT else None,
         "staff": event.staff.select_related("user"),
         "venue": venue_base(request),
         "loopback": browsed_over_loopback(request),
@@ -375,6 +376,7 @@ def _problem(data: dict[str, Any]) -> Problem:
 @staff_view
 def teams(request: HttpRequest, event: Event) -> HttpResponse:
     """Team events: register a team with its three named seats; the team standings."""
+    from taikai.events.services import team_play
     from taikai.events.services import teams as team_services
 
     seats = event.ruleset.team.seats
@@ -406,6 +408,6 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
             "error": error,
             "post": request.POST,
             "teams": event.teams.prefetch_related("members"),
-            "standings": team_services.team_standings(event),
+            "standings": team_play.team_standings(event),
         },
     )
