@@ -390,6 +390,7 @@ SERVICE_MODULES = [
     "taikai.decks.services",
     "taikai.decks.lock",
     "taikai.decks.demo",
+    "taikai.decks.archetypes",
     "taikai.api.services",
 ]
 

@@ -19,7 +19,6 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from taikai.api.services import publish_prizes
 from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole, Team
@@ -29,6 +28,7 @@ from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
+from taikai.judging.services.prizes import publish_prizes
 from tests.events.conftest import make_event
 from tests.judging.conftest import A_WINS, staff
 

@@ -9,8 +9,3 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from taikai.api import texts  # noqa: F401  (registers the API's problem texts)
-        from taikai.api.models import PrizePublication
-        from taikai.events.services.placings import register_prize_publication
-
-        # the placings, the player's page and GET …/placings say prizes once the organizer published them
-        register_prize_publication(lambda event: PrizePublication.objects.filter(event=event).exists())

@@ -23,3 +23,5 @@ DATABASE_IMPORTED = register("taikai.judging.database_imported", _("Violator dat
 PRIZE_RANKS_SET = register("taikai.judging.prize_ranks_set", _("Prize ranks defined"))
 PLAYOFF_PAIRED = register("taikai.judging.playoff_paired", _("Playoff paired"))
 TABLE_TOOL = register("taikai.judging.table_tool", _("Coin, die or loop counter used"))
+# registered by the API app, where publishing began; entries already logged keep the name
+PRIZES_PUBLISHED = register("taikai.api.prizes_published", _("Prize list published"))

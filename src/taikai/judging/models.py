@@ -196,3 +196,17 @@ class TableToolLog(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class PrizePublication(models.Model):
+    """The organizer published the event's prize list: from then on anyone may read it.
+
+    Written by ``taikai.judging.services.prizes.publish_prizes``; the table keeps the name it had under the API
+    app."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="prize_publication")
+    published_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    published_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "taikai_api_prizepublication"

@@ -25,7 +25,7 @@ from taikai.events.services.progress import plan
 from taikai.events.services.standings import standings_for
 from taikai.events.services.team_play import team_standings
 from taikai.judging import actions
-from taikai.judging.models import Penalty, Playoff, PrizeRank
+from taikai.judging.models import Penalty, Playoff, PrizePublication, PrizeRank
 
 
 def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int, bool]]) -> list[PrizeRank]:
@@ -50,6 +50,21 @@ def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int,
             after=[{"label": r.label, "first": r.first, "last": r.last, "shared": r.shared} for r in rows],
         )
     return rows
+
+
+def publish_prizes(event: Event, *, by: Actor) -> PrizePublication:
+    """The organizer makes the prize list public (``GET …/prizes`` without a token). Publishing twice is once."""
+    require_organizer(by, event)
+    with transaction.atomic():
+        row, created = PrizePublication.objects.get_or_create(event=event, defaults={"published_by": user_of(by)})
+        if created:
+            record(actions.PRIZES_PUBLISHED, actor=by, event_id=event.pk, obj=row)
+    return row
+
+
+def prizes_published(event: Event) -> bool:
+    """Whether the organizer published the prize list: public pages say prizes only then."""
+    return PrizePublication.objects.filter(event=event).exists()
 
 
 def final_order(event: Event) -> list[list[str]]:
