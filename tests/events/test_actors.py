@@ -19,6 +19,7 @@ from django.db import transaction
 import taikai
 from taikai.api import services as api_services
 from taikai.audit.models import AuditEntry
+from taikai.decks import archetypes
 from taikai.decks import lock as deck_lock
 from taikai.decks import services as deck_services
 from taikai.events.actors import Actor, PlayerSelf, Staff, System, Visitor
@@ -274,7 +275,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         lambda w, a: api_services.create_token(w.event, by=a, username="judge", role="judge"),
     ),
     ("revoke_token", "organizer", False, lambda w, a: api_services.revoke_token(_token(w), by=a)),
-    ("set_archetype", "player_or_staff", False, lambda w, a: api_services.set_archetype(w.own, name="", by=a)),
+    ("set_archetype", "player_or_staff", False, lambda w, a: archetypes.set_archetype(w.own, name="", by=a)),
 ]
 
 
@@ -331,7 +332,7 @@ def test_a_token_for_one_event_cannot_act_on_another(world: World) -> None:
 def test_a_player_cannot_act_for_another_player(world: World) -> None:
     for service in (
         lambda: player_services.drop_player(world.own, by=PlayerSelf(world.other)),
-        lambda: api_services.set_archetype(world.own, name="青眼", by=PlayerSelf(world.other)),
+        lambda: archetypes.set_archetype(world.own, name="青眼", by=PlayerSelf(world.other)),
         lambda: appeals.file_appeal(world.own, reason="not mine", by=PlayerSelf(world.other)),
     ):
         with pytest.raises(PermissionDenied):
