@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from typing import Any
 
@@ -39,7 +40,7 @@ def timings(event: Event) -> list[dict[str, Any]]:
         number = match_round.get(int(object_id)) if object_id.isdigit() else None
         if number is not None and (number not in last_result or at > last_result[number]):
             last_result[number] = at
-    paired = {}
+    paired: dict[str, dt.datetime] = {}
     for object_id, at in AuditEntry.objects.filter(
         event_id=event.pk, action__in=("taikai.round.paired", "taikai.round.top_cut")
     ).values_list("object_id", "at"):

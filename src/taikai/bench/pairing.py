@@ -37,7 +37,7 @@ class Sim:
     opponents: list[list[int]] = field(default_factory=list)
     byes: list[int] = field(default_factory=list)
     dropped: list[bool] = field(default_factory=list)
-    rounds: list[list[dict[str, object]]] = field(default_factory=list)
+    rounds: list[list[standings.MatchRecord]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         rng = SeededRandom(self.seed * 7919 + self.size)
@@ -79,7 +79,7 @@ class Sim:
         return PairingInput(players=players, round=round_no, seed=self.seed)
 
     def play(self, pairings: list[list[int]], byes: list[int]) -> None:
-        results: list[dict[str, object]] = []
+        results: list[standings.MatchRecord] = []
         for a, b in pairings:
             self.opponents[a].append(b)
             self.opponents[b].append(a)
@@ -87,16 +87,16 @@ class Sim:
             if u < DRAW_RATE:
                 self.points[a] += 1
                 self.points[b] += 1
-                results.append({"a": a, "b": b, "result": "draw"})
+                results.append(standings.MatchRecord(a, b, "draw"))
             else:
                 p_a = 1 / (1 + math.exp(self.strength[b] - self.strength[a]))
                 winner = a if _uniform(self.rng) < p_a else b
                 self.points[winner] += 3
-                results.append({"a": a, "b": b, "result": "a" if winner == a else "b"})
+                results.append(standings.MatchRecord(a, b, "a" if winner == a else "b"))
         for p in byes:
             self.points[p] += 3
             self.byes[p] += 1
-            results.append({"a": p, "bye": True})
+            results.append(standings.MatchRecord(p, None, "bye"))
         self.rounds.append(results)
 
 
@@ -166,23 +166,11 @@ def _core_event(size: int, rounds: int, seed: int) -> tuple[float, float]:
         if r > 1:
             sim.drop_some()
         result = swiss.pair(sim.pairing_input(r))
-        sim.play([list(p) for p in result.pairings], list(result.byes))
+        sim.play([[int(a), int(b)] for a, b in result.pairings], [int(p) for p in result.byes])
     t0 = time.perf_counter()
-    standings.compute(list(range(size)), _records(sim), ruleset, seed)
+    standings.compute(list(range(size)), sim.rounds, ruleset, seed)
     standings_ms = (time.perf_counter() - t0) * 1000
     return time.perf_counter() - start, standings_ms
-
-
-def _records(sim: Sim) -> list[list[standings.MatchRecord]]:
-    return [
-        [
-            standings.MatchRecord(m["a"], None, "bye")
-            if m.get("bye")
-            else standings.MatchRecord(m["a"], m["b"], m["result"])  # type: ignore[arg-type]
-            for m in played
-        ]
-        for played in sim.rounds
-    ]
 
 
 def _ok(value: float, target: float) -> str:

@@ -101,7 +101,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
     from django.conf import settings
 
-    engine = settings.DATABASES["default"]["ENGINE"]
+    engine = str(settings.DATABASES["default"]["ENGINE"])
     workers = args.workers or min(4, max(2, os.cpu_count() or 2))
     print(f"taikai: serving on http://127.0.0.1:{args.port}/")
     lan = lan_addresses() if args.host in ("0.0.0.0", "::") else []

@@ -42,7 +42,9 @@ class EventForm(forms.Form):
         """``ruleset``: the event's own (when editing); the numbers the form shows come from it, or from
         each built-in ruleset offered."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["ruleset_name"].choices = [(n, _ruleset_choice(_builtin(n))) for n in builtin_names()]
+        ruleset_field = self.fields["ruleset_name"]
+        assert isinstance(ruleset_field, forms.ChoiceField)
+        ruleset_field.choices = [(n, _ruleset_choice(_builtin(n))) for n in builtin_names()]
         self.fields["ruleset_name"].initial = DEFAULT
         rules = ruleset or _builtin(DEFAULT)
         seats = rules.team.seats

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -36,7 +37,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     from taikai.events.site_roles import is_organizer
 
     user = request.user
-    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()  # type: ignore[union-attr]
+    assert not isinstance(user, AnonymousUser)  # login_required
+    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()
     context = {"events": events[:50], "can_create": is_organizer(user), "stopped_webhooks": _stopped_webhooks(user)}
     return render(request, "taikai/dashboard.html", context)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -38,10 +39,9 @@ from taikai.security import services as anonymous_limits
 
 @login_required
 def event_list(request: HttpRequest) -> HttpResponse:
-    if request.user.is_superuser:  # type: ignore[union-attr]
-        events = Event.objects.all()
-    else:
-        events = Event.objects.filter(staff__user=request.user).distinct()
+    user = request.user
+    assert not isinstance(user, AnonymousUser)  # login_required
+    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()
     return render(request, "events/event_list.html", {"events": events, "can_create": is_organizer(request.user)})
 
 

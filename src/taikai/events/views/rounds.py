@@ -195,7 +195,7 @@ def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse
     """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    by_name = sorted(pairing_rows(matches), key=lambda r: (r["kana"], r["name"]))  # type: ignore[arg-type, return-value]
+    by_name = sorted(pairing_rows(matches), key=lambda r: (r["kana"], r["name"]))
     return render(
         request,
         "events/round_print.html",
@@ -269,7 +269,7 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
             messages.success(request, _saved_words(state))
             return redirect("round_detail", event_id=event.pk, number=number)
     kept = {m.pk for m in state.kept}
-    seated = {pid for m in state.kept for pid in (m.player_a_id, m.player_b_id)}
+    seated = {pid for m in state.kept for pid in (m.player_a_id, m.player_b_id) if pid is not None}
     players = event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False).exclude(pk__in=seated)
     context = {
         "event": event,

@@ -146,7 +146,7 @@ def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
         "appeals": [
             {
                 "appeal": a,
-                "outcome": APPEAL_OUTCOMES[a.status],
+                "outcome": APPEAL_OUTCOMES[Appeal.Status(a.status)],
                 "penalty": _penalty_words(a.penalty) if a.penalty else "",
             }
             for a in Appeal.objects.filter(player=player).select_related("penalty")
