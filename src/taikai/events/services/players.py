@@ -40,7 +40,6 @@ from taikai.events.services.links import player_for_token as player_for_token
 from taikai.events.services.links import print_all_slips as print_all_slips
 from taikai.events.services.links import reprint_slip as reprint_slip
 from taikai.events.services.links import revoke_access as revoke_access
-from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
     "name",
@@ -473,7 +472,6 @@ def drop_player(player: Player, *, by: Actor) -> Player:
             after=as_dict(player, PLAYER_FIELDS),
         )
         _end_open_match(player, by, Ruling.DROP_CONCESSION)
-        send_on_commit(player_dropped, sender=Player, event_id=player.event_id, player_id=player.pk, actor=by)
     return player
 
 

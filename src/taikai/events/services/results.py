@@ -349,7 +349,8 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             after=_snapshot(m),
             side=side,
         )
-        send_on_commit(signals.RESULT_BY_ACTION[action], sender=Match, **_announced(m, before, player=player))
+        if (signal := signals.RESULT_BY_ACTION.get(action)) is not None:
+            send_on_commit(signal, sender=Match, **_announced(m, before, player=player))
     return m
 
 

@@ -23,7 +23,6 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Match
 from taikai.events.permissions import require_judge
 from taikai.events.services.results import ResultInput, enter_ruled_result
-from taikai.events.signals import send_on_commit, time_called
 from taikai.judging import actions
 from taikai.judging.models import TimeProcedureRun
 from taikai.judging.services.common import fmt_of
@@ -103,7 +102,6 @@ def start(
         replay(run, match)  # refuse an impossible start before saving it
         run.save()
         record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, after=run.start)
-        send_on_commit(time_called, sender=Match, event_id=match.round.event_id, match_id=match.pk, actor=by)
         _finish_if_done(run, match, by)
     return run
 
