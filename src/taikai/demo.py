@@ -83,7 +83,7 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
     User = get_user_model()
     organizer = User.objects.filter(is_superuser=True).order_by("id").first()
     if organizer is None:
-        from taikai.web.accounts import ensure_first_organizer
+        from taikai.events.services.accounts import ensure_first_organizer
 
         ensure_first_organizer()
         organizer = User.objects.filter(is_superuser=True).order_by("id").first()

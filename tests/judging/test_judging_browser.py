@@ -10,10 +10,10 @@ import pytest
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.services import players as player_services
+from taikai.events.services.accounts import ensure_first_organizer
 from taikai.judging.models import Penalty
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
-from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
 from tests.judging.conftest import PASSWORD, fresh, pair, play, staff

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from taikai.events.models import Event, Match
+from taikai.events.services.accounts import ensure_first_organizer
 from taikai.events.services.standings import standings_for
-from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, PROJECTOR, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -13,7 +13,7 @@ from django.test import Client
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.services import players as player_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.web.log_world import World
 

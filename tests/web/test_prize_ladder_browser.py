@@ -15,10 +15,10 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.accounts import ensure_first_organizer
 from taikai.judging.models import Penalty
 from taikai.judging.services import prizes
 from taikai.judging.services.prizes import publish_prizes
-from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
 from tests.judging.conftest import A_WINS, staff

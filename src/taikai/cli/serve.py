@@ -77,7 +77,7 @@ def prepare() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
-    from taikai.web.accounts import ensure_first_organizer
+    from taikai.events.services.accounts import ensure_first_organizer
 
     call_command("migrate", interactive=False, verbosity=0)
     stamp = Path(settings.STATIC_ROOT) / ".fingerprint"
