@@ -37,7 +37,7 @@ class Values:
 
     def truncated(self, k: int, digits: int) -> int:
         """The value times 10^digits, truncated (the KTS code's parts)."""
-        return self.numerators[k] * 10**digits // self.denominator
+        return int(self.numerators[k] * 10**digits // self.denominator)
 
 
 def match_points(records: Sequence[Record], ruleset: Ruleset, seed: int | str) -> Values:
