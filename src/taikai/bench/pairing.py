@@ -193,7 +193,7 @@ def _cli_event(size: int, seed: int, command: list[str], reference: Path | None 
     }
 
 
-def _core_event(size: int, rounds: int, seed: int) -> dict[str, float]:
+def core_event(size: int, rounds: int, seed: int) -> dict[str, float]:
     """The whole event in pure core: seconds end to end, the median Swiss pairing (ms), and the final
     standings (ms) from the facts, of which the sheet (the records every reader shares) and the ranking."""
     ruleset = builtin("dkt-2011")
@@ -283,7 +283,7 @@ def run(argv: list[str]) -> None:
             f"| {size} | {_rounds_for(size)} | {len(runs)} | {median:.1f} | {worst:.1f} | {target:g} | "
             f"{_ok(median, target)} | {ratio} | {ratio_target} | {ratio_ok} | {q[0]:.1f} | {q[1]:.1f} | {q[2]:.1f} |"
         )
-    core = _core_event(4096, 12, 1)
+    core = core_event(4096, 12, 1)
     ratio = core["standings_ms"] / core["pair_ms"]
     print(f"\n{load_line()}\n")
     print("| pure core, 4096 players, 12 rounds | measured | ratio | target | |")
