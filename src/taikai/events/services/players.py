@@ -21,7 +21,7 @@ from taikai.core.open_match import Ruling
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
-from taikai.events import actions
+from taikai.events import actions, reads
 from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
@@ -81,7 +81,7 @@ def _clean_name(raw: str, field: str, required: bool = True) -> str:
 
 
 def _played_rounds(event: Event) -> int:
-    return event.rounds.filter(stage="swiss").count()
+    return reads.swiss_rounds_played(event.pk)
 
 
 def register_player(
@@ -375,7 +375,10 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
     require_organizer(by, player.event)
     with transaction.atomic():
         # of=("self",): the event is read with the row (one statement), only the player's row is locked
-        player = Player.objects.select_for_update(of=("self",)).select_related("event").get(pk=player.pk)
+        locked = reads.locked_player(player.pk)
+        if locked is None:
+            raise Player.DoesNotExist  # as the ORM's get() said for a player removed meanwhile
+        player = locked
         if player.event.status == Event.Status.FINISHED:
             raise ServiceError("event-finished")
         before = as_dict(player, PLAYER_FIELDS)

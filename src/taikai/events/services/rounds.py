@@ -22,7 +22,7 @@ from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services import engine, round_plan
-from taikai.events.services.history import event_sheet, round_facts
+from taikai.events.services.history import current_sheet, round_facts
 from taikai.events.services.progress import plan
 from taikai.events.services.round_end import finish_round
 from taikai.events.signals import round_paired, round_started, send_on_commit
@@ -88,22 +88,22 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
     return rnd
 
 
-def _active_players(event: Event) -> list[Player]:
+def _active(event: Event) -> Any:
     """Who can be paired: checked in (REG-3), not dropped, and with the right to take part (REG-2)."""
-    return list(
-        event.players.filter(
-            dropped_after_round__isnull=True, checked_in_at__isnull=False, ineligible_reason=""
-        ).order_by("id")
-    )
+    return event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False, ineligible_reason="")
+
+
+def _active_players(event: Event) -> list[Player]:
+    return list(_active(event).order_by("id"))
 
 
 def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
-    players = _active_players(event)
-    if len(players) < 2:
+    if _active(event).count() < 2:
         raise ServiceError("no-players")
     given = seed is not None
     seed = secrets.randbits(62) if seed is None else seed
-    request = engine.swiss_request(event_sheet(event), number, seed)
+    # The sheet the standings after the last result read (the event's row is locked, every write so far logged)
+    request = engine.swiss_request(current_sheet(event), number, seed)
     answer = engine.pair_swiss(request)
     rnd = create_round(
         event=event,
@@ -114,9 +114,8 @@ def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -
         pairing_report=answer.get("explanations", []),
         time_limit_seconds=event.ruleset.time.match_minutes * 60,
     )
-    by_id = {p.pk: p for p in event.players.all()}
-    tables = [(by_id[int(a)], by_id[int(b)]) for a, b in answer["pairings"]]
-    _create_matches(rnd, [*tables, *((by_id[int(x)], None) for x in answer["byes"])])
+    tables = [(int(a), int(b)) for a, b in answer["pairings"]]
+    _create_matches(rnd, [*tables, *((int(x), None) for x in answer["byes"])])
     record(
         actions.ROUND_PAIRED,
         actor=by,
@@ -130,9 +129,10 @@ def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -
 
 
 def _create_matches(
-    rnd: Round, tables: list[tuple[Player, Player | None]], manual: bool = False, first_table: int = 1
+    rnd: Round, tables: list[tuple[int, int | None]], manual: bool = False, first_table: int = 1
 ) -> None:
-    """Tables in order from ``first_table``; (player, None) is a bye, reported automatically as a confirmed win."""
+    """Tables in order from ``first_table``, by player id; (player, None) is a bye, reported automatically as a
+    confirmed win. One statement for the round (the ids are the pairing's: players of the event)."""
     rows = []
     for number, (a, b) in enumerate(tables, start=first_table):
         if b is None:
@@ -140,7 +140,7 @@ def _create_matches(
                 Match(
                     round=rnd,
                     table=number,
-                    player_a=a,
+                    player_a_id=a,
                     is_bye=True,
                     status=Match.Status.CONFIRMED,
                     result="a",
@@ -149,7 +149,7 @@ def _create_matches(
                 )
             )
         else:
-            rows.append(Match(round=rnd, table=number, player_a=a, player_b=b, manual=manual))
+            rows.append(Match(round=rnd, table=number, player_a_id=a, player_b_id=b, manual=manual))
     Match.objects.bulk_create(rows)
 
 
@@ -188,8 +188,7 @@ def _elimination_round(event: Event, request: dict[str, Any], seed: int, paired:
         pairing_input=request,
         time_limit_seconds=event.ruleset.time.match_minutes * 60,
     )
-    by_id = {p.pk: p for p in event.players.all()}
-    _create_matches(rnd, [(by_id[int(a)], by_id[int(b)] if b is not None else None) for a, b in paired.tables])
+    _create_matches(rnd, [(int(a), int(b) if b is not None else None) for a, b in paired.tables])
     return rnd
 
 
