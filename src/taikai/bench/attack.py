@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,18 @@ class Run:
     step: Step
     hostile: dict[str, Counter[int]]
     jobs: list[Any]  # the reports sent, in step.samples' order
+    cpu: Cpu
     lost: int = 0  # reports answered 200 but not in the database
+
+
+@dataclass(frozen=True)
+class Cpu:
+    """Where a run's CPU went, in seconds, while the reports were offered (two cores: at most 2× wall)."""
+
+    wall: float
+    server: float  # the taikai serve process group (its uvicorn workers); PostgreSQL's own is not in it
+    hostile: float  # the hostile client's process, while it attacked (from its ready to its stop)
+    client: float  # this process: the measuring client
 
 
 @dataclass
@@ -142,7 +154,7 @@ def _rows(
     db: Any, server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, args: argparse.Namespace
 ) -> list[Row]:
     from taikai.bench._hostile import RECEIVERS
-    from taikai.bench._live import free_port
+    from taikai.bench._live import free_port, group_cpu
 
     host = f"127.0.0.1:{server.port}"
     count = min(len(chunks[0]), max(2, round(rate * args.seconds)))
@@ -160,10 +172,13 @@ def _rows(
         if ports:
             _webhooks(db, "add", seeded["event_id"], list(ports))
         with hostile(target, attacks) as h:
+            before = (time.monotonic(), group_cpu(server.pid), time.process_time())
             (step,) = offer(server.url, [(rate, raws)], limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)
+            after = (time.monotonic(), group_cpu(server.pid), time.process_time())
         if ports:
             _webhooks(db, "remove", seeded["event_id"], [])
-        rows[i].runs.append(Run(step, h.got, jobs))
+        wall, served, measured = (b - a for a, b in zip(before, after, strict=True))
+        rows[i].runs.append(Run(step, h.got, jobs, Cpu(wall, served, h.cores * wall, measured)))
     return rows
 
 
@@ -241,6 +256,20 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
                 f"| {lost} | {target} | {_hostile_text(row.runs)} |"
             )
     print("\n(unfinished: a request the hostile client was still sending or waiting on when the row ended.)")
+    _print_cpu(rows)
+
+
+def _print_cpu(rows: list[dict[str, Any]]) -> None:
+    """Where each row's CPU went (medians of its runs, in cores: CPU seconds per second of the row; 2 cores)."""
+    print("\n| database | hostile client | server (cores) | hostile client (cores) | measuring client (cores) |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        for row in r["rows"]:
+
+            def cores(part: str, row: Row = row) -> str:
+                return f"{statistics.median(getattr(run.cpu, part) / run.cpu.wall for run in row.runs):.2f}"
+
+            print(f"| {r['vendor']} | {row.name} | {cores('server')} | {cores('hostile')} | {cores('client')} |")
 
 
 def run(argv: list[str]) -> None:
