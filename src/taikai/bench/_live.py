@@ -501,18 +501,3 @@ def send_reports_fast(base_url: str, event_id: int, jobs: list[Report], clients:
     started = time.perf_counter()
     asyncio.run(main())
     return statuses, time.perf_counter() - started
-
-
-def group_cpu(pgid: int) -> float:
-    """CPU seconds (user + system) used so far by the live processes of process group ``pgid`` (Linux /proc;
-    0 elsewhere): a server started by ``Server`` and its uvicorn workers."""
-    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # ended meanwhile
-        if int(fields[2]) == pgid:
-            total += int(fields[11]) + int(fields[12])
-    return total / ticks

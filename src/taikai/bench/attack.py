@@ -154,7 +154,8 @@ def _rows(
     db: Any, server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, args: argparse.Namespace
 ) -> list[Row]:
     from taikai.bench._hostile import RECEIVERS
-    from taikai.bench._live import free_port, group_cpu
+    from taikai.bench._breakdown import cpu_of_group
+    from taikai.bench._live import free_port
 
     host = f"127.0.0.1:{server.port}"
     count = min(len(chunks[0]), max(2, round(rate * args.seconds)))
@@ -172,9 +173,9 @@ def _rows(
         if ports:
             _webhooks(db, "add", seeded["event_id"], list(ports))
         with hostile(target, attacks) as h:
-            before = (time.monotonic(), group_cpu(server.pid), time.process_time())
+            before = (time.monotonic(), cpu_of_group(server.pid), time.process_time())
             (step,) = offer(server.url, [(rate, raws)], limit=CLIENTS, warm=CLIENTS, timeout=REPORT_TIMEOUT)
-            after = (time.monotonic(), group_cpu(server.pid), time.process_time())
+            after = (time.monotonic(), cpu_of_group(server.pid), time.process_time())
         if ports:
             _webhooks(db, "remove", seeded["event_id"], [])
         wall, served, measured = (b - a for a, b in zip(before, after, strict=True))
