@@ -153,8 +153,8 @@ def _webhooks(db: Any, action: str, event_id: int, ports: list[int]) -> None:
 def _rows(
     db: Any, server: Any, seeded: dict[str, Any], chunks: list[list[Any]], rate: float, args: argparse.Namespace
 ) -> list[Row]:
-    from taikai.bench._hostile import RECEIVERS
     from taikai.bench._breakdown import cpu_of_group
+    from taikai.bench._hostile import RECEIVERS
     from taikai.bench._live import free_port
 
     host = f"127.0.0.1:{server.port}"
