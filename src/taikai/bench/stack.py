@@ -126,17 +126,21 @@ def _print(results: list[Figures], args: argparse.Namespace) -> None:
     )
     print(
         "| database | bare ASGI/s | no-op authenticated POST/s | result reports/s | reports ÷ no-op | target "
-        "| no-op ÷ bare | answered 200 | lost |"
+        "| no-op ÷ bare | reports answered 200 | lost | measuring sticks answered 200 |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for f in results:
         bare, noop, reports = (f.rate(k) for k in KINDS)
         ok, sent = f.ok("reports")
         ratio = reports / noop if noop else float("nan")
-        met = ratio >= TARGET and f.lost == 0 and ok == sent
+        sticks = all(
+            f.ok(kind)[0] == f.ok(kind)[1] for kind in KINDS[:2]
+        )  # a stick that did not answer 200 is no stick
+        met = ratio >= TARGET and f.lost == 0 and ok == sent and sticks
         print(
             f"| {f.vendor} | {bare:.0f} | {noop:.0f} | {reports:.0f} | {ratio:.2f} | ≥ {TARGET:g}, none lost "
-            f"{'✅' if met else '❌'} | {noop / bare if bare else float('nan'):.2f} | {ok}/{sent} | {f.lost} |"
+            f"{'✅' if met else '❌'} | {noop / bare if bare else float('nan'):.2f} | {ok}/{sent} "
+            f"| {f.lost} | {' · '.join(f'{k}: {f.ok(k)[0]}/{f.ok(k)[1]}' for k in KINDS[:2])} |"
         )
     for f in results:
         if f.profile:
