@@ -319,13 +319,18 @@ class Hostile:
 
 
 @contextlib.contextmanager
-def hostile(target: Target, attacks: list[str], ramp: float = 0.5) -> Iterator[Hostile]:
-    """Run ``attacks`` from their own process while the block runs (none: an idle stand-in)."""
+def hostile(target: Target, attacks: list[str], ramp: float = 0.5, nice: int = 0) -> Iterator[Hostile]:
+    """Run ``attacks`` from their own process while the block runs (none: an idle stand-in), ``nice`` steps below
+    this process's priority (``os.nice``): a hostile client on the network spends its own machine's CPU, not the
+    server's, and a niced one takes only what the server leaves (its tally shows what it still sent)."""
+    import os
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "taikai.bench._hostile", json.dumps(asdict(target)), *attacks],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
+        env={**os.environ, "TAIKAI_BENCH_HOSTILE_NICE": str(nice)},
     )
     handle = Hostile(proc, {})
     try:
@@ -345,5 +350,8 @@ def hostile(target: Target, attacks: list[str], ramp: float = 0.5) -> Iterator[H
 if __name__ == "__main__" and sys.argv[1:2] == ["webhooks"]:
     webhooks_cli(sys.argv[2:])
 elif __name__ == "__main__":
+    import os
+
+    os.nice(int(os.environ.get("TAIKAI_BENCH_HOSTILE_NICE", "0")))
     spec = Target(**json.loads(sys.argv[1]))
     print(json.dumps(asyncio.run(_main(spec, sys.argv[2:]))), flush=True)
