@@ -8,9 +8,9 @@ hostile players', one per run, so each run's hostile player starts with a fresh 
 shared machine is noise); the ratio is that median over the baseline's. Each row
 offers its players' reports at a fixed rate over 50 keep-alive connections (taikai.bench._openloop; a
 report due while all 50 are busy waits and counts as late), while the hostile client (taikai.bench._hostile,
-its own process, at a lower priority: HOSTILE_NICE below) runs one attack, all of them, or none. The rate is half of what the server answered in a
-50-connection burst just before (``--load``), at most ``--players / --seconds`` (or ``--rate``): below
-saturation, p99 shows what the attack adds, not a queue.
+its own process, at a lower priority: HOSTILE_NICE below) runs one attack, all of them, or none. The rate is
+half of what the server answered in a 50-connection burst just before (``--load``), at most
+``--players / --seconds`` (or ``--rate``): below saturation, p99 shows what the attack adds, not a queue.
 Afterwards every report answered 200 must be in the database.
 
 With the card data (``--data``, as for ``python -m taikai.bench cards``) the server has the card database
