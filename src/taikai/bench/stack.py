@@ -143,13 +143,15 @@ def _print(results: list[Figures], args: argparse.Namespace) -> None:
             f"| {f.lost} | {' · '.join(f'{k}: {f.ok(k)[0]}/{f.ok(k)[1]}' for k in KINDS[:2])} |"
         )
     for f in results:
-        if f.profile:
-            print(
-                f"\nWhere a no-op POST's time goes on {f.vendor} (share of the workers' busy samples on the stack):\n"
-            )
-            print("| function | share |\n|---|---|")
-            for name, share in f.profile:
-                print(f"| `{name}` | {share:.0%} |")
+        if f.profile is None or not f.profile.on_stack:
+            continue
+        print(
+            f"\nWhere a no-op POST's time goes on {f.vendor} (a sampling profiler in both workers; shares of their "
+            "busy samples, waits left out): on the stack, and innermost (the function itself)\n"
+        )
+        print("| on the stack | share | innermost | share |\n|---|---|---|---|")
+        for (outer, a), (inner, b) in zip(f.profile.on_stack, f.profile.innermost, strict=False):
+            print(f"| `{outer}` | {a:.0%} | `{inner}` | {b:.0%} |")
 
 
 def run(argv: list[str]) -> None:
