@@ -1,7 +1,8 @@
 """A sampling profiler inside a bench server's worker (``TAIKAI_BENCH_PROFILE=DIR`` with the bench endpoints).
 
-A thread looks at every other thread's stack every few milliseconds. A sample whose innermost frame is a
-wait (the event loop's select, a thread pool's queue, a lock) is idle and dropped; of the busy ones, each
+A thread looks at every other thread's stack every few milliseconds (wall clock, not CPU: a thread waiting
+for the database counts where it waits). A sample whose innermost frame is a wait (a select, a thread pool's
+queue, a lock, uvloop's loop in C) is idle and dropped; of the busy ones, each
 function on the stack counts once. Every second the counts go to ``DIR/profile-PID.json``. cProfile sees
 one thread only, and a report crosses three (the event loop, a2wsgi's pool, Django's own thread hops).
 """
@@ -20,7 +21,12 @@ from types import FrameType
 
 INTERVAL = 0.002
 IDLE = {"select", "wait", "get", "acquire", "sleep", "poll", "readline", "accept", "recv", "_recv", "_recv_bytes"}
-ROOTS = {"_bootstrap", "_bootstrap_inner", "run", "<module>", "run_forever", "_run", "serve", "main"}
+# uvloop runs the event loop in C: a sample whose innermost Python frame is the runner is the loop waiting or
+# doing its own I/O, which Python cannot tell apart; it is left out like a wait (the Python the loop calls is not)
+LOOP = "asyncio.runners.Runner.run"
+# every busy thread's bottom frames: on every stack, they say nothing
+ROOTS = ("multiprocessing.", "uvicorn._subprocess.", "uvicorn.supervisors.", "uvicorn._compat.", "threading.")
+ROOTS_EXACT = {"asyncio.runners.Runner.run", "asyncio.runners.run", "concurrent.futures.thread._worker"}
 
 
 def _names(frame: FrameType | None) -> list[str]:
@@ -44,8 +50,10 @@ def _loop(out: Path) -> None:
         for ident, frame in sys._current_frames().items():
             if ident == me or frame.f_code.co_name in IDLE:
                 continue
-            busy += 1
             names = _names(frame)
+            if names[0] == LOOP:
+                continue
+            busy += 1
             counts.update(set(names))
             inner[names[0]] += 1
         if time.monotonic() - flushed > 1.0:
@@ -74,5 +82,9 @@ def read_profiles(directory: Path, top: int = 12) -> Profile:
         inner.update(data["inner"])
     if not busy:
         return Profile([], [])
-    shown = [(name, n / busy) for name, n in counts.most_common() if name.rsplit(".", 1)[-1] not in ROOTS]
+    shown = [
+        (name, n / busy)
+        for name, n in counts.most_common()
+        if not name.startswith(ROOTS) and name not in ROOTS_EXACT and not name.endswith("<module>")
+    ]
     return Profile(shown[:top], [(name, n / busy) for name, n in inner.most_common(top)])

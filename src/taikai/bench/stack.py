@@ -1,6 +1,6 @@
 """Result reports against their own server's ceiling (issue 27), one server per database, in one run.
 
-``python -m taikai.bench stack [--players 400] [--repeats 3] [--db sqlite,postgresql] [--profile]`` seeds an
+``python -m taikai.bench stack [--players 300] [--repeats 3] [--db sqlite,postgresql] [--profile]`` seeds an
 event with round 1 started and starts ``taikai serve --workers 2`` with the bench's measuring sticks
 (``TAIKAI_BENCH_ENDPOINTS=1``). Over the same 50 keep-alive connections it sends, as fast as they are answered
 (each connection sends its next request when its last is answered):
@@ -147,7 +147,8 @@ def _print(results: list[Figures], args: argparse.Namespace) -> None:
             continue
         print(
             f"\nWhere a no-op POST's time goes on {f.vendor} (a sampling profiler in both workers; shares of their "
-            "busy samples, waits left out): on the stack, and innermost (the function itself)\n"
+            "busy wall-clock samples, waits and uvloop's own C left out): on the stack, and innermost (the function "
+            "itself)\n"
         )
         print("| on the stack | share | innermost | share |\n|---|---|---|---|")
         for (outer, a), (inner, b) in zip(f.profile.on_stack, f.profile.innermost, strict=False):
@@ -156,7 +157,7 @@ def _print(results: list[Figures], args: argparse.Namespace) -> None:
 
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m taikai.bench stack")
-    parser.add_argument("--players", type=int, default=400, help="reports per run (each player reports once)")
+    parser.add_argument("--players", type=int, default=300, help="reports per run (each player reports once)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--profile", action=argparse.BooleanOptionalAction, default=True)
