@@ -20,7 +20,9 @@ from pathlib import Path
 from types import FrameType
 
 INTERVAL = 0.002
+# innermost frames that wait (a thread pool's idle worker sits in _worker itself: its queue's get is C)
 IDLE = {"select", "wait", "get", "acquire", "sleep", "poll", "readline", "accept", "recv", "_recv", "_recv_bytes"}
+IDLE |= {"_worker"}
 # uvloop runs the event loop in C: a sample whose innermost Python frame is the runner is the loop waiting or
 # doing its own I/O, which Python cannot tell apart; it is left out like a wait (the Python the loop calls is not)
 LOOP = "asyncio.runners.Runner.run"
