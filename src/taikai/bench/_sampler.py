@@ -2,9 +2,12 @@
 
 A thread looks at every other thread's stack every few milliseconds (wall clock, not CPU: a thread waiting
 for the database counts where it waits). A sample whose innermost frame is a wait (a select, a thread pool's
-queue, a lock, uvloop's loop in C) is idle and dropped; of the busy ones, each
-function on the stack counts once. Every second the counts go to ``DIR/profile-PID.json``. cProfile sees
-one thread only, and a report crosses three (the event loop, a2wsgi's pool, Django's own thread hops).
+queue, a lock, uvloop's loop in C) is idle and dropped; of the busy ones, each function on the stack counts
+once. Every second the counts go to ``DIR/profile-PID.json``. cProfile sees one thread only, and a report
+crosses three (the event loop, a2wsgi's pool, Django's own thread hops). A caveat seen in use: the sampler
+needs the GIL to look, so it mostly looks when a thread has released it (a database call), and Python that
+holds the GIL is under-counted: read it as where requests wait; for pure-Python costs profile one process
+with cProfile (as the event bench's breakdown does).
 """
 
 from __future__ import annotations
