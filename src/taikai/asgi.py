@@ -109,9 +109,33 @@ async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 # Outermost: a repeat of a request a rate limit refused is answered before its body is read (refusals).
-application = Refusals(
+application: Any = Refusals(
     buffer_bodies(route, LIMITS, credentials_hold),
     language_cookie=settings.LANGUAGE_COOKIE_NAME,
     language=language_for,
     session_cookie=settings.SESSION_COOKIE_NAME,
 )
+
+BARE = "/bench/bare"  # with TAIKAI_BENCH_ENDPOINTS=1: what uvicorn alone answers, on the same server (issue 27)
+
+
+def bench_bare(app: Any) -> Any:
+    async def bare(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("path") != BARE:
+            await app(scope, receive, send)
+            return
+        more = True
+        while more:  # read the body as any endpoint must
+            more = (await receive()).get("more_body", False)
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    return bare
+
+
+if settings.BENCH_ENDPOINTS:
+    application = bench_bare(application)
+    if os.environ.get("TAIKAI_BENCH_PROFILE"):
+        from taikai.bench import _sampler
+
+        _sampler.start(os.environ["TAIKAI_BENCH_PROFILE"])

@@ -136,6 +136,12 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def pid(self) -> int:
+        """The server's process, and its process group (its workers' too)."""
+        assert self.proc is not None, "not started"
+        return self.proc.pid
+
     def start(self, timeout: float = 90) -> Server:
         log = open(self.db.var_dir / f"server-{self.port}.log", "ab")  # noqa: SIM115 - closed with the process
         self.proc = subprocess.Popen(
