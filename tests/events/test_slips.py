@@ -190,3 +190,16 @@ def test_csv_imported_players_have_their_link_and_their_slips_print_before_check
         assert player_services.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
     entry = AuditEntry.objects.filter(action=actions.PLAYERS_IMPORTED, event_id=event.pk).get()
     assert entry.data["links_issued"] == 2
+
+
+@pytest.mark.parametrize(("address", "keep_open"), [("http://192.168.1.10:8000", True), ("https://taikai.jp", False)])
+def test_over_plain_http_the_slip_says_to_keep_the_page_open(
+    organizer: Any, client: Any, settings: Any, address: str, keep_open: bool
+) -> None:
+    # issue 24, item 23: without HTTPS a phone keeps no offline copy, only the page it has open
+    settings.TAIKAI_PUBLIC_URL = address
+    event = make_event(organizer, 2)
+    client.force_login(organizer)
+    page = client.post(f"/events/{event.pk}/players/slips/").content.decode()
+    assert page.count(f'href="{address}/p/') == 2
+    assert ("このページを開いたままにしてください" in page) is keep_open
