@@ -148,3 +148,26 @@ def test_an_unknown_format_version_is_refused_saying_which_versions_this_server_
     text = problem_text(refused.value.problem)
     assert f"バージョン {version}" in text and "バージョン 1, 2" in text
     assert Event.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    ("part", "change"),
+    [
+        ("penalties", {"rung": "banished"}),
+        ("penalties", {"player_id": 999999}),
+        ("matches", {"ruling": "coin-flip"}),
+        ("appeals", {"status": "maybe"}),
+        ("deck_lists", {"format": "pdf"}),
+        ("corrections", {"match_id": 999999}),
+    ],
+)
+def test_a_broken_judged_part_is_named_and_nothing_is_written(
+    organizer: Any, part: str, change: dict[str, Any]
+) -> None:
+    exported = transfer.export_event(_judged_event(organizer), by=Staff(organizer))
+    rows = [{**exported[part][0], **change}, *exported[part][1:]]
+    before = (Event.objects.count(), Penalty.objects.count(), AuditEntry.objects.count())
+    with pytest.raises(ServiceError) as refused:
+        transfer.import_event({**exported, part: rows}, by=Staff(organizer))
+    assert refused.value.problem.code == "import-invalid" and refused.value.problem.params["part"] == part
+    assert (Event.objects.count(), Penalty.objects.count(), AuditEntry.objects.count()) == before

@@ -15,6 +15,8 @@ from typing import Any
 from django.db.models import Model
 from django.utils.dateparse import parse_datetime
 
+from taikai.core.penalties import Landing
+from taikai.core.ruleset import RUNGS
 from taikai.events.models import Event
 from taikai.events.services import transfer
 from taikai.events.services.transfer_ids import Ids
@@ -26,6 +28,7 @@ PENALTY_KEYS = ["card_game_id", "player_name", "infraction", "rung", "default_ru
 PENALTY_KEYS += ["downgrade_steps", "prize_loss", "intentional", "decided_place", "in_database", "lands_on"]
 PENALTY_KEYS += ["effects", "waiting_for_next_match", "overturned"]
 APPEAL_KEYS = ["reason", "status", "decision_note"]
+LANDINGS = ("", *(landing.value for landing in Landing))
 
 
 def _time(value: dt.datetime | None) -> str | None:
@@ -105,6 +108,8 @@ def export_penalties(event: Event) -> list[dict[str, Any]]:
 def import_penalties(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
     made = ids.more.setdefault("penalties", {})
     for row in sorted(rows, key=lambda r: int(r["id"])):  # a team copy comes after the penalty it copies
+        if row["rung"] not in RUNGS or row["default_rung"] not in ("", *RUNGS) or row["lands_on"] not in LANDINGS:
+            raise ValueError("penalty rung or landing")
         penalty = Penalty.objects.create(
             event=event,
             **{k: row[k] for k in PENALTY_KEYS if k != "effects"},

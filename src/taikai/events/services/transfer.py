@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from taikai.audit.services import record
+from taikai.core.open_match import Ruling
 from taikai.core.ruleset import RulesetError, from_document
 from taikai.events import actions
 from taikai.events.actors import Actor, user_of
@@ -103,6 +104,7 @@ MATCH_KEYS = [
     "ruling",
     "penalty_duels",
 ]
+RULINGS = ("", *(ruling.value for ruling in Ruling))  # what may have ended a match instead of its duels
 # Keys a version 1 file may lack, with the value they had before they existed.
 LATER_KEYS = {"disqualified": False, "declined_top_cut": False, "ruling": "", "penalty_duels": []}
 REPORT_KEYS = ["match_id", "by_player_id", "record", "basis", "idempotency_key"]
@@ -302,6 +304,8 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
         for m in data["matches"]:
             m = {**LATER_KEYS, **m}
             fields = {k: m[k] for k in MATCH_KEYS if not k.endswith("_id") and k != "id"}
+            if fields["ruling"] not in RULINGS or not isinstance(fields["penalty_duels"], list):
+                raise ValueError("match ruling or penalty duels")
             matches[m["id"]] = Match.objects.create(
                 round=rounds[m["round_id"]],
                 player_a=players[m["player_a_id"]],
