@@ -36,13 +36,14 @@ NESTED_IDS = {"match", "player", "team", "penalty"}
 
 def _judged_event(organizer: Any) -> Event:
     """Round 1 of eight: a corrected table, a duel loss from a penalty with an appeal against it, a DQ that
-    ended a table being played, deck lists (one legal, one not), a judge call and the notices they told."""
+    ended a table being played, deck lists (one legal with a list not accepted over it, one not legal), a judge call and the notices they told."""
     load_demo_cards()
     event = make_event(organizer, 8, banlist_name="OCG 2026.7 (demo excerpt)")
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     floor = staff(event, "floor", StaffRole.Role.JUDGE)
     first, second = event.players.order_by("id")[:2]
     deck_services.submit_deck(first, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(first))
+    deck_services.submit_deck(first, DeckInput(text="3 灰流うらら\n"), by=PlayerSelf(first))  # not accepted
     deck_services.submit_deck(second, DeckInput(text="3 灰流うらら\n"), by=Staff(organizer))
     by = Staff(organizer)
     rnd = round_services.pair_next_round(event, by=by)
@@ -89,6 +90,7 @@ def test_the_file_holds_the_whole_event_and_a_copy_exports_the_same_file(organiz
     assert [a["reason"] for a in exported["appeals"]] == ["スリーブの傷は元から"]
     assert any(c["description"] == "マーキングの疑い" for c in exported["judge_calls"])
     assert sorted(d["legal"] for d in exported["deck_lists"]) == [False, True]
+    assert [r["source_text"] for r in exported["rejected_deck_lists"]] == ["3 灰流うらら\n"]
     assert exported["deck_setup"][0]["banlist"]["entries"]  # the event's own frozen F/L list
     assert {m["ruling"] for m in exported["matches"]} >= {"dq-forfeit"}
     assert any(m["penalty_duels"] for m in exported["matches"])

@@ -60,10 +60,6 @@ def import_setup(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
         )
 
 
-def _list_under(row: Any, setup_banlist_id: int | None) -> str | None:
-    return EVENT_LIST if row.banlist_id is not None and row.banlist_id == setup_banlist_id else None
-
-
 def _event_banlist(event: Event, row: dict[str, Any]) -> Any:
     if row.get("banlist") != EVENT_LIST:
         return None
@@ -71,21 +67,26 @@ def _event_banlist(event: Event, row: dict[str, Any]) -> Any:
     return setup.banlist if setup else None
 
 
-def export_registrations(event: Event) -> list[dict[str, Any]]:
+def _sent(row: Any, keys: list[str], setup_banlist_id: int | None) -> dict[str, Any]:
+    """A list as sent (registered or not accepted): who sent it, when, what was read and under which list."""
+    return {
+        "player_id": row.player_id,
+        **{k: getattr(row, k) for k in keys},
+        "banlist": EVENT_LIST if row.banlist_id is not None and row.banlist_id == setup_banlist_id else None,
+        "submitted_at": _time(row.submitted_at),
+        "submitted_by": row.submitted_by.get_username() if row.submitted_by else None,
+    }
+
+
+def _setup_banlist_id(event: Event) -> int | None:
     setup = EventDecks.objects.filter(event=event).first()
+    return setup.banlist_id if setup else None
+
+
+def export_registrations(event: Event) -> list[dict[str, Any]]:
+    listed = _setup_banlist_id(event)
     rows = DeckRegistration.objects.filter(event=event).select_related("submitted_by").order_by("id")
-    return [
-        {
-            "id": r.pk,
-            "player_id": r.player_id,
-            **{k: getattr(r, k) for k in REGISTRATION_KEYS},
-            "banlist": _list_under(r, setup.banlist_id if setup else None),
-            "submitted_at": _time(r.submitted_at),
-            "submitted_by": r.submitted_by.get_username() if r.submitted_by else None,
-            "locked_at": _time(r.locked_at),
-        }
-        for r in rows
-    ]
+    return [{"id": r.pk, **_sent(r, REGISTRATION_KEYS, listed), "locked_at": _time(r.locked_at)} for r in rows]
 
 
 def import_registrations(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
@@ -106,19 +107,9 @@ def import_registrations(event: Event, rows: list[dict[str, Any]], ids: Ids) -> 
 
 
 def export_rejected(event: Event) -> list[dict[str, Any]]:
-    setup = EventDecks.objects.filter(event=event).first()
+    listed = _setup_banlist_id(event)
     rows = RejectedDeckList.objects.filter(event=event).select_related("submitted_by").order_by("id")
-    return [
-        {
-            "player_id": r.player_id,
-            "registration_id": r.registration_id,
-            **{k: getattr(r, k) for k in REJECTED_KEYS},
-            "banlist": _list_under(r, setup.banlist_id if setup else None),
-            "submitted_at": _time(r.submitted_at),
-            "submitted_by": r.submitted_by.get_username() if r.submitted_by else None,
-        }
-        for r in rows
-    ]
+    return [{"registration_id": r.registration_id, **_sent(r, REJECTED_KEYS, listed)} for r in rows]
 
 
 def import_rejected(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
