@@ -36,7 +36,8 @@ NESTED_IDS = {"match", "player", "team", "penalty"}
 
 def _judged_event(organizer: Any) -> Event:
     """Round 1 of eight: a corrected table, a duel loss from a penalty with an appeal against it, a DQ that
-    ended a table being played, deck lists (one legal with a list not accepted over it, one not legal), a judge call and the notices they told."""
+    ended a table being played, deck lists (one legal with a list not accepted over it, one not), a judge call
+    and the notices they told."""
     load_demo_cards()
     event = make_event(organizer, 8, banlist_name="OCG 2026.7 (demo excerpt)")
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
