@@ -74,6 +74,13 @@ def test_an_unreadable_key_is_named(tmp_path: Path) -> None:
     assert refused.setting == tls.KEY and "cannot read" in str(refused)
 
 
+def test_with_a_certificate_the_slips_use_the_https_lan_address() -> None:
+    from taikai.cli.serve import venue_address
+
+    assert venue_address("", ["192.168.1.10"], 8443, "https") == "https://192.168.1.10:8443"
+    assert venue_address("https://taikai.example.jp", ["192.168.1.10"], 8443, "https") == "https://taikai.example.jp"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
