@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player
 from taikai.events.services import events as event_services
+from taikai.events.services import players as player_services
 from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PROJECTOR, screenshot
 
@@ -27,7 +28,7 @@ CSV = "名前,ふりがな,カードゲームID,連絡先\n" + "".join(
 MM = 96 / 25.4  # CSS pixels per millimetre
 
 
-def _desk(new_page: Any, settings: Any) -> tuple[Any, Event]:
+def _desk(new_page: Any, settings: Any, locale: str = "ja-JP") -> tuple[Any, Event]:
     from django.contrib.auth import get_user_model
 
     username, _password = ensure_first_organizer() or ("organizer", "")  # type: ignore[misc]
@@ -37,7 +38,10 @@ def _desk(new_page: Any, settings: Any) -> tuple[Any, Event]:
     event = event_services.create_event(
         by=Staff(user), name="KTS 形式 案内票テスト杯", date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2"
     )
-    page = new_page(viewport=PROJECTOR, locale="ja-JP")
+    page = new_page(viewport=PROJECTOR, locale=locale)
+    page.set_default_timeout(30_000)  # a shared 2-core machine: the first page can take its time
+    if locale != "ja-JP":
+        page.context.add_cookies([{"name": "taikai_language", "value": "en", "url": page.base_url}])
     settings.TAIKAI_PUBLIC_URL = page.base_url  # plain http: the slips say to keep the page open
     page.goto(page.base_url + "/login/")
     page.fill("input[name=username]", username)
@@ -49,6 +53,16 @@ def _desk(new_page: Any, settings: Any) -> tuple[Any, Event]:
 def _pdf_pages(page: Any) -> int:
     pdf = page.pdf(format="A4", prefer_css_page_size=True, print_background=True)
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def _print_view(page: Any, name: str) -> list[dict[str, float]]:
+    """The slips as chromium prints them on A4 (less the 8 mm margins); each slip's box."""
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": round(194 * MM), "height": round(281 * MM)})
+    screenshot(page, name)
+    # Nothing on a slip is cut off by its fixed height.
+    assert page.evaluate("[...document.querySelectorAll('.slips .slip')].every(s => s.scrollHeight <= s.clientHeight)")
+    return [slip.bounding_box() for slip in page.locator(".slips .slip").all()]
 
 
 def test_imported_players_slips_print_eight_to_an_a4_page(new_page: Any, settings: Any) -> None:
@@ -70,10 +84,7 @@ def test_imported_players_slips_print_eight_to_an_a4_page(new_page: Any, setting
     expect(page.locator(".slip .keep-open").first).to_contain_text("このページを開いたままにしてください")
     screenshot(page, "slips-kts-screen-1920")
 
-    page.emulate_media(media="print")
-    page.set_viewport_size({"width": round(194 * MM), "height": round(281 * MM)})  # A4 less the 8 mm margins
-    screenshot(page, "slips-kts-print")
-    boxes = [slip.bounding_box() for slip in page.locator(".slips .slip").all()]
+    boxes = _print_view(page, "slips-kts-print")
     # The code itself (its quiet zone left out) is at least 25 mm wide: scannable from arm's length.
     code = page.evaluate("document.querySelector('.slips .slip .qr svg path').getBoundingClientRect().width")
     assert code >= 25 * MM
@@ -82,3 +93,13 @@ def test_imported_players_slips_print_eight_to_an_a4_page(new_page: Any, setting
     assert _pdf_pages(page) == 2  # nine slips: eight on the first page, the ninth on the next
     page.evaluate("document.querySelectorAll('.slips .slip')[8].remove()")
     assert _pdf_pages(page) == 1
+
+
+def test_the_english_slips_fit_as_well(new_page: Any, settings: Any) -> None:
+    page, event = _desk(new_page, settings, locale="en-US")
+    player_services.import_players_csv(event, by=Staff(event.created_by), data=CSV.encode())
+    page.goto(f"{page.base_url}/events/{event.pk}/players/")
+    page.click("#print-registered-slips")
+    expect(page.locator(".slip .keep-open").first).to_contain_text("Keep this page open.")
+    boxes = _print_view(page, "slips-kts-print-en")
+    assert boxes[7]["y"] + boxes[7]["height"] <= 281 * MM and _pdf_pages(page) == 2

@@ -37,6 +37,7 @@ def test_an_imported_event_says_it_is_a_copy_and_a_newer_file_is_refused(new_pag
     event = make_event(user, 4, name="冬の CS 本番")
     exported = transfer.export_event(event, by=Staff(user))
     page = new_page(viewport=PROJECTOR, locale="ja-JP")
+    page.set_default_timeout(30_000)  # a shared 2-core machine: the first page can take its time
     page.goto(page.base_url + "/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "desk-password-42")
