@@ -8,4 +8,7 @@ class ApiConfig(AppConfig):
     verbose_name = _("API")
 
     def ready(self) -> None:
-        from taikai.api import texts  # noqa: F401  (registers the API's problem texts)
+        from taikai.api import (  # noqa: F401
+            texts,  # registers the API's problem texts
+            transfer,  # adds the archetypes and the prize publication to the event file
+        )

@@ -285,6 +285,13 @@ _R(
     "Cannot import the event file ({part} is not right). Choose a file exported from taikai.",
 )
 _R(
+    "import-version",
+    "この大会データは形式のバージョン {version} で、このサーバーが読めるのはバージョン {readable} です。"
+    "新しい taikai で書き出したファイルなら、このサーバーの taikai を更新してから読み込んでください。",
+    "This event file is format version {version}; this server reads versions {readable}. If it was exported by a "
+    "newer taikai, update taikai on this server, then import it again.",
+)
+_R(
     "event-finished",
     "この大会は終了しています。登録も受付もできません。",
     "This event has finished: nobody can register or check in.",

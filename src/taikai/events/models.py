@@ -54,6 +54,9 @@ class Event(models.Model):
     tiebreak_seed = models.BigIntegerField()  # the recorded draw for final ties (never the player ID)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # An imported copy (docs/event-json.md): when, and from which file's event (its name and export time).
+    imported_at = models.DateTimeField(null=True, blank=True)
+    imported_from = models.CharField(max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0)
 
     class Meta:

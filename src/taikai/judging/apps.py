@@ -10,5 +10,5 @@ class JudgingConfig(AppConfig):
         from taikai.judging import (
             placings_hook,  # noqa: F401  (says each player's prize beside their place)
             receivers,  # noqa: F401  (connects to taikai.events.signals)
-            transfer,  # noqa: F401  (adds the prize table to the event file)
+            transfer,  # noqa: F401  (adds calls, penalties, appeals and prizes to the event file)
         )

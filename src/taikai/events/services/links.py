@@ -119,8 +119,9 @@ class SlipRun:
         return len(self.slips) - len(self.issued)
 
 
-def print_all_slips(event: Event, *, by: Actor) -> SlipRun:
-    """Every checked-in player's slip. A live link is printed as it is; a player without one gets one, unless the
+def print_all_slips(event: Event, *, by: Actor, registered: bool = False) -> SlipRun:
+    """Every checked-in player's slip (``registered``: every registered player, checked in or not, for slips
+    printed before the doors open). A live link is printed as it is; a player without one gets one, unless the
     desk revoked it (undoing a revocation is a decision: the re-issue)."""
     require_staff(by, event)
     slips: list[tuple[Player, str]] = []
@@ -128,7 +129,10 @@ def print_all_slips(event: Event, *, by: Actor) -> SlipRun:
     revoked: list[Player] = []
     unprintable: list[Player] = []
     with transaction.atomic():
-        players = list(Player.objects.select_for_update().filter(event=event, checked_in_at__isnull=False))
+        chosen = Player.objects.filter(event=event)
+        if not registered:
+            chosen = chosen.filter(checked_in_at__isnull=False)
+        players = list(chosen.select_for_update())
         was_revoked = _revoked_ids(event, [p for p in players if not p.access_token_hash])
         for player in players:
             token = slip_token(player)
@@ -153,6 +157,7 @@ def print_all_slips(event: Event, *, by: Actor) -> SlipRun:
             issued=len(issued),
             kept=len(slips) - len(issued),
             left_out=[p.pk for p in revoked + unprintable],
+            registered=registered,
         )
     slips.sort(key=lambda slip: _kana_key(slip[0]))
     issued.sort(key=_kana_key)
