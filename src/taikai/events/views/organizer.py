@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
@@ -30,7 +31,6 @@ from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
 from taikai.events.venue import browsed_over_loopback, venue_base, venue_known
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
-from taikai.events.views.public import kana_key
 from taikai.events.views.slips import slips_page
 from taikai.security import services as anonymous_limits
 
@@ -195,7 +195,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
             return slips_page(request, event, [(player, token)])
-    rows = sorted(event.players.select_related("team"), key=lambda p: (kana_key(p.name_kana, p.name), p.name))
+    rows = sorted(event.players.select_related("team"), key=lambda p: name_order(p.name, p.name_kana))
     context = {
         "event": event,
         "form": form,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import round_plan
@@ -16,12 +16,6 @@ from taikai.events.services.placings import champion
 from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 from taikai.events.views.final import shown_rows
-
-
-def kana_key(name_kana: str, name: str) -> str:
-    """あいうえお order: by the kana reading (katakana folded to hiragana), then the name."""
-    s = unicodedata.normalize("NFKC", name_kana or name)
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
 
 
 def current_round(event: Event) -> Round | None:
@@ -39,7 +33,8 @@ def pairing_rows(matches: list[Match]) -> list[dict[str, object]]:
                 {
                     "table": m.table,
                     "name": me.name,
-                    "kana": kana_key(me.name_kana, me.name),
+                    "kana": name_order(me.name, me.name_kana),
+                    "az": name_order(me.name),
                     "opponent": opp.name if opp else None,
                     "bye": m.is_bye,
                     "seat": m.seat,
@@ -73,9 +68,9 @@ def public_pairings(request: HttpRequest, event_id: int, number: int | None = No
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
         rows = pairing_rows(matches) if order != "table" else []
         if order == "kana":
-            rows.sort(key=lambda r: (str(r["kana"]), str(r["name"])))
+            rows.sort(key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
         elif order == "az":
-            rows.sort(key=lambda r: str(r["name"]).casefold())
+            rows.sort(key=lambda r: r["az"])  # type: ignore[arg-type, return-value]
         context = {
             "event": event,
             "round": rnd,
@@ -186,7 +181,7 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
         rnd = current_round(event)
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
-        rows = sorted(pairing_rows(matches), key=lambda r: (str(r["kana"]), str(r["name"])))
+        rows = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
         winner = champion(event)
         # the bracket is over: the final placings
         placed = shown_rows(event, public=True)[0] if winner is not None else []

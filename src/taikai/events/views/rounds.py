@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -195,7 +196,7 @@ def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse
     """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    by_name = sorted(pairing_rows(matches), key=lambda r: (r["kana"], r["name"]))  # type: ignore[arg-type, return-value]
+    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
     return render(
         request,
         "events/round_print.html",
@@ -277,7 +278,7 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
         "version": state.version,
         "matches": [(m, m.pk in kept) for m in state.tables],
         "kept": state.kept,
-        "players": list(players.order_by("name_kana", "name")),
+        "players": sorted(players, key=lambda p: name_order(p.name, p.name_kana)),
         "error": error,
     }
     return render(request, "events/pairing_edit.html", context)
