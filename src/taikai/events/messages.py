@@ -286,7 +286,7 @@ _R(
 )
 _R(
     "event-finished",
-    "この大会は終了しています。登録も受付もできません。",
+    "この大会は終了しています。登録もチェックインもできません。",
     "This event has finished: nobody can register or check in.",
 )
 _R(
@@ -333,7 +333,7 @@ _R(
 )
 _R(
     "not-checked-in",
-    "{name} は受付（チェックイン）していないため、組み合わせに入れられません。",
+    "{name} はチェックインしていないため、組み合わせに入れられません。",
     "{name} has not checked in and cannot be paired.",
 )
 _R("round-finished", "このラウンドは終わっています。", "This round is over.")

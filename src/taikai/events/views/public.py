@@ -6,11 +6,12 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext as _
 
 from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
+from taikai.core.pairing import elimination
 from taikai.events.models import Event, Match, Round
+from taikai.events.round_names import stage_words
 from taikai.events.services import round_plan
 from taikai.events.services.placings import champion
 from taikai.events.services.standings import standings_for
@@ -191,17 +192,6 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     return cached_page(request, ("projector", event_id, rounds_key(event_id)), page)
 
 
-def bracket_stage_name(rounds_left: int) -> str:
-    """決勝 / 準決勝 / 準々決勝 / ベストN, from how many bracket rounds are left (this one included)."""
-    if rounds_left <= 1:
-        return _("Final")
-    if rounds_left == 2:
-        return _("Semifinals")
-    if rounds_left == 3:
-        return _("Quarterfinals")
-    return _("Round of %(n)d") % {"n": 1 << rounds_left}
-
-
 def bracket_columns(event: Event) -> list[dict[str, Any]]:
     """The bracket's rounds, each with its stage name and its tables (seed, name, duel wins, winner)."""
     rounds = list(event.rounds.filter(stage=Round.Stage.ELIMINATION).order_by("number"))
@@ -209,8 +199,6 @@ def bracket_columns(event: Event) -> list[dict[str, Any]]:
         return []
     first = rounds[0].pairing_input
     seeds = {int(pid): k for k, pid in enumerate(first.get("seeds") or [], start=1)} if not first.get("random") else {}
-    entrants = first.get("seeds") or [pid for m in rounds[0].matches.all() for pid in (m.player_a_id, m.player_b_id)]
-    total = max(len(entrants) - 1, 0).bit_length()
     columns = []
     for k, rnd in enumerate(rounds):
         tables = []
@@ -233,7 +221,7 @@ def bracket_columns(event: Event) -> list[dict[str, Any]]:
                     ],
                 }
             )
-        columns.append({"round": rnd, "name": bracket_stage_name(total - k), "tables": tables})
+        columns.append({"round": rnd, "name": stage_words(elimination.stage(k + 1, len(tables))), "tables": tables})
     return columns
 
 

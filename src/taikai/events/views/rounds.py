@@ -14,6 +14,7 @@ from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.round_names import round_name
 from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -216,9 +217,8 @@ def round_slips(request: HttpRequest, event: Event, number: int) -> HttpResponse
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = [m for m in rnd.matches.select_related("player_a", "player_b") if not m.is_bye]
     duels = range(1, event.ruleset.match.duels_to_win * 2)  # best of three: three duel boxes (MATCH-1)
-    return render(
-        request, "events/round_slips.html", {"event": event, "round": rnd, "matches": matches, "duels": duels}
-    )
+    context = {"event": event, "round": rnd, "round_title": round_name(rnd), "matches": matches, "duels": duels}
+    return render(request, "events/round_slips.html", context)
 
 
 @staff_view
