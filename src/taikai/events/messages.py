@@ -100,6 +100,11 @@ _R(
 )
 _R("already-dropped", "すでにドロップしています。", "Already dropped.")
 _R("already-disqualified", "すでに失格になっています。", "Already disqualified.")
+_R(
+    "announcement-changed",
+    "ほかの人が先にお知らせを変えました。いま表示中: 「{text}」。必要ならもう一度送ってください。",
+    "Someone changed the announcement first. Now shown: “{text}”. Send yours again if it is still needed.",
+)
 _R("bad-characters", "{field} に使えない文字（制御文字）が含まれています。", "{field} contains a control character.")
 _R("bad-pin", "PIN は{digits}〜12桁の数字です。", "A PIN is {digits} to 12 digits.")
 _R(
@@ -389,6 +394,7 @@ FIELDS = {
     "role": ("役割", "role"),
     "ruleset": ("ルールセット", "ruleset"),
     "contact": ("連絡先", "contact"),
+    "announcement": ("お知らせ", "the announcement"),
 }
 
 

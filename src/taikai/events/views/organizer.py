@@ -49,7 +49,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if not is_organizer(request.user):
         return render(request, "events/forbidden.html", status=403)
     form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    warnings = _unaccepted_warnings(request, form, {})
+    if request.method == "POST" and form.is_valid() and not warnings:
         try:
             event = event_services.create_event(by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
@@ -57,7 +58,14 @@ def event_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Event created."))
             return redirect("event_console", event_id=event.pk)
-    return render(request, "events/event_form.html", {"form": form})
+    return render(request, "events/event_form.html", {"form": form, "warnings": warnings})
+
+
+def _unaccepted_warnings(request: HttpRequest, form: EventForm, before: dict[str, Any]) -> list[str]:
+    """The form's warnings (a past date or deck deadline) until the organizer ticks that they mean it."""
+    if request.method != "POST" or not form.is_valid() or request.POST.get("accept_warnings") == "yes":
+        return []
+    return form.warnings(before)
 
 
 @staff_view
@@ -106,7 +114,8 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             form.fields[name].disabled = True
         form.fields["swiss_rounds"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
         form.fields["top_cut"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
-    if request.method == "POST" and form.is_valid():
+    warnings = _unaccepted_warnings(request, form, initial)
+    if request.method == "POST" and form.is_valid() and not warnings:
         changes = {k: v for k, v in form.cleaned_data.items() if v != initial.get(k)}
         try:
             event_services.update_event(event, by=Staff(request.user), **changes)
@@ -115,7 +124,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect("event_console", event_id=event.pk)
-    return render(request, "events/event_form.html", {"form": form, "event": event})
+    return render(request, "events/event_form.html", {"form": form, "event": event, "warnings": warnings})
 
 
 @staff_view

@@ -186,10 +186,26 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         winner = champion(event)
         # the bracket is over: the final placings
         placed = shown_rows(event, public=True)[0] if winner is not None else []
-        context = {"event": event, "round": rnd, "rows": rows, "champion": winner, "placed": placed}
+        context = {
+            "event": event,
+            "round": rnd,
+            "rows": rows,
+            "champion": winner,
+            "placed": placed,
+            "standings": _between_rounds(event, rnd) if winner is None else [],
+        }
         return render(request, "events/projector.html", context)
 
-    return cached_page(request, ("projector", event_id, rounds_key(event_id)), page)
+    # the standings between rounds follow every correction: the key is the event's latest change too
+    return cached_page(request, ("projector", event_id, rounds_key(event_id), event_change_key(event_id)), page)
+
+
+def _between_rounds(event: Event, rnd: Round | None) -> list[Any]:
+    """After a Swiss round is over and before the next is paired, the projector shows the standings (dropped
+    players left out: everyone looks for their own place)."""
+    if rnd is None or rnd.stage != Round.Stage.SWISS or rnd.status != Round.Status.FINISHED:
+        return []
+    return [row for row in standings_for(event) if not row.dropped]
 
 
 def bracket_columns(event: Event) -> list[dict[str, Any]]:
