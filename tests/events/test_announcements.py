@@ -112,6 +112,6 @@ def test_the_projector_shows_the_standings_between_swiss_rounds(client: Client, 
     assert "終了時点の順位" not in client.get(f"/e/{event.pk}/projector/").content.decode()
     _play(event, organizer, rnd)
     html = client.get(f"/e/{event.pk}/projector/").content.decode()
-    assert "第1ラウンド終了時点の順位" in html and "勝ち点3（1勝0敗0分）" in html
+    assert "第1ラウンド終了時点の順位" in html and "勝ち点3 · 1-0-0" in html
     round_services.pair_next_round(event, by=Staff(organizer), seed=1)
     assert "終了時点の順位" not in client.get(f"/e/{event.pk}/projector/").content.decode()

@@ -95,7 +95,10 @@ def test_deck_1_the_ruleset_picker_says_what_each_forbids_and_changes(client: Cl
         and "ヘッドジャッジだけが出せる罰則" in options["harajuku-cs-1.2"]
     )
     assert "リンクモンスターは使えません" not in options["modern"]
-    assert "対戦時間（分）: 40 → 45" in options["modern"] and "融合・シンクロ・エクシーズ・リンク" in options["modern"]
+    assert (
+        "対戦時間（分）: 40 → 45" in options["modern"]
+        and "エクストラデッキのモンスター: リンク を追加" in options["modern"]
+    )
     english = _get(client, "/events/new/", "en")
     assert "No Link monsters" in english and "Match time (minutes): 40 → 45" in english
 

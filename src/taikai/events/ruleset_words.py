@@ -79,13 +79,32 @@ def _forbid_words(problem: Problem) -> str:
 
 
 def _change_words(problem: Problem) -> str:
-    key = problem.params["key"]
+    key, before, after = problem.params["key"], problem.params["before"], problem.params["after"]
     label = SETTINGS.get(key, key)
+    if isinstance(before, tuple) and isinstance(after, tuple) and before and after:
+        return _list_change(key, label, before, after)
     return _("%(setting)s: %(before)s → %(after)s") % {
         "setting": label,
         "before": _value(key, problem.params["before"]),
         "after": _value(key, problem.params["after"]),
     }
+
+
+def _list_change(key: str, label: Any, before: tuple[Any, ...], after: tuple[Any, ...]) -> str:
+    """A list that gained or lost entries, said as what was added and removed (a ladder with two more rungs)."""
+    added, removed = tuple(v for v in after if v not in before), tuple(v for v in before if v not in after)
+    parts = []
+    if added:
+        parts.append(_("adds %(values)s") % {"values": _value(key, added)})
+    if removed:
+        parts.append(_("removes %(values)s") % {"values": _value(key, removed)})
+    if not parts:  # the same entries in another order
+        return _("%(setting)s: %(before)s → %(after)s") % {
+            "setting": label,
+            "before": _value(key, before),
+            "after": _value(key, after),
+        }
+    return f"{label}: " + _("; ").join(parts)
 
 
 def _value(key: str, value: Any) -> str:
