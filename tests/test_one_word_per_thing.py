@@ -40,3 +40,11 @@ def test_reg_3_a_check_in_is_said_as_check_in_never_as_registration() -> None:
 def test_the_top_cut_size_label_is_not_a_heading() -> None:
     shown = [p for p in SRC.rglob("*.html") if 'translate "Top cut" %}' in p.read_text("utf-8")]
     assert shown == []
+
+
+def test_a_slip_is_one_word_in_japanese() -> None:
+    """A link slip is 案内票 and a result slip 結果記入票; never 用紙 or 結果票."""
+    texts = {**_catalogue(), **_service_messages()}
+    slips = {en: ja for en, ja in texts.items() if re.search(r"\bslips?\b", en, re.IGNORECASE)}
+    assert slips  # the desk's texts do speak of slips
+    assert {en: ja for en, ja in slips.items() if "用紙" in ja or re.search(r"結果票", ja)} == {}
