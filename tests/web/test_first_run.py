@@ -121,3 +121,12 @@ def test_a_past_date_or_deadline_is_warned_about_until_the_organizer_accepts(cli
     assert "デッキリストの締め切り" in response.content.decode() and not Event.objects.exists()
     assert _post(client, date=yesterday, accept_warnings="yes").status_code == 302
     assert Event.objects.get().date.isoformat() == yesterday
+
+
+def test_the_api_may_still_name_a_list_not_imported_yet(organizer: Any) -> None:  # noqa: F811
+    from taikai.events.forms import EventForm
+
+    data = {"name": "春のCS", "date": "2027-03-01", "ruleset_name": "harajuku-cs-1.2", "format": "swiss"}
+    form = EventForm(data={**data, "banlist_name": "2027.01 OCG"})
+    assert form.is_valid() and form.cleaned_data["banlist_name"] == "2027.01 OCG"
+    assert not EventForm(data={**data, "banlist_name": "x" * 101}).is_valid()

@@ -15,6 +15,14 @@ from taikai.events.models import Event, StaffRole
 from taikai.events.ruleset_words import described
 
 
+class _ListName(forms.ChoiceField):
+    """A drop-down of the imported F/L lists on the page; the API may still name a list not imported yet (the deck
+    lists are checked against it once it is)."""
+
+    def valid_value(self, value: Any) -> bool:
+        return isinstance(value, str) and len(value) <= 100
+
+
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Event name"), max_length=200)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -38,7 +46,7 @@ class EventForm(forms.Form):
     deck_deadline = forms.DateTimeField(
         label=_("Deck list deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
-    banlist_name = forms.ChoiceField(label=_("Forbidden/Limited list"), required=False, choices=[])
+    banlist_name = _ListName(label=_("Forbidden/Limited list"), required=False, choices=[])
     is_team_event = forms.BooleanField(label=_("Team event"), required=False)
 
     def __init__(self, *args: object, ruleset: Ruleset | None = None, **kwargs: object) -> None:
