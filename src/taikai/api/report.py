@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from taikai.api import charts
 from taikai.audit.models import AuditEntry
 from taikai.events.models import Event, Match
+from taikai.events.round_names import round_name
 from taikai.events.views.final import shown_rows
 
 RESULT_ACTIONS = (
@@ -54,6 +55,7 @@ def timings(event: Event) -> list[dict[str, Any]]:
             {
                 "number": rnd.number,
                 "stage": rnd.get_stage_display(),
+                "name": round_name(rnd),
                 "paired_at": paired.get(str(rnd.pk)),
                 "started_at": rnd.started_at,
                 "last_result_at": ended,

@@ -58,6 +58,8 @@ KINDS = {
     "taikai.event.started": "event",
     "taikai.event.updated": "event",
     "taikai.event.finished": "event",
+    "taikai.event.announced": "event",  # announce.js reads the announcement when it sees this action
+    "taikai.event.announcement_cleared": "event",
     # the judges' queue (what a spectator sees is only that a call was made, not by whom or why)
     "taikai.judging.call_raised": "judge-call",
     "taikai.judging.call_taken": "judge-call",

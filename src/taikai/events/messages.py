@@ -100,6 +100,11 @@ _R(
 )
 _R("already-dropped", "すでにドロップしています。", "Already dropped.")
 _R("already-disqualified", "すでに失格になっています。", "Already disqualified.")
+_R(
+    "announcement-changed",
+    "ほかの人が先にお知らせを変えました。いま表示中: 「{text}」。必要ならもう一度送ってください。",
+    "Someone changed the announcement first. Now shown: “{text}”. Send yours again if it is still needed.",
+)
 _R("bad-characters", "{field} に使えない文字（制御文字）が含まれています。", "{field} contains a control character.")
 _R("bad-pin", "PIN は{digits}〜12桁の数字です。", "A PIN is {digits} to 12 digits.")
 _R(
@@ -293,7 +298,7 @@ _R(
 )
 _R(
     "event-finished",
-    "この大会は終了しています。登録も受付もできません。",
+    "この大会は終了しています。登録もチェックインもできません。",
     "This event has finished: nobody can register or check in.",
 )
 _R(
@@ -340,7 +345,7 @@ _R(
 )
 _R(
     "not-checked-in",
-    "{name} は受付（チェックイン）していないため、組み合わせに入れられません。",
+    "{name} はチェックインしていないため、組み合わせに入れられません。",
     "{name} has not checked in and cannot be paired.",
 )
 _R("round-finished", "このラウンドは終わっています。", "This round is over.")
@@ -396,6 +401,7 @@ FIELDS = {
     "role": ("役割", "role"),
     "ruleset": ("ルールセット", "ruleset"),
     "contact": ("連絡先", "contact"),
+    "announcement": ("お知らせ", "the announcement"),
 }
 
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from taikai.events.views import (
+    announcements,
     archetypes,
     exports,
     limits,
@@ -22,6 +23,8 @@ urlpatterns = [
     path("events/<int:event_id>/limits/lift/", limits.lift_lockout, name="lift_lockout"),
     path("events/<int:event_id>/staff/", organizer.staff_manage, name="staff_manage"),
     path("events/<int:event_id>/staff/remove/", organizer.staff_remove, name="staff_remove"),
+    path("events/<int:event_id>/announcement/", announcements.announcement_send, name="announcement_send"),
+    path("e/<int:event_id>/announcement.json", announcements.announcement_json, name="announcement_json"),
     path("events/<int:event_id>/registration/", organizer.registration_toggle, name="registration_toggle"),
     path("events/<int:event_id>/round-plan/", round_plan.round_plan_set, name="round_plan_set"),
     path("events/<int:event_id>/archetypes/", archetypes.archetypes_publication, name="archetypes_publication"),

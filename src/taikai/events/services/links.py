@@ -17,7 +17,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -25,6 +24,7 @@ from django.utils.crypto import salted_hmac
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.core.collation import name_order
 from taikai.events import actions, reads
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
@@ -179,10 +179,5 @@ def _revoked_ids(event: Event, players: list[Player]) -> set[int]:
     return {int(pk) for pk, action in last.items() if action == actions.PLAYER_ACCESS_REVOKED}
 
 
-def _kana_key(player: Player) -> tuple[str, str]:
-    return _kana_sort(player.name_kana or player.name), player.name
-
-
-def _kana_sort(s: str) -> str:
-    s = unicodedata.normalize("NFKC", s)
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
+def _kana_key(player: Player) -> tuple[str, str, str]:
+    return name_order(player.name, player.name_kana)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.core.collation import name_order
 from taikai.core.open_match import Ruling
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
@@ -583,10 +584,11 @@ def search_players(event: Event, query: str, limit: int = 20) -> list[Player]:
     q = unicodedata.normalize("NFKC", query or "").strip()
     players = Player.objects.filter(event=event)
     if not q:
-        return list(players.order_by("name_kana", "name")[:limit])
+        return sorted(players, key=lambda p: name_order(p.name, p.name_kana))[:limit]
     digits = q.replace("-", "").replace(" ", "")
     if digits.isdigit():
         return list(players.filter(card_game_id__startswith=digits)[:limit])
     from django.db.models import Q
 
-    return list(players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q)).order_by("name_kana", "name")[:limit])
+    found = players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q))
+    return sorted(found, key=lambda p: name_order(p.name, p.name_kana))[:limit]

@@ -13,6 +13,7 @@ from taikai.audit.services import record
 from taikai.core import extension
 from taikai.core import sheet as core_sheet
 from taikai.core.clock import ClockState, Pause, clock_state
+from taikai.core.collation import name_order
 from taikai.core.pairing import elimination
 from taikai.core.pairing.elimination import BracketRound
 from taikai.core.pairing.types import PairingError
@@ -412,7 +413,8 @@ def top_cut_preview(event: Event) -> CutPreview:
     eligible = _cut_eligible(event)[:size]
     seats = tuple(CutSeat(k, pid, rows[pid].name, rows[pid].rank) for k, pid in enumerate(eligible, start=1))
     declined = tuple(
-        event.players.filter(declined_top_cut=True).order_by("name_kana", "name").values_list("name", flat=True)
+        p.name
+        for p in sorted(event.players.filter(declined_top_cut=True), key=lambda p: name_order(p.name, p.name_kana))
     )
     return CutPreview(size, seats, declined)
 

@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
@@ -32,7 +33,6 @@ from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
 from taikai.events.venue import browsed_over_loopback, venue_base, venue_known
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
-from taikai.events.views.public import kana_key
 from taikai.events.views.slips import slips_page
 from taikai.security import services as anonymous_limits
 
@@ -50,7 +50,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if not is_organizer(request.user):
         return render(request, "events/forbidden.html", status=403)
     form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    warnings = _unaccepted_warnings(request, form, {})
+    if request.method == "POST" and form.is_valid() and not warnings:
         try:
             event = event_services.create_event(by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
@@ -58,7 +59,14 @@ def event_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Event created."))
             return redirect("event_console", event_id=event.pk)
-    return render(request, "events/event_form.html", {"form": form})
+    return render(request, "events/event_form.html", {"form": form, "warnings": warnings})
+
+
+def _unaccepted_warnings(request: HttpRequest, form: EventForm, before: dict[str, Any]) -> list[str]:
+    """The form's warnings (a past date or deck deadline) until the organizer ticks that they mean it."""
+    if request.method != "POST" or not form.is_valid() or request.POST.get("accept_warnings") == "yes":
+        return []
+    return form.warnings(before)
 
 
 @staff_view
@@ -107,7 +115,8 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             form.fields[name].disabled = True
         form.fields["swiss_rounds"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
         form.fields["top_cut"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
-    if request.method == "POST" and form.is_valid():
+    warnings = _unaccepted_warnings(request, form, initial)
+    if request.method == "POST" and form.is_valid() and not warnings:
         changes = {k: v for k, v in form.cleaned_data.items() if v != initial.get(k)}
         try:
             event_services.update_event(event, by=Staff(request.user), **changes)
@@ -116,7 +125,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect("event_console", event_id=event.pk)
-    return render(request, "events/event_form.html", {"form": form, "event": event})
+    return render(request, "events/event_form.html", {"form": form, "event": event, "warnings": warnings})
 
 
 @staff_view
@@ -196,7 +205,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
             return slips_page(request, event, [(player, token)])
-    rows = sorted(event.players.select_related("team"), key=lambda p: (kana_key(p.name_kana, p.name), p.name))
+    rows = sorted(event.players.select_related("team"), key=lambda p: name_order(p.name, p.name_kana))
     context = {
         "event": event,
         "form": form,

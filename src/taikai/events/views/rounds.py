@@ -9,10 +9,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.round_names import round_name
 from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -195,7 +197,7 @@ def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse
     """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    by_name = sorted(pairing_rows(matches), key=lambda r: (r["kana"], r["name"]))
+    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])
     return render(
         request,
         "events/round_print.html",
@@ -215,9 +217,8 @@ def round_slips(request: HttpRequest, event: Event, number: int) -> HttpResponse
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = [m for m in rnd.matches.select_related("player_a", "player_b") if not m.is_bye]
     duels = range(1, event.ruleset.match.duels_to_win * 2)  # best of three: three duel boxes (MATCH-1)
-    return render(
-        request, "events/round_slips.html", {"event": event, "round": rnd, "matches": matches, "duels": duels}
-    )
+    context = {"event": event, "round": rnd, "round_title": round_name(rnd), "matches": matches, "duels": duels}
+    return render(request, "events/round_slips.html", context)
 
 
 @staff_view
@@ -277,7 +278,7 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
         "version": state.version,
         "matches": [(m, m.pk in kept) for m in state.tables],
         "kept": state.kept,
-        "players": list(players.order_by("name_kana", "name")),
+        "players": sorted(players, key=lambda p: name_order(p.name, p.name_kana)),
         "error": error,
     }
     return render(request, "events/pairing_edit.html", context)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from taikai.core import match_json
 from taikai.core import penalties as core
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -100,7 +101,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         match = None
     context = {
         "event": event,
-        "players": Player.objects.filter(event=event).order_by("name"),
+        "players": sorted(Player.objects.filter(event=event), key=lambda p: name_order(p.name, p.name_kana)),
         "player": player,
         "match": match,
         "infractions": [(i.id, infraction_label(i.id), i.default) for i in rules.infractions],
