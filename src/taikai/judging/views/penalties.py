@@ -21,7 +21,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_head_judge
 from taikai.events.views.common import flash_error, staff_view
-from taikai.judging.labels import FIX_LABELS, infraction_label, kind_label, rung_label
+from taikai.judging.labels import FIX_LABELS, infraction_words, kind_label, rung_label
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, time_procedure
 from taikai.judging.services import database as violators
@@ -103,7 +103,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "players": Player.objects.filter(event=event).order_by("name"),
         "player": player,
         "match": match,
-        "infractions": [(i.id, infraction_label(i.id), i.default) for i in rules.infractions],
+        "infractions": [(i.id, infraction_words(i.id), i.default) for i in rules.infractions],
         "infraction": infraction,
         "intentional": intentional,
         "asks_intent": bool(infraction) and _asks_intent(rules, infraction),
@@ -132,7 +132,7 @@ def _kind(rules: Any, infraction: str) -> str:
     entry = rules.infraction(infraction)
     if entry.judged_alone:
         return ""
-    return infraction_label(entry.id) if entry.kind == entry.id else kind_label(entry.kind)
+    return infraction_words(entry.id) if entry.kind == entry.id else kind_label(entry.kind)
 
 
 def _asks_intent(rules: Any, infraction: str) -> bool:
@@ -149,8 +149,8 @@ def _confirm_dq(request: HttpRequest, event: Event, player: Player, infraction: 
         "event": event,
         "question": _("Disqualify %(name)s?") % {"name": player.name},
         "details": [
-            f"{rung_label(rung)} · {infraction_label(infraction)}",
-            _("The player is removed from the event; in a team event, the whole team (PEN-4)."),
+            f"{rung_label(rung)} · {infraction_words(infraction)}",
+            _("The player is removed from the event; in a team event, the whole team."),
         ],
         "action": request.path,
         "fields": fields,
@@ -179,7 +179,7 @@ def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> Htt
     penalty = get_object_or_404(Penalty.objects.select_related("player"), event=event, pk=penalty_id)
     reason = request.POST.get("reason", "")
     if not request.POST.get("confirmed") and reason.strip():
-        what = f"{rung_label(penalty.rung)} · {infraction_label(penalty.infraction)}"
+        what = f"{rung_label(penalty.rung)} · {infraction_words(penalty.infraction)}"
         context = {
             "event": event,
             "question": _("Withdraw your penalty for %(name)s?") % {"name": penalty.player.name},
@@ -245,18 +245,21 @@ def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpRes
 def _confirm_overturn(request: HttpRequest, event: Event, appeal: Appeal) -> HttpResponse:
     """Overturning an appeal undoes the penalty's effects: asked twice, without JavaScript."""
     details = [appeal.reason]
+    question = _("Overturn the ruling appealed by %(name)s?")
+    button = _("Yes, overturn")
     if appeal.penalty is not None:
-        penalty = f"{rung_label(appeal.penalty.rung)} · {infraction_label(appeal.penalty.infraction)}"
+        penalty = f"{rung_label(appeal.penalty.rung)} · {infraction_words(appeal.penalty.infraction)}"
         details.insert(0, _("Penalty: %(penalty)s. Its effects are undone.") % {"penalty": penalty})
+        question, button = _("Cancel the penalty appealed by %(name)s?"), _("Yes, cancel the penalty")
     context = {
         "event": event,
-        "question": _("Overturn the ruling appealed by %(name)s?") % {"name": appeal.player.name},
+        "question": question % {"name": appeal.player.name},
         "details": details,
         "action": request.path,
         "fields": [("note", request.POST.get("note", ""))],
         "button_name": "decision",
         "button_value": "overturn",
-        "button": _("Yes, overturn"),
+        "button": button,
         "back": reverse("judge_queue", args=[event.pk]),
     }
     return render(request, "judging/confirm.html", context)

@@ -55,17 +55,32 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
     current = [c for c in queue if c.match is None or rnd is None or c.match.round_id == rnd.pk]
     older = [c for c in queue if c not in current]
     matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
+    tables = _tables(rnd, matches) if rnd else []
     context = {
         "event": event,
         "calls": current,
         "older_calls": older,
         "pending": pending_penalties(event),
-        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty"),
+        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty__issued_by"),
         "is_head_judge": is_head_judge(Staff(request.user), event),
         "round": rnd,
-        "matches": matches,
+        "tables": tables,
+        "overtime": [row for row in tables if row["overtime"]],
     }
     return render(request, "judging/queue.html", context)
+
+
+def _tables(rnd: Any, matches: list[Match]) -> list[dict[str, Any]]:
+    """The round's tables, each marked when it is still being played after its time (the round clock plus the
+    table's extensions ran out, TIME-1) and whether the time procedure has started there."""
+    procedures = tps.table_states(matches)
+    rows = []
+    for m in matches:
+        if m.is_bye:
+            continue
+        over = m.being_played and round_services.round_clock(rnd, extension=m.extension_seconds).status == "time"
+        rows.append({"match": m, "overtime": over, "procedure": m.pk in procedures})
+    return rows
 
 
 def _sides(call: JudgeCall) -> list[dict[str, Any]]:
