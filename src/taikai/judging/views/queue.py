@@ -21,7 +21,7 @@ from taikai.events.models import Event, Match
 from taikai.events.permissions import is_head_judge
 from taikai.events.services import rounds as round_services
 from taikai.events.views.common import flash_error, staff_view
-from taikai.events.views.result_words import report_text, result_text
+from taikai.events.views.result_words import outcome_text, report_text, result_text
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
 from taikai.judging.services import calls, tools
 from taikai.judging.services import time_procedure as tps
@@ -181,9 +181,14 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         early = {"minutes": max(1, round(clock.remaining / 60)), "post": _kept(request.POST)}
     elif request.method == "POST":
         try:
+            # A step that decides the match waits for the judge's confirmation: a mis-tapped winner is undone
+            # while the table is still unconfirmed (issue 24).
             if "undo" in request.POST and run is not None:
                 tps.undo(run, by=Staff(request.user))
                 messages.success(request, _("The last step was taken back."))
+            elif "enter" in request.POST and run is not None:
+                tps.enter_decided(run, by=Staff(request.user))
+                messages.success(request, _("The result is entered: it is now the table's result."))
             elif "start" in request.POST:
                 tps.start(
                     match,
@@ -191,9 +196,10 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
                     between=request.POST.get("when") == "between",
                     turn_player=request.POST.get("turn_player", "A"),
                     duels=_duels_from_post(request.POST),
+                    enter=False,
                 )
             elif run is not None:
-                tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST))
+                tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST), enter=False)
         except (ServiceError, ValueError) as exc:
             if isinstance(exc, ServiceError):
                 flash_error(request, exc)
@@ -223,11 +229,24 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         "clock_status": clock.status,
         "steps": len(run.inputs) if run else 0,
         "result_words": result_text(match) if match.status == Match.Status.CONFIRMED else "",
+        "decided_words": _decided_words(proc, match) if proc and not run.result_entered else "",  # type: ignore[union-attr]
         "turn_name": (match.player_a.name if proc.turn_player.value == "A" else match.player_b.name)
         if proc and proc.turn_player and match.player_b
         else "",
     }
     return render(request, "judging/time_procedure.html", context)
+
+
+def _decided_words(proc: tp.TimeProcedure, match: Match) -> str:
+    """The result the procedure reached, in words, before the judge confirms it; empty while it goes on."""
+    if proc.phase is not tp.Phase.DONE:
+        return ""
+    s = proc.state.score
+    if proc.state.winner is None:
+        return outcome_text(None, s.a, s.b, s.draws)
+    if proc.state.winner.value == "A":
+        return outcome_text(match.player_a, s.a, s.b, s.draws)
+    return outcome_text(match.player_b, s.b, s.a, s.draws)
 
 
 def _kept(post: Any) -> list[tuple[str, str]]:
