@@ -166,7 +166,12 @@ def test_a_rule_code_is_found_unless_it_is_a_small_hint() -> None:
     # Issue 24 item 15: words first; the ID only as a hint to cite.
     assert rule_codes("<p>ループ (LOOP-2)</p>", "ja") == ["LOOP-2"]
     assert rule_codes("<p>時間 TIME-4 · TIME-E-3 · DECK-8 · DEV-1 · END-1</p>", "en") == [
-        "DECK-8", "DEV-1", "END-1", "TIME-4", "TIME-E-3"]
+        "DECK-8",
+        "DEV-1",
+        "END-1",
+        "TIME-4",
+        "TIME-E-3",
+    ]
     assert rule_codes('<p>結果と違う報告 <small class="rule-id">INF-22</small></p>', "ja") == []
     assert rule_codes("<p>山田 1–0 佐藤 (intentional draw)</p>", "ja") == ["(intentional draw)"]
     assert rule_codes("<p>tk_INF-2x ruleset-1</p>", "en") == []

@@ -7,8 +7,8 @@ another event. The player acts on their own things only; ``System`` is taikai's 
 Who does what (PRODUCT.md, CS 3):
 
 - the organizer (``require_organizer``): registration, check-in, players' links, drops, result entry and
-  correction (a judge corrects a result they entered themself: ``may_correct_result``), the round clock, exports with contact details, prize ranks, publishing the declared deck
-  archetypes before the event ends;
+  correction (a judge corrects a result they entered themself: ``may_correct_result``), the round clock,
+  exports with contact details, prize ranks, publishing the declared deck archetypes before the event ends;
 - any judge (``require_judge``): judge calls, penalties up to the head judge's rungs, time extensions for a
   ruling (TIME-4: at most the ruling's length), the time procedure, deck checks, table tools, playoff pairings;
 - the event's one head judge (``require_head_judge``): disqualification and heavier, appeals, removing a

@@ -429,7 +429,9 @@ def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str,
 
 def entered_by(match: Match) -> int | None:
     """The account behind the table's latest report (None: a player's report, or none yet)."""
-    by: int | None = ResultReport.objects.filter(match=match).order_by("-id").values_list("by_user_id", flat=True).first()
+    by: int | None = (
+        ResultReport.objects.filter(match=match).order_by("-id").values_list("by_user_id", flat=True).first()
+    )
     return by
 
 

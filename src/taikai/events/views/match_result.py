@@ -133,7 +133,9 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         except ValueError:
             error = _("The form was not filled in correctly.")
     detailed = request.method == "POST" and not request.POST.get("outcome")
-    return render(request, "events/match_result.html", _context(request, event, match, may, error, pending, preview, detailed))
+    return render(
+        request, "events/match_result.html", _context(request, event, match, may, error, pending, preview, detailed)
+    )
 
 
 def _context(

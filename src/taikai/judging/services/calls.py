@@ -214,6 +214,7 @@ def rule_call(
             extension_seconds=extension_seconds,
             ruling_seconds=length,
             measured_seconds=measured,
+            ruling_stated=ruling_seconds is not None,  # the judge said how long it took (TIME-4: recorded late)
         )
     return call
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -115,9 +116,11 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "default_label": rung_label(suggestion.default) if suggestion and suggestion.default else "",
         "history": [{**row, "rung_label": rung_label(row["rung"])} for row in history or []],
         "is_head_judge": head,
-        "posted": request.POST if request.method == "POST" else {},
+        # What the judge typed stays on the form: after a refusal (POST), back from the DQ question or from a
+        # judge call (GET with the fields), never a blank form (issue 24).
+        "posted": source,
         # A duel loss falls on the duel being played: at most the ruleset's last duel (MATCH-1).
-        "prior_rows": range(1, event.ruleset.match.max_duels),
+        "prior_rows": [(i, source.get(f"prior{i}", "")) for i in range(1, event.ruleset.match.max_duels)],
         # PEN-1: where a duel or match loss lands; INF-20: time called at the table
         "time_running": bool(match and time_procedure.running(match)),
     }
@@ -157,7 +160,7 @@ def _confirm_dq(request: HttpRequest, event: Event, player: Player, infraction: 
         "button_name": "issue",
         "button_value": "1",
         "button": _("Yes, disqualify"),
-        "back": f"{request.path}?player={player.pk}&infraction={infraction}",
+        "back": f"{request.path}?{urlencode([(k, v) for k, v in fields if k != 'rung'])}",
     }
     return render(request, "judging/confirm.html", context)
 

@@ -1,4 +1,4 @@
-"""The judges' queue, one call, the time procedure at a table, and the table tools."""
+"""The judges' queue, the time procedure at a table, and the table tools (one call: call.py)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
     rnd = current_round(event)
     for call in queue:
         call.waiting = int((now - call.created_at).total_seconds())  # type: ignore[attr-defined]
-        call.sides = _sides(call) if call.topic == "disputed" else []  # type: ignore[attr-defined]
+        call.sides = sides(call) if call.topic == "disputed" else []  # type: ignore[attr-defined]
     # The current round's calls (and calls for no table) first; older rounds' calls fold away below.
     current = [c for c in queue if c.match is None or rnd is None or c.match.round_id == rnd.pk]
     older = [c for c in queue if c not in current]
@@ -61,7 +61,9 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
         "calls": current,
         "older_calls": older,
         "pending": pending_penalties(event),
-        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty__issued_by"),
+        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related(
+            "player", "penalty__issued_by"
+        ),
         "is_head_judge": is_head_judge(Staff(request.user), event),
         "round": rnd,
         "tables": tables,
@@ -83,7 +85,7 @@ def _tables(rnd: Any, matches: list[Match]) -> list[dict[str, Any]]:
     return rows
 
 
-def _sides(call: JudgeCall) -> list[dict[str, Any]]:
+def sides(call: JudgeCall) -> list[dict[str, Any]]:
     """A disputed table's two reports side by side: each player's name and what they reported, in words."""
     if call.match is None:
         return []
@@ -108,47 +110,6 @@ def call_new(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             return redirect("judge_call", event.pk, call.pk)
     return redirect("judge_queue", event.pk)
-
-
-@staff_view
-def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
-    call = get_object_or_404(
-        JudgeCall.objects.select_related("match__round__event", "match__player_a", "match__player_b"),
-        event=event,
-        pk=call_id,
-    )
-    if request.method == "POST":
-        try:
-            if "take" in request.POST:
-                calls.take_call(call, by=Staff(request.user))
-            else:
-                seconds = int(request.POST.get("extension_seconds") or 0) if request.POST.get("extend") else 0
-                stated = request.POST.get("ruling_seconds", "").strip() if seconds else ""
-                calls.rule_call(
-                    call,
-                    by=Staff(request.user),
-                    ruling=request.POST.get("ruling", ""),
-                    extension_seconds=seconds,
-                    reason=request.POST.get("extension_reason", ""),
-                    ruling_seconds=int(stated) if stated else None,  # TIME-4: the judge's own length, logged
-                )
-                messages.success(request, _("Ruling recorded."))
-                return redirect("judge_queue", event.pk)
-        except ValueError:
-            messages.error(request, _("Enter the extra time in seconds."))
-        except ServiceError as exc:
-            flash_error(request, exc)
-        return redirect("judge_call", event.pk, call.pk)
-    offer = calls.extension_offer(call)
-    context = {
-        "event": event,
-        "call": call,
-        "sides": _sides(call) if call.topic == "disputed" else [],
-        "offer": offer,
-        "ruling_seconds": calls.ruling_length(call) if offer else None,
-        "threshold": event.ruleset.time.extension_threshold_minutes,
-    }
-    return render(request, "judging/call.html", context)
 
 
 def _duels_from_post(post: Any) -> list[dict[str, Any]]:
