@@ -122,6 +122,7 @@ def test_the_judge_settles_a_disputed_table_with_one_thumb_while_both_players_wa
     screenshot(judge, "judge-result-one-thumb-390")
     judge.locator("details.duel-detail > summary").tap()  # the duel-by-duel form, one tap away
     expect(judge.locator("input[name=duel1][value=A]")).to_be_visible()
+    assert judge.evaluate(SMALL_TARGETS) == []  # open, its choices are thumb-sized too
     judge.locator("details.duel-detail > summary").tap()
     _tap(judge, f".winner-grid button:has-text('{m.player_a.name} の勝ち 2–1')")
     expect(judge.locator("#confirm")).to_contain_text(f"{m.player_a.name} の勝ち 2–1")
