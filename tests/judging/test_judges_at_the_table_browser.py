@@ -23,7 +23,6 @@ from taikai.judging.services import appeals, calls
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
 from tests.judging.conftest import staff
-from tests.web.conftest import venue  # noqa: F401  (fixture: the ASGI venue server, for the live stream)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

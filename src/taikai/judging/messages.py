@@ -97,8 +97,6 @@ _R(
 )
 _R(
     "bad-downgrade-steps",
-    "受賞資格を下げる段階数は1から{most}までです。"
-    "賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
-    "A prize is lowered by 1 to {most} steps. Taking the prize away is a DQ losing prize eligibility "
-    "(head judge).",
+    "受賞資格を下げる段階数は1から{most}までです。賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
+    "A prize is lowered by 1 to {most} steps. Taking the prize away is a DQ losing prize eligibility (head judge).",
 )
