@@ -103,7 +103,7 @@ def test_team_member_dq_disqualifies_the_team(new_page: Any) -> None:
     page.click("button[name=issue]")
     page.click(".confirm-step button[name=issue]")
     assert page.locator(".penalty").count() == 3
-    assert page.locator(".penalty .badge", has_text="PEN-4").count() == 2
+    assert page.locator(".penalty .badge", has_text="チームメイトの失格").count() == 2  # PEN-4, in words
     assert all(fresh(p).dropped for p in players[:3]) and not fresh(players[3]).dropped
     assert fresh(team).dropped_after_round is not None
 

@@ -62,6 +62,7 @@ KINDS = {
     "taikai.event.announcement_cleared": "event",
     # the judges' queue (what a spectator sees is only that a call was made, not by whom or why)
     "taikai.judging.call_raised": "judge-call",
+    "taikai.judging.integrity_flagged": "judge-call",  # a disputed report, a refused ID over a lead (issue 24)
     "taikai.judging.call_taken": "judge-call",
     "taikai.judging.call_closed": "judge-call",
     "taikai.judging.report_received": "judge-call",

@@ -5,6 +5,7 @@ from taikai.events.views import (
     archetypes,
     exports,
     limits,
+    match_result,
     organizer,
     player,
     public,
@@ -57,7 +58,7 @@ urlpatterns = [
         "events/<int:event_id>/rounds/<int:number>/clock/<str:action>/", rounds.round_clock_action, name="round_clock"
     ),
     path("events/<int:event_id>/rounds/<int:number>/results/", scorekeeper.round_results, name="round_results"),
-    path("events/<int:event_id>/matches/<int:match_id>/result/", rounds.match_result, name="match_result"),
+    path("events/<int:event_id>/matches/<int:match_id>/result/", match_result.match_result, name="match_result"),
     path("events/<int:event_id>/standings/", exports.staff_standings, name="event_standings"),
     path("events/<int:event_id>/export.json", exports.event_export, name="event_export"),
     path("events/<int:event_id>/standings.csv", exports.standings_csv, name="standings_csv"),

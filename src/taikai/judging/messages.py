@@ -46,10 +46,19 @@ _R(
     "この罰則はヘッドジャッジ自身の裁定ではありません。取り消すには、プレイヤーがヘッドジャッジに上告します。",
     "This penalty is not the head judge's own ruling: to take it back, the player appeals to the head judge.",
 )
-_R("bad-decision", "裁定は支持か取り消しです。", "A decision is either uphold or overturn.")
+_R(
+    "bad-decision",
+    "罰則（裁定）を維持するか取り消すかを選んでください。",
+    "Choose to keep the penalty (the ruling) or to cancel it.",
+)
 _R("bad-prize-ranks", "賞の順位が正しくありません: {detail}", "The prize ranks are not valid: {detail}")
 _R("bad-import", "取り込めないファイルです: {detail}", "This file cannot be imported: {detail}")
 _R("procedure-done", "時間切れの処理はもう終わっています。", "The time procedure is already finished.")
+_R(
+    "procedure-not-done",
+    "時間切れの処理はまだ終わっていません。画面の指示に従って進めてください。",
+    "The time procedure is not finished yet: follow the step shown on the page.",
+)
 _R(
     "procedure-input",
     "今はその操作はできません（ほかの人が先に進めたかもしれません）。画面の指示に従ってください。",
@@ -88,8 +97,6 @@ _R(
 )
 _R(
     "bad-downgrade-steps",
-    "受賞資格を下げる段階数は1から{most}までです (PEN-2)。"
-    "賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
-    "A prize is lowered by 1 to {most} steps (PEN-2). Taking the prize away is a DQ losing prize eligibility "
-    "(head judge).",
+    "受賞資格を下げる段階数は1から{most}までです。賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
+    "A prize is lowered by 1 to {most} steps. Taking the prize away is a DQ losing prize eligibility (head judge).",
 )

@@ -1,4 +1,4 @@
-"""Rounds for staff: pairing, pairings by table, the clock, result entry and corrections."""
+"""Rounds for staff: pairing, pairings by table, the clock (a table's result: match_result.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.round_names import round_name
 from taikai.events.services import pairing_edits
-from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
 from taikai.events.views.public import pairing_rows
@@ -308,55 +307,3 @@ def _saved_words(state: pairing_edits.PairingState) -> str:
         return _("Pairings saved.")
     tables = ", ".join(str(m.table) for m in state.kept)
     return _("Pairings saved. Table %(tables)s has a result and was kept as it is.") % {"tables": tables}
-
-
-@staff_view
-def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """Staff enter a result from the paper slip, or correct a confirmed one (with a reason)."""
-    match = get_object_or_404(
-        Match.objects.select_related("round", "player_a", "player_b"), pk=match_id, round__event=event
-    )
-    error = None
-    preview = None
-    if request.method == "POST":
-        try:
-            form = result_services.ResultInput.from_post(request.POST)
-            if match.status == Match.Status.CONFIRMED:
-                preview = result_services.correction_impact(match, form)
-                if request.POST.get("confirm") == "yes":
-                    result_services.correct_result(
-                        match,
-                        by=Staff(request.user),
-                        result=form,
-                        reason=request.POST.get("reason", ""),
-                        version=_version(request, match.version),
-                    )
-                    messages.success(request, _("Result corrected."))
-                    return redirect("round_detail", event_id=event.pk, number=match.round.number)
-            else:
-                result_services.enter_result(
-                    match, by=Staff(request.user), result=form, version=_version(request, match.version)
-                )
-                messages.success(request, _("Result saved."))
-                return redirect("round_detail", event_id=event.pk, number=match.round.number)
-        except ServiceError as exc:
-            error = error_text(exc)
-        except ValueError:
-            error = _("The form was not filled in correctly.")
-    return render(
-        request,
-        "events/match_result.html",
-        {
-            "event": event,
-            "match": match,
-            "error": error,
-            "preview": preview,
-            "post": request.POST,
-            # After a refused post the form shows what was typed, not the stored record (nothing typed is lost).
-            "prefill": result_services.form_values(match.record, ruleset=event.ruleset)
-            if request.method != "POST"
-            else {k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm", "version")},
-            "result_form": result_services.result_form(match),
-            "reports": match.reports.select_related("by_player", "by_user"),
-        },
-    )

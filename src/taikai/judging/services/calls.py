@@ -214,6 +214,7 @@ def rule_call(
             extension_seconds=extension_seconds,
             ruling_seconds=length,
             measured_seconds=measured,
+            ruling_stated=ruling_seconds is not None,  # the judge said how long it took (TIME-4: recorded late)
         )
     return call
 
@@ -335,10 +336,11 @@ def flag_intentional_draw_attempt(match: Match, *, player: Player | None = None)
 def flag_possible_misreport(match: Match, *, player: Player | None = None, a: int = 0, b: int = 0) -> JudgeCall | None:
     """END-2, CS 4.3: an intentional draw was reported with duels one player leads (refused by the results
     service). Possibly a result different from the one played (INF-22); a judge asks at the table. The
-    refused report is kept here in words, since it was not saved as a report."""
+    refused report is kept here (names and duel score, in no language: the call's topic says it was reported
+    as an agreed draw), since it was not saved as a report."""
     who = f"{player.name}: " if player else ""
     names = (match.player_a.name, match.player_b.name if match.player_b else "-")
-    described = f"{who}{names[0]} {a}–{b} {names[1]} (intentional draw)"
+    described = f"{who}{names[0]} {a}–{b} {names[1]}"
     key = f"misreport:{match.pk}:{match.version}"  # both players trying the same report: one flag
     return _flag(match.round.event, match, "possible-misreport", key, described)
 
