@@ -31,6 +31,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
+from taikai.events.views.panels import player_panels
 from taikai.events.views.result_words import result_text
 from taikai.security import rates
 from taikai.security import services as limits
@@ -111,6 +112,7 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
         "pin_form": PinForm(),
+        "panels": player_panels(request, player, match, token),  # another app's part (the judge call)
     }
     return render(request, "events/player_home.html", context)
 
