@@ -89,7 +89,7 @@ _R(
 )
 _R(
     "extension-call-elsewhere",
-    "このジャッジコールは別の卓（{table}卓）のものです。",
+    "このジャッジコールは別の卓（{table}番卓）のものです。",
     "That judge call is for another table (table {table}).",
 )
 _R(
