@@ -118,8 +118,8 @@ _R(
 )
 _R(
     "notice.withdrawn-duel-to-rule",
-    "第{round}ラウンド {table}番卓: ヘッドジャッジが自身の罰則を取り消しました。そのデュエルの扱いはジャッジが決めます。"
-    "それまでデュエルの記録はそのままです。ジャッジが卓に向かいます。",
+    "第{round}ラウンド {table}番卓: ヘッドジャッジが自身の罰則を取り消しました。"
+    "そのデュエルの扱いはジャッジが決めます。それまでデュエルの記録はそのままです。ジャッジが卓に向かいます。",
     "Round {round}, table {table}: the head judge withdrew their penalty. A judge will rule on the duel it "
     "decided; until then the duels stay as recorded. A judge is coming to your table.",
 )
