@@ -110,9 +110,9 @@ def test_judge_1_the_page_says_it_was_called_and_cancels_it(event: Event, organi
     assert "ジャッジを呼びました" not in client.get(f"/p/{token_a}/").content.decode()  # nothing called yet
     assert client.post(f"/p/{token_a}/judge/", {"description": "裁定"}).status_code == 302
     page = client.get(f"/p/{token_a}/").content.decode()
-    assert ">ジャッジを呼びました<" in page and "呼び出しを取り消す" in page
+    assert ">ジャッジを呼びました<" in page and '<button class="cancel">取り消す</button>' in page
     other = client.get(f"/p/{token_b}/").content.decode()
-    assert "対戦相手がジャッジを呼びました" in other and "呼び出しを取り消す" not in other
+    assert "対戦相手がジャッジを呼びました" in other and 'class="cancel"' not in other
     client.post(f"/p/{token_b}/judge/", {"description": ""})
     staff_client = Client(HTTP_ACCEPT_LANGUAGE="ja")
     staff_client.force_login(judge)
