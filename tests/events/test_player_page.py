@@ -143,7 +143,7 @@ def test_self_registration_gives_the_link_at_once_and_check_in_keeps_it(organize
     assert posted.status_code == 302 and posted["Location"].startswith("/p/")  # POST/redirect/GET (issue 24)
     from taikai.security.logs import masked
 
-    assert masked(f'GET {posted["Location"]} 200') == "GET /p/…/registered/ 200"  # the log hides it like any /p/
+    assert masked(f"GET {posted['Location']} 200") == "GET /p/…/registered/ 200"  # the log hides it like any /p/
     r = client.get(posted["Location"])
     link = re.search(r'id="player-link">([^<]+)<', r.content.decode())
     assert r.status_code == 200 and link and "<svg" in r.content.decode()
