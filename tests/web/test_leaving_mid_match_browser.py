@@ -32,7 +32,7 @@ def test_a_dq_mid_match_is_said_on_the_opponents_phone_and_its_withdrawal_too(
 
     page = _phone(venue_page, links[opponent.pk])
     notice = page.locator(".card.notice").filter(has_text="失格により")
-    expect(notice).to_contain_text("第1ラウンド 1卓")
+    expect(notice).to_contain_text("第1ラウンド 1番卓")
     expect(notice).to_contain_text(f"{cheat.name} の失格により、このマッチは {cheat.name} の負けになりました")
     expect(notice).to_contain_text(f"{opponent.name} の勝ち 2–0（{cheat.name} の失格による）")
     screenshot(page, "issue23-dq-mid-match-opponent-phone")

@@ -74,7 +74,7 @@ def test_the_scorekeeper_enters_a_round_by_keyboard(new_page: Any) -> None:
             page.keyboard.press("Enter")
         saved = Match.objects.get(pk=m.pk)
         assert (saved.status, f"{saved.duel_wins_a}-{saved.duel_wins_b}") == ("confirmed", outcome)
-        assert f"{m.table} 番:" in page.locator(".messages").inner_text()
+        assert f"{m.table}番卓:" in page.locator(".messages").inner_text()
     assert "の勝ち" in page.locator(".messages").inner_text()
     screenshot(page, "scorekeeper-1920")
     # A mistyped table keeps what was typed and says what is wrong.
@@ -83,7 +83,7 @@ def test_the_scorekeeper_enters_a_round_by_keyboard(new_page: Any) -> None:
     page.keyboard.press("1")
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert "77 番の卓はありません" in page.locator("#result-error").inner_text()
+    assert "77番卓はありません" in page.locator("#result-error").inner_text()
     assert page.locator("#table").input_value() == "77"
 
 

@@ -63,8 +63,12 @@ KINDS = {
     # the judges' queue (what a spectator sees is only that a call was made, not by whom or why)
     "taikai.judging.call_raised": "judge-call",
     "taikai.judging.integrity_flagged": "judge-call",  # a disputed report, a refused ID over a lead (issue 24)
+    "taikai.judging.call_joined": "judge-call",
+    "taikai.judging.call_withdrawn": "judge-call",
     "taikai.judging.call_taken": "judge-call",
+    "taikai.judging.call_ruled": "judge-call",
     "taikai.judging.call_closed": "judge-call",
+    "taikai.judging.call_settled": "judge-call",
     "taikai.judging.report_received": "judge-call",
     "taikai.judging.appeal_filed": "judge-call",
 }

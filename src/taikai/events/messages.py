@@ -140,7 +140,7 @@ _R(
 _R("bad-seed", "シードは 0 から {limit} までの整数です。", "A seed is a whole number from 0 to {limit}.")
 _R(
     "repair-result-in",
-    "結果が入っている卓があるため組み直せません（卓 {tables}）。結果のない卓は「組み合わせを編集」で変えられます。",
+    "結果が入っている卓があるため組み直せません（{tables}番卓）。結果のない卓は「組み合わせを編集」で変えられます。",
     "Tables with a result cannot be paired again (table {tables}). Tables without one can be changed with "
     "Edit pairings.",
 )
@@ -151,7 +151,7 @@ _R(
 )
 _R(
     "table-has-result",
-    "卓 {table}（{a} 対 {b}）は結果が入っているため変えられません。",
+    "{table}番卓（{a} 対 {b}）は結果が入っているため変えられません。",
     "Table {table} ({a} v {b}) has a result and cannot be changed.",
 )
 _R(

@@ -80,4 +80,5 @@ urlpatterns = [
     path("p/<str:token>/notices/<int:notice_id>/close/", player.player_close_notice, name="player_close_notice"),
     path("p/<str:token>/pin/", player.player_set_pin, name="player_set_pin"),
     path("p/<str:token>/register/", player.player_registers_another, name="player_registers_another"),
+    path("p/<str:token>/registered/", player.player_registered, name="player_registered"),
 ]

@@ -3,6 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from taikai.audit.actions import register
 
 CALL_RAISED = register("taikai.judging.call_raised", _("Judge called"))
+CALL_JOINED = register("taikai.judging.call_joined", _("Judge call joined by another player at the table"))
+CALL_WITHDRAWN = register("taikai.judging.call_withdrawn", _("Judge call taken back by the player"))
 CALL_TAKEN = register("taikai.judging.call_taken", _("Judge call taken"))
 CALL_RULED = register("taikai.judging.call_ruled", _("Ruling recorded"))
 CALL_CLOSED = register("taikai.judging.call_closed", _("Judge call closed"))

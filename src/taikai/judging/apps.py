@@ -10,6 +10,7 @@ class JudgingConfig(AppConfig):
         from taikai.events.ruleset_words import register_rung_words
         from taikai.judging import (
             placings_hook,  # noqa: F401  (says each player's prize beside their place)
+            player_panel,  # noqa: F401  (the judge call at the player's table, on their page)
             receivers,  # noqa: F401  (connects to taikai.events.signals)
             transfer,  # noqa: F401  (adds calls, penalties, appeals and prizes to the event file)
         )

@@ -31,8 +31,14 @@ _R(
 _R("not-in-event", "このプレイヤーはこの大会にいません。", "This player is not in this event.")
 _R("no-current-match", "このプレイヤーには今の対戦がありません。", "This player has no current match.")
 _R("call-closed", "このジャッジコールは終了しています。", "This judge call is closed.")
+_R("call-not-yours", "このジャッジコールはあなたが呼んだものではありません。", "You did not make this judge call.")
+_R(
+    "call-already-taken",
+    "ジャッジがもう向かっています。取り消さずに、そのままお待ちください。",
+    "A judge is already on the way: the call can no longer be taken back. Please wait at your table.",
+)
 _R("table-required", "卓番号を入力してください。", "Enter a table number.")
-_R("unknown-table", "卓 {table} は今のラウンドにありません。", "There is no table {table} in the current round.")
+_R("unknown-table", "{table}番卓は今のラウンドにありません。", "There is no table {table} in the current round.")
 _R("description-required", "内容を入力してください。", "Please describe what happened.")
 _R("already-overturned", "この罰則はすでに取り消されています。", "This penalty was already overturned.")
 _R("appeal-decided", "この上告はすでに裁定済みです。", "This appeal has already been decided.")
@@ -92,7 +98,7 @@ _R(
 )
 _R(
     "extension-call-elsewhere",
-    "このジャッジコールは別の卓（{table}卓）のものです。",
+    "このジャッジコールは別の卓（{table}番卓）のものです。",
     "That judge call is for another table (table {table}).",
 )
 _R(

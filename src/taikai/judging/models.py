@@ -59,6 +59,21 @@ class JudgeCall(models.Model):
         ]
 
 
+class CallCaller(models.Model):
+    """A player who called a judge to their table (JUDGE-1): one card per table, with every player who called
+    on it. ``withdrawn_at``: the player took their call back before a judge took it (kept, not deleted)."""
+
+    call = models.ForeignKey(JudgeCall, on_delete=models.CASCADE, related_name="callers")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    question = models.TextField(blank=True)
+    called_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["call", "player"], name="call_caller_once")]
+
+
 class TimeProcedureRun(models.Model):
     """The inputs a judge gave the time procedure at one table, replayed through core on every load."""
 

@@ -23,6 +23,7 @@ urlpatterns = [
     path("judging/rules/", public.rules_reference, name="rules_reference"),
     path("e/<int:event_id>/report/", public.report_form, name="spectator_report"),
     path("p/<str:token>/judge/", public.player_call, name="player_call_judge"),
+    path("p/<str:token>/judge/<int:call_id>/cancel/", public.player_call_withdraw, name="player_call_withdraw"),
     path("p/<str:token>/report-table/", public.player_table_report, name="player_table_report"),
     path("p/<str:token>/appeal/", public.player_appeal, name="player_appeal"),
     path("p/<str:token>/record/", public.player_record, name="player_record"),

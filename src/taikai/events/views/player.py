@@ -31,6 +31,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
+from taikai.events.views.panels import player_panels
 from taikai.events.views.result_words import result_text
 from taikai.security import rates
 from taikai.security import services as limits
@@ -111,6 +112,7 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
         "pin_form": PinForm(),
+        "panels": player_panels(request, player, match, token),  # another app's part (the judge call)
     }
     return render(request, "events/player_home.html", context)
 
@@ -313,19 +315,29 @@ def player_registers_another(request: HttpRequest, token: str) -> HttpResponse:
 
 def _self_register(request: HttpRequest, event: Event, by_player: Player | None) -> HttpResponse:
     form = PlayerForm(request.POST or None)
-    context: dict[str, Any] = {"event": event, "form": form, "done": None, "closed": not event.registration_open}
+    context: dict[str, Any] = {"event": event, "form": form, "closed": not event.registration_open}
     if request.method == "POST" and form.is_valid() and not context["closed"]:
         wait = limits.admit(event, "register", rates.client_address(request), by_player)
         if wait:
             return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
-            done, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
+            _, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
-        else:  # the personal link and its QR code at once, shown this one time
-            url = venue_url(request, reverse("player_home", kwargs={"token": token}))  # the address phones open
-            context.update(done=done, url=url, qr_svg=_qr_svg(url))
+        else:  # POST/redirect/GET: a reload of the answer shows the link again and registers nobody twice
+            return redirect("player_registered", token=token)
     return render(request, "events/self_register.html", context)
+
+
+@player_view
+def player_registered(request: HttpRequest, token: str) -> HttpResponse:
+    """The answer to a registration: the personal link and its QR code, under the player's own link (a
+    ``/p/<token>/`` address: as unguessable as the link, and masked in the server's log like every player page),
+    so reloading it or coming back to it shows the same link."""
+    player = _player(request, token)
+    url = venue_url(request, reverse("player_home", kwargs={"token": token}))  # the address phones open
+    context = {"event": player.event, "player": player, "url": url, "qr_svg": _qr_svg(url)}
+    return render(request, "events/player_registered.html", context)
 
 
 def _qr_svg(url: str) -> str:

@@ -15,11 +15,11 @@ from taikai.core import extension
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
-from taikai.events.permissions import require_player_or_staff
 from taikai.events.services.rounds import extend_time
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall
-from taikai.judging.services.common import current_match, match_at_table, require_judge
+from taikai.judging.services import player_calls
+from taikai.judging.services.common import match_at_table, require_judge
 
 FIELDS = ["status", "taken_by_id", "ruling"]
 
@@ -48,28 +48,19 @@ def _table(event: Event, table: Any) -> tuple[int, Match | None]:
 def raise_call(
     event: Event, *, table: Any = None, player: Player | None = None, by: Actor, description: str = ""
 ) -> JudgeCall:
-    """A player calls a judge from their phone (their own table), or staff open a call for a table (JUDGE-1)."""
+    """A player calls a judge from their phone (their own table: one card per table, player_calls), or staff
+    open a call for a table (JUDGE-1)."""
     if player is not None:
-        if player.event_id != event.pk:
-            raise ServiceError("not-in-event")
-        require_player_or_staff(by, player)
-        match = current_match(player)
-        if match is None:
-            raise ServiceError("no-current-match")
-        number: int = match.table
-        source = JudgeCall.Source.PLAYER
-    else:
-        require_judge(by, event)
-        number, match = _table(event, table)
-        source = JudgeCall.Source.STAFF
+        return player_calls.call_from_player(event, player, by=by, description=description)
+    require_judge(by, event)
+    number, match = _table(event, table)
     with transaction.atomic():
         call = JudgeCall.objects.create(
             event=event,
             table=number,
             match=match,
-            source=source,
-            raised_by_player=player,
-            raised_by_user=audit_user(by) if player is None else None,
+            source=JudgeCall.Source.STAFF,
+            raised_by_user=audit_user(by),
             description=description.strip()[:2000],
         )
         record(

@@ -23,7 +23,7 @@ from taikai.events.services import rounds as round_services
 from taikai.events.views.common import flash_error, staff_view
 from taikai.events.views.result_words import outcome_text, report_text, result_text
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
-from taikai.judging.services import calls, tools
+from taikai.judging.services import calls, player_calls, tools
 from taikai.judging.services import time_procedure as tps
 from taikai.judging.services.common import current_round, fmt_of
 from taikai.judging.services.penalties import pending_penalties
@@ -48,8 +48,10 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
     now = timezone.now()
     queue = calls.open_calls(event)
     rnd = current_round(event)
+    callers = player_calls.callers_by_call(queue)
     for call in queue:
         call.waiting = int((now - call.created_at).total_seconds())  # type: ignore[attr-defined]
+        call.called_by = callers[call.pk]  # type: ignore[attr-defined]  # one card per table: everyone who called
         call.sides = sides(call) if call.topic == "disputed" else []  # type: ignore[attr-defined]
     # The current round's calls (and calls for no table) first; older rounds' calls fold away below.
     current = [c for c in queue if c.match is None or rnd is None or c.match.round_id == rnd.pk]
