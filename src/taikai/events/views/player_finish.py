@@ -40,15 +40,15 @@ class Finish:
         if self.event_over:
             return _("The event has finished.")
         if self.stage == Stage.SWISS:
-            return _("Your event ended in the Swiss rounds: the top cut goes on without you.")
+            return _("Your event ended in the Swiss rounds.")
         return _("Your event ended in the top cut.")
 
 
 def place_text(row: PlacingRow) -> str:
     """The place as players say it: the bracket stage (優勝, ベスト4) where there is one, else 「9位」."""
-    return row.stage_text if row.stage not in (Stage.SWISS, Stage.IN_BRACKET) else _("Place %(rank)s") % {
-        "rank": row.rank
-    }
+    if row.stage in (Stage.SWISS, Stage.IN_BRACKET):
+        return _("Place %(rank)s") % {"rank": row.rank}
+    return row.stage_text
 
 
 def placing_of(event: Event, player: Player) -> PlacingRow | None:
