@@ -183,3 +183,24 @@ def test_a_win_by_the_opponents_disqualification_is_said_on_both_pages(organizer
     assert "対戦相手の失格により、このマッチはあなたの勝ちです。" in winner and "確定した結果: 勝ち" in winner
     assert "あなたの失格により、このマッチはあなたの負けです。" in cheat
     assert KINDS[actions.PLAYER_DISQUALIFIED] == "players"
+
+
+@pytest.mark.parametrize(
+    ("ruling", "won", "lost"),
+    [
+        ("match-loss", "対戦相手への罰則（マッチの敗北）により", "罰則（マッチの敗北）により、このマッチはあなたの負け"),
+        ("dq-forfeit", "対戦相手の失格により", "あなたの失格により"),
+        ("drop-concession", "対戦相手が対戦中にドロップ（棄権）した", "対戦中にドロップ（棄権）したため"),
+        ("ineligible-forfeit", "対戦相手が参加資格を失った", "参加資格を失ったため"),
+    ],
+)
+def test_every_ruling_is_said_from_each_side(ruling: str, won: str, lost: str) -> None:  # PEN-1, REG-2
+    from django.utils import translation
+
+    from taikai.events.views.penalty_words import ruling_line
+
+    match = Match(ruling=ruling, result="a", penalty_duels=[])
+    with translation.override("ja"):
+        assert won in ruling_line(match, "a") and "あなたの勝ち" in ruling_line(match, "a")
+        assert lost in ruling_line(match, "b") and "負け" in ruling_line(match, "b")
+    assert ruling_line(Match(ruling="", result="a", penalty_duels=[]), "a") == ""

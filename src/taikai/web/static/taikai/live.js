@@ -77,13 +77,12 @@
     return !sameKey;
   }
 
-  // Someone typing in a field of the region (outside a held form, which is kept): swap it a little later
-  // rather than lose what they typed. A tapped radio button or checkbox is not typing.
+  // Someone in a field of the region (outside a held element, which is kept as it is): swap it a little later
+  // rather than lose what they typed or tapped.
   function typing(region) {
     var el = document.activeElement;
     if (!el || !region.contains(el) || el.closest("[data-live-hold]")) return false;
-    return /^(TEXTAREA|SELECT)$/.test(el.tagName) ||
-      (el.tagName === "INPUT" && !/^(submit|button|radio|checkbox|hidden)$/.test(el.type));
+    return /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && el.type !== "submit";
   }
   function later(id) {
     pending[id] = true;
