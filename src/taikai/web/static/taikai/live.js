@@ -89,13 +89,19 @@
     if (!timer) timer = setTimeout(refresh, 2000);
   }
 
+  // Answers can arrive out of order (a stream's refresh and a page script's refreshNow at once): one from a
+  // fetch older than the last one shown would set the page back, so it is dropped.
+  var started = 0, shown = 0;
   function fetchAndSwap(ids) {
+    var seq = ++started;
     return fetch(location.href, { cache: "no-store", headers: { "X-Requested-With": "taikai-live" } })
       .then(function (r) {
         if (r.headers.get("X-Taikai-Page") === "gone") { location.reload(); return Promise.reject(r.status); }
         return r.ok ? r.text() : Promise.reject(r.status);
       })
       .then(function (html) {
+        if (seq < shown) { ids.forEach(later); return; } // fetched again, after the newer one
+        shown = seq;
         var doc = new DOMParser().parseFromString(html, "text/html");
         var changed = [];
         ids.forEach(function (id) {
