@@ -188,7 +188,7 @@ def test_a_win_by_the_opponents_disqualification_is_said_on_both_pages(organizer
 @pytest.mark.parametrize(
     ("ruling", "won", "lost"),
     [
-        ("match-loss", "対戦相手への罰則（マッチの敗北）により", "罰則（マッチの敗北）により、このマッチはあなたの負け"),
+        ("match-loss", "対戦相手への罰則（マッチの敗北）により", "罰則（マッチの敗北）により、このマッチは"),
         ("dq-forfeit", "対戦相手の失格により", "あなたの失格により"),
         ("drop-concession", "対戦相手が対戦中にドロップ（棄権）した", "対戦中にドロップ（棄権）したため"),
         ("ineligible-forfeit", "対戦相手が参加資格を失った", "参加資格を失ったため"),
