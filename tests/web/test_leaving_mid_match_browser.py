@@ -68,7 +68,11 @@ def test_a_drop_mid_match_from_the_phone_concedes_it_and_reg_2_marks_the_standin
     page = _phone(venue_page, links[opponent.pk])
     notice = page.locator(".card.notice").filter(has_text="棄権（ドロップ）")
     expect(notice).to_contain_text(f"{leaver.name} が対戦中に棄権（ドロップ）したため")
-    expect(page.locator(".state.ok .ruling")).to_contain_text(f"{leaver.name} が対戦中に棄権（ドロップ）し投了")
+    expect(page.locator("#match-status .state.ok")).to_contain_text("確定した結果: 勝ち")
+    # said from the opponent's side beside the result (issue 24), not only in the notice they may close
+    expect(page.locator("#decided")).to_contain_text(
+        "対戦相手が対戦中にドロップ（棄権）したため、このマッチはあなたの勝ちです。"
+    )
     screenshot(page, "issue23-drop-mid-match-opponent-phone")
 
     other = Match.objects.select_related("player_a").get(round__event=event, round__number=1, table=2)

@@ -43,15 +43,27 @@ KINDS = {
     "taikai.round.paused": "clock-paused",
     "taikai.round.resumed": "clock-resumed",
     "taikai.round.finished": "round-finished",
+    "taikai.round.undone": "pairings",
+    "taikai.round.reopened": "pairings",
     "taikai.match.time_extended": "time-extended",
     "taikai.match.result_reported": "result",
     "taikai.match.result_confirmed": "result",
     "taikai.match.result_disputed": "result",
     "taikai.match.result_entered": "result",
     "taikai.match.result_corrected": "result",
+    "taikai.match.result_reopened": "result",
+    "taikai.match.penalty_duel_recorded": "result",  # a duel loss (PEN-1): both players' pages say it
     "taikai.player.registered": "players",
     "taikai.player.checked_in": "players",
     "taikai.player.dropped": "players",
+    "taikai.player.undropped": "players",
+    "taikai.player.disqualified": "players",
+    "taikai.player.disqualification_lifted": "players",
+    # a personal link replaced or revoked: its open page switches to the page that explains (nothing else
+    # refreshes for it, and what the stream says is only that some link changed)
+    "taikai.player.access_issued": "access",
+    "taikai.player.access_revoked": "access",
+    "taikai.player.access_recovered": "access",
     "taikai.player.archetype_set": "players",
     "taikai.event.archetypes_published": "players",  # the players' archetypes appear (or go) in public reads
     "taikai.event.archetypes_unpublished": "players",

@@ -32,6 +32,8 @@ from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
 from taikai.events.views.panels import player_panels
+from taikai.events.views.penalty_words import decided_lines
+from taikai.events.views.player_finish import finish_of
 from taikai.events.views.result_words import result_text
 from taikai.security import rates
 from taikai.security import services as limits
@@ -52,7 +54,9 @@ def _player(request: HttpRequest, token: str) -> Player:
 def link_not_found(request: HttpRequest) -> HttpResponse:
     """Say what happened and how to get a new link: the desk, or PIN recovery in an event still running."""
     events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-date", "-pk")[:10]
-    return render(request, "events/player_link_not_found.html", {"events": events}, status=404)
+    response = render(request, "events/player_link_not_found.html", {"events": events}, status=404)
+    response["X-Taikai-Page"] = "gone"  # an open page's live refresh or report reloads into this page
+    return response
 
 
 def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -111,10 +115,22 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         "time_note": time_note(ruleset, match.round.format) if match else "",
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
+        # A held report form is dropped when a penalty duel changes what it may say (PEN-1).
+        "form_key": f"{match.pk}:{len(match.penalty_duels)}" if match else "",
+        "live_state": f"{match.status}:{match.version}" if match else "none",
+        "decided": decided_lines(match, side),
         "pin_form": PinForm(),
         "panels": player_panels(request, player, match, token),  # another app's part (the judge call)
+        **ending(player),
     }
     return render(request, "events/player_home.html", context)
+
+
+def ending(player: Player) -> dict[str, Any]:
+    """Where the player's event ended, once it has for them: no next table is promised and no drop offered
+    (a dropped or disqualified player is not paired again either)."""
+    finish = finish_of(player)
+    return {"finish": finish, "awaits_pairing": finish is None and not (player.dropped or player.disqualified)}
 
 
 def extension_text(seconds: int) -> str:

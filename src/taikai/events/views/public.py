@@ -17,6 +17,7 @@ from taikai.events.services.placings import champion
 from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 from taikai.events.views.final import shown_rows
+from taikai.events.views.player_finish import finish_of
 
 
 def current_round(event: Event) -> Round | None:
@@ -173,6 +174,7 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
             "tied_by_lot": by_lot,
             "placed": placed,  # the place and prize the placings and the prize page give (PEN-2, PEN-8)
             "placings": placings,
+            "finish": finish_of(player),  # the final placing, once it is final for this player
         },
     )
 
