@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import transfer
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PROJECTOR, screenshot
 from tests.events.conftest import make_event
 

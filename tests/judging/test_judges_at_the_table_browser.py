@@ -42,7 +42,7 @@ SMALL_TARGETS = """() => {
 def organizer(transactional_db: Any) -> Any:
     from django.contrib.auth import get_user_model
 
-    from taikai.web.accounts import ensure_first_organizer
+    from taikai.events.services.accounts import ensure_first_organizer
 
     ensure_first_organizer()
     return get_user_model().objects.get(username="organizer")

@@ -18,7 +18,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import links as link_services
 from taikai.events.services import rounds as round_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, PROJECTOR, screenshot
 from tests.events.conftest import make_event
 from tests.events.test_organizer_desk import _play

@@ -8,10 +8,10 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 
 from taikai.decks.models import DeckArchetype
-from taikai.judging.models import PrizePublication
 from taikai.events.models import Event
 from taikai.events.services import transfer
 from taikai.events.services.transfer_ids import Ids
+from taikai.judging.models import PrizePublication
 
 
 def export_archetypes(event: Event) -> list[dict[str, Any]]:

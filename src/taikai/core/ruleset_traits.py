@@ -13,7 +13,8 @@ import tomllib
 from typing import Any
 
 from taikai.core.problems import Problem
-from taikai.core.ruleset import EXTRA_DECK_KINDS, REGIONS, Ruleset, builtin, builtin_text
+from taikai.core.ruleset import Ruleset, builtin, builtin_text
+from taikai.core.ruleset_schema import EXTRA_DECK_KINDS, REGIONS
 
 # Not settings a player or organizer compares: the name and titles, and the infraction catalog (compared by size).
 _NOT_COMPARED = {"name", "version", "title_ja", "title_en", "document"}

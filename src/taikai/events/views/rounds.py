@@ -196,7 +196,7 @@ def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse
     """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])
+    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
     return render(
         request,
         "events/round_print.html",

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
-def callers_of_player_calls(apps, schema_editor):
+def callers_of_player_calls(apps, schema_editor):  # type: ignore[no-untyped-def]
     """Every call a player raised so far has that player as its one caller (with the question they typed)."""
     JudgeCall = apps.get_model("judging", "JudgeCall")
     CallCaller = apps.get_model("judging", "CallCaller")
