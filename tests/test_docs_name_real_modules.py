@@ -20,6 +20,7 @@ APPS = ("core", "cards", "audit", "events", "judging", "decks", "api", "web", "c
 PATH = re.compile(r"^[\w./-]+\.(py|md|toml)$")
 FILE_SUFFIX = re.compile(r"\.(cdb|conf|php|json|ydk|csv|txt)$")
 DOTTED = re.compile(r"^[a-z_][\w]*(\.[\w]+)+(\.\*)?")
+HOST = re.compile(r"\.(jp|com|org|net|lan|local|test)(:\d+)?$")  # a host name such as taikai.example.jp
 
 
 def _quoted(doc: Path) -> list[str]:
@@ -62,7 +63,7 @@ def _named(doc: Path) -> tuple[list[str], list[str]]:
             continue
         head = text.split("(")[0].split(" ")[0]
         match = DOTTED.match(head)
-        if match is None or head in ACTIONS or FILE_SUFFIX.search(head):  # an action's name, a data file
+        if match is None or head in ACTIONS or FILE_SUFFIX.search(head) or HOST.search(head):  # an action, a file, a host
             continue
         first = head.split(".")[0]
         if first in ("taikai", *APPS) or (SRC / "events" / "services" / f"{first}.py").exists():
