@@ -164,6 +164,7 @@ def test_earlier_warning_shows_with_a_suggested_escalation(new_page: Any) -> Non
     token = player_services.issue_access(p2, by=Staff(organizer))
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/p/{token}/")
+    phone.locator("details.more-actions > summary").click()  # the record is one tap away, under その他
     phone.click("text=自分の罰則記録")
     assert "第1回 原宿CS" in phone.locator(".record-row").first.inner_text()
     screenshot(phone, "judging-player-record-phone")

@@ -228,7 +228,9 @@ def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: Any, clie
     assert _prize(event, champion) == "優勝"
     public = client.get(f"/e/{event.pk}/standings/").content.decode()
     assert 'class="prize-name"' not in public
-    assert "優勝</strong>" not in client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    path = client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    assert 'class="place">優勝</strong>' in path  # the place won in the final is a fact of the bracket
+    assert 'class="prize-name"' not in path  # the prize is not said before the list is published
     assert {i["prize"] for i in client.get(f"/api/v1/events/{event.pk}/placings").json()["items"]} == {""}
     client.force_login(organizer)
     body = client.get(f"/events/{event.pk}/standings.csv").content.decode("utf-8-sig")
@@ -237,6 +239,8 @@ def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: Any, clie
     publish_prizes(event, by=Staff(organizer))
     client.logout()
     assert '<td class="prize-name">優勝</td>' in client.get(f"/e/{event.pk}/standings/").content.decode()
+    path = client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    assert '<strong class="prize-name">優勝</strong>' in path
 
 
 # --- every page says the same prize; a property over random events (PEN-2, PEN-3, PEN-8) --------------------

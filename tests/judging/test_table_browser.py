@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
@@ -33,7 +34,7 @@ def test_calls_reports_ruling_extension_and_appeal(new_page: Any) -> None:
     phone.fill("textarea[name=description]", "チェーンの処理について")
     screenshot(phone, "judging-player-call-phone")
     phone.click("button.primary")
-    assert "ジャッジを呼びました" in phone.locator(".messages").inner_text()
+    expect(phone.locator("#judge-call-state")).to_contain_text("ジャッジを呼びました")  # the call's state stays on the page
 
     spectator = new_page(viewport=PHONE)
     spectator.goto(f"{spectator.base_url}/e/{event.pk}/report/")

@@ -115,6 +115,7 @@ def test_the_judges_dispute_card_shows_both_reports(new_page: Any) -> None:
     screenshot(page, "judge-dispute-card-390")
     card.locator("a.button.primary").click()
     page.click("text=確定した結果を入力する")
+    page.locator("details.duel-detail > summary").click()  # a 2–1 with its duels: one tap past the winner buttons
     page.check("input[name=duel1][value=A]")
     page.check("input[name=duel2][value=B]")
     page.check("input[name=duel3][value=B]")

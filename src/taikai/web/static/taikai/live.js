@@ -63,7 +63,12 @@
       if (n === next) { before = false; return; }
       old.insertBefore(document.importNode(n, true), before ? keep : null);
     });
-    if (keep !== held) copyAttributes(keep, next);
+    if (keep !== held) {
+      // a details the person opened to fill in the held form stays open, whatever the fresh page says
+      var open = keep.tagName === "DETAILS" && keep.open;
+      copyAttributes(keep, next);
+      if (open) keep.open = true;
+    }
     graft(keep, next, held, twin);
   }
 
