@@ -63,7 +63,7 @@ def _named(doc: Path) -> tuple[list[str], list[str]]:
             continue
         head = text.split("(")[0].split(" ")[0]
         match = DOTTED.match(head)
-        if match is None or head in ACTIONS or FILE_SUFFIX.search(head) or HOST.search(head):  # an action, a file, a host
+        if match is None or head in ACTIONS or FILE_SUFFIX.search(head) or HOST.search(head):  # action, file, host
             continue
         first = head.split(".")[0]
         if first in ("taikai", *APPS) or (SRC / "events" / "services" / f"{first}.py").exists():

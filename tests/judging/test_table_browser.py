@@ -34,7 +34,7 @@ def test_calls_reports_ruling_extension_and_appeal(new_page: Any) -> None:
     phone.fill("textarea[name=description]", "チェーンの処理について")
     screenshot(phone, "judging-player-call-phone")
     phone.click("button.primary")
-    expect(phone.locator("#judge-call-state")).to_contain_text("ジャッジを呼びました")  # the call's state stays on the page
+    expect(phone.locator("#judge-call-state")).to_contain_text("ジャッジを呼びました")  # the call's state stays
 
     spectator = new_page(viewport=PHONE)
     spectator.goto(f"{spectator.base_url}/e/{event.pk}/report/")
