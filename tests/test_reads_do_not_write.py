@@ -25,6 +25,7 @@ from taikai.decks.demo import LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event, Match, StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -71,7 +72,7 @@ def build(organizer: Any) -> Tempting:  # noqa: F811
         deck_services.submit_deck(p, deck_services.DeckInput(text=LEGAL_SHEET), by=PlayerSelf(p))
     tokens = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in players}
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     disputed, reported, timed, corrected, penalized = rnd.matches.filter(is_bye=False).order_by("table")[:5]
 
     result_services.report_result(disputed, player=disputed.player_a, result=A_WINS)

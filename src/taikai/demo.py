@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from taikai.core.progress import NextAction
 from taikai.events.actors import Actor, Staff
 from taikai.events.models import Event, Match
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.services import progress
@@ -119,7 +120,7 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
         if progress.plan(event).next_action == NextAction.FINISHED:
             break
         rnd = round_services.pair_next_round(event, by=by)
-        round_services.start_round(rnd, by=by)
+        clock_services.start_round(rnd, by=by)
         _play(rnd, by, rng)
         if rnd.number == 2:
             victim = event.players.filter(dropped_after_round__isnull=True).order_by("?").first()

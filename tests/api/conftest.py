@@ -81,6 +81,7 @@ ARCHETYPES = [
 def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
     """A finished Swiss-then-top-4 event, played through the services: archetypes, a drop, every result."""
     from taikai.decks.archetypes import set_archetype
+    from taikai.events.services import clock as clock_services
     from taikai.events.services import players as player_services
     from taikai.events.services import results as result_services
     from taikai.events.services import rounds as round_services
@@ -94,7 +95,7 @@ def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
             rnd = round_services.pair_next_round(event, by=Staff(organizer))
         except Exception:  # all rounds played
             break
-        round_services.start_round(rnd, by=Staff(organizer))
+        clock_services.start_round(rnd, by=Staff(organizer))
         for k, match in enumerate(rnd.matches.filter(is_bye=False).order_by("table")):
             side = "a" if (match.player_a_id + rnd.number + k) % 3 else "b"
             data = result_services.ResultInput.from_json({"duels": win[side]})

@@ -20,6 +20,7 @@ from taikai.api.services import create_site_token, create_token
 from taikai.config import load_webhooks
 from taikai.events.actors import Staff, System
 from taikai.events.models import Event, Match
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
@@ -79,7 +80,7 @@ def _started(organizer: Any) -> tuple[Event, Match]:  # noqa: F811
     for p in event.players.all():
         player_services.check_in(p, by=Staff(organizer))
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     return event, rnd.matches.filter(is_bye=False).order_by("table").first()
 
 

@@ -21,6 +21,7 @@ from taikai.api.services import create_token
 from taikai.api.sse_load import run as load_run
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Round
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
 from tests.api.conftest import make_event
@@ -86,8 +87,8 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
         lines = r.iter_lines()
         _read_until(lines, ": connected")
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
-        round_services.start_round(rnd, by=Staff(organizer))
-        round_services.pause_round(rnd, by=Staff(organizer))
+        clock_services.start_round(rnd, by=Staff(organizer))
+        clock_services.pause_round(rnd, by=Staff(organizer))
         kinds = []
         ids = []
         while len(kinds) < 3:
@@ -109,7 +110,7 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
 def test_time_called_is_announced_when_the_clock_runs_out(server: str, organizer: Any) -> None:
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     with httpx.Client(timeout=5) as client, client.stream("GET", f"{server}/api/v1/events/{event.pk}/stream") as r:
         lines = r.iter_lines()
         _read_until(lines, ": connected")
@@ -130,7 +131,7 @@ def test_an_unknown_event_has_no_stream(server: str) -> None:
 def test_hundreds_of_streams_stay_open_and_all_get_the_update(server: str, organizer: Any) -> None:
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     _row, token = create_token(
         Event.objects.get(pk=event.pk), by=Staff(organizer), username="organizer", role="organizer"
     )

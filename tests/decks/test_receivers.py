@@ -17,6 +17,7 @@ from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event
+from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def test_with_no_deadline_round_one_starting_stamps_the_lock(demo_event: Event, 
     submit_two(demo_event)
     rnd = round_services.pair_next_round(demo_event, by=Staff(organizer))
     assert stamps(demo_event) == [None, None]  # paired, not started: lists still open
-    rnd = round_services.start_round(rnd, by=Staff(organizer))
+    rnd = clock_services.start_round(rnd, by=Staff(organizer))
     assert stamps(demo_event) == [rnd.started_at, rnd.started_at]
     entry = AuditEntry.objects.get(action="taikai.deck.locked")
     assert entry.actor_label == "deadline" and entry.data["manual"] is False
@@ -59,7 +60,7 @@ def test_a_round_before_the_deadline_stamps_nothing(demo_event: Event, organizer
     submit_two(demo_event)
     event = set_deadline(demo_event, 60)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     assert stamps(event) == [None, None] and not AuditEntry.objects.filter(action="taikai.deck.locked").exists()
 
 

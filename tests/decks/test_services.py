@@ -20,6 +20,7 @@ from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 
 pytestmark = pytest.mark.django_db
@@ -204,7 +205,7 @@ def test_with_no_deadline_the_list_locks_when_the_first_round_starts(demo_event:
     services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     rnd = round_services.pair_next_round(demo_event, by=Staff(organizer))
     assert not services.is_locked(demo_event)  # paired, not started
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     assert services.is_locked(demo_event)
     with pytest.raises(ServiceError):
         services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(player))

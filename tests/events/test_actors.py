@@ -26,13 +26,23 @@ from taikai.events.actors import Actor, PlayerSelf, Staff, System, Visitor
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.permissions import role_of
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import pairing_edits, round_plan, team_play, transfer
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
-from taikai.judging.services import appeals, calls, database, penalties, prizes, tools
+from taikai.judging.services import (
+    appeals,
+    calls,
+    database,
+    penalties,
+    penalty_effects,
+    penalty_reversal,
+    prizes,
+    tools,
+)
 from taikai.judging.services import time_procedure as tps
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 
@@ -192,14 +202,14 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ("edit_pairing", "organizer", False, lambda w, a: pairing_edits.edit_pairing(w.match.round, by=a, pairs=[])),
     ("pair_team_round", "organizer", False, lambda w, a: team_play.pair_team_round(w.event, a, 2)),
     ("register_team", "staff", False, lambda w, a: team_services.register_team(w.event, by=a, name="", members=[])),
-    ("start_round", "organizer", False, lambda w, a: round_services.start_round(w.match.round, by=a)),
-    ("pause_round", "organizer", False, lambda w, a: round_services.pause_round(w.match.round, by=a)),
-    ("resume_round", "organizer", False, lambda w, a: round_services.resume_round(w.match.round, by=a)),
+    ("start_round", "organizer", False, lambda w, a: clock_services.start_round(w.match.round, by=a)),
+    ("pause_round", "organizer", False, lambda w, a: clock_services.pause_round(w.match.round, by=a)),
+    ("resume_round", "organizer", False, lambda w, a: clock_services.resume_round(w.match.round, by=a)),
     (
         "extend_time",
         "judge",
         False,
-        lambda w, a: round_services.extend_time(w.match, by=a, seconds=60, reason="TIME-4", ruling_seconds=60),
+        lambda w, a: clock_services.extend_time(w.match, by=a, seconds=60, reason="TIME-4", ruling_seconds=60),
     ),
     ("enter_result", "organizer", False, lambda w, a: result_services.enter_result(w.match, by=a, result=WIN_A)),
     (
@@ -230,8 +240,8 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
             w.event, by=a, player=w.own, infraction="INF-1", rung="caution", reason="test"
         ),
     ),
-    ("apply_pending_penalty", "judge", False, lambda w, a: penalties.apply_pending_penalty(_penalty(w), by=a)),
-    ("reverse_penalty", "head_judge", False, lambda w, a: penalties.reverse_penalty(_penalty(w), by=a)),
+    ("apply_pending_penalty", "judge", False, lambda w, a: penalty_effects.apply_pending_penalty(_penalty(w), by=a)),
+    ("reverse_penalty", "head_judge", False, lambda w, a: penalty_reversal.reverse_penalty(_penalty(w), by=a)),
     ("file_appeal", "player_or_judge", False, lambda w, a: appeals.file_appeal(w.own, reason="PEN-6", by=a)),
     ("decide_appeal", "head_judge", True, lambda w, a: appeals.decide_appeal(_appeal(w), by=a, decision="uphold")),
     ("raise_call (staff)", "judge", False, lambda w, a: calls.raise_call(w.event, table=w.match.table, by=a)),
@@ -318,7 +328,7 @@ def test_a_superusers_token_is_worth_its_role_only(world: World) -> None:
     token = Staff(world.admin, token_event_id=world.event.pk, cap=StaffRole.Role.JUDGE)
     assert role_of(token, world.event) == StaffRole.Role.JUDGE
     with pytest.raises(PermissionDenied):  # PEN-6: not the head judge through a judge token
-        penalties.reverse_penalty(_penalty(world), by=token)
+        penalty_reversal.reverse_penalty(_penalty(world), by=token)
 
 
 def test_a_token_for_one_event_cannot_act_on_another(world: World) -> None:
@@ -347,9 +357,9 @@ def test_reverse_penalty_refuses_anyone_but_the_head_judge(world: World) -> None
     penalty = _penalty(world)
     for who in ("judge", "organizer", "own_player", "judge_token"):
         with pytest.raises(PermissionDenied) as err:
-            penalties.reverse_penalty(penalty, by=world.actors[who])
+            penalty_reversal.reverse_penalty(penalty, by=world.actors[who])
         assert err.value.problem.code in ("not-head-judge", "not-staff")
-    assert penalties.reverse_penalty(penalty, by=world.actors["head_judge"]).overturned
+    assert penalty_reversal.reverse_penalty(penalty, by=world.actors["head_judge"]).overturned
 
 
 def test_a_visitor_registers_themself_only_before_the_first_round(organizer: Any) -> None:  # noqa: F811
@@ -375,6 +385,7 @@ SERVICE_MODULES = [
     "taikai.events.services.events",
     "taikai.events.services.players",
     "taikai.events.services.rounds",
+    "taikai.events.services.clock",
     "taikai.events.services.results",
     "taikai.events.services.teams",
     "taikai.events.services.team_play",
@@ -385,6 +396,9 @@ SERVICE_MODULES = [
     "taikai.judging.services.calls",
     "taikai.judging.services.database",
     "taikai.judging.services.penalties",
+    "taikai.judging.services.penalty_effects",
+    "taikai.judging.services.penalty_history",
+    "taikai.judging.services.penalty_reversal",
     "taikai.judging.services.prizes",
     "taikai.judging.services.time_procedure",
     "taikai.judging.services.tools",

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from taikai.events.actors import Staff
 from taikai.events.models import Round
+from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.services import time_procedure
 from tests.events.conftest import make_event
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def test_after_time_the_feed_lists_tables_with_their_extra_turn(organizer: Any, client: Any) -> None:  # TIME-S-1
     event = make_event(organizer, 4)
-    rnd = round_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
+    rnd = clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     feed = client.get(f"/e/{event.pk}/clock.json").json()
     assert feed["status"] == "running" and feed["limit"] == event.ruleset.time.match_minutes * 60
     Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - dt.timedelta(minutes=41))

@@ -52,13 +52,14 @@ def test_time_4_under_the_official_rules_alone_no_time_is_added(organizer: Any) 
     # TIME-4 is CS 3.1's: OFF has no rule for adding time, so no path adds any (the rules page says so)
     from taikai import messages
     from taikai.events.errors import ServiceError
+    from taikai.events.services import clock as clock_services
     from taikai.events.services import rounds as round_services
 
     event = make_event(organizer, 4, ruleset_name="dkt-2011")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     match = rnd.matches.filter(is_bye=False).first()
     with pytest.raises(ServiceError) as exc:
-        round_services.extend_time(match, by=Staff(organizer), seconds=120, reason="裁定", ruling_seconds=180)
+        clock_services.extend_time(match, by=Staff(organizer), seconds=120, reason="裁定", ruling_seconds=180)
     assert exc.value.problem.code == "extension-not-in-ruleset"
     assert "対戦時間を追加する規定がありません" in messages.text(exc.value.problem, "ja")
     match.refresh_from_db()

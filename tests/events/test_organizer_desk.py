@@ -13,6 +13,7 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import pairing_edits, transfer
 from taikai.events.services import players as player_services
@@ -247,15 +248,15 @@ def test_time_is_added_taken_away_and_set_for_the_whole_round(organizer: Any) ->
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     limit = rnd.time_limit_seconds
-    rnd = round_services.adjust_round_time(rnd, by=Staff(organizer), seconds=300)
+    rnd = clock_services.adjust_round_time(rnd, by=Staff(organizer), seconds=300)
     assert rnd.time_limit_seconds == limit + 300
-    rnd = round_services.adjust_round_time(rnd, by=Staff(organizer), seconds=-600)
+    rnd = clock_services.adjust_round_time(rnd, by=Staff(organizer), seconds=-600)
     assert rnd.time_limit_seconds == limit - 300
-    rnd = round_services.start_round(rnd, by=Staff(organizer))
-    rnd = round_services.set_remaining_time(rnd, by=Staff(organizer), seconds=10 * 60)
-    assert 595 <= round_services.round_clock(rnd).remaining <= 600
+    rnd = clock_services.start_round(rnd, by=Staff(organizer))
+    rnd = clock_services.set_remaining_time(rnd, by=Staff(organizer), seconds=10 * 60)
+    assert 595 <= clock_services.round_clock(rnd).remaining <= 600
     with pytest.raises(ServiceError) as below:
-        round_services.adjust_round_time(rnd, by=Staff(organizer), seconds=-11 * 60)
+        clock_services.adjust_round_time(rnd, by=Staff(organizer), seconds=-11 * 60)
     assert _code(below) == "bad-time-change"
     assert AuditEntry.objects.filter(event_id=event.pk, action="taikai.round.time_adjusted").count() == 3
 
@@ -263,7 +264,7 @@ def test_time_is_added_taken_away_and_set_for_the_whole_round(organizer: Any) ->
 def test_a_round_is_undone_until_a_result_is_in(organizer: Any) -> None:
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     event = round_services.undo_round(rnd, by=Staff(organizer))
     assert not event.rounds.exists() and event.status == Event.Status.REGISTRATION and event.registration_open
     assert AuditEntry.objects.filter(event_id=event.pk, action="taikai.round.undone").count() == 1

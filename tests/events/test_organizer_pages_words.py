@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from taikai.events.actors import Staff
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
 from tests.events.conftest import make_event
@@ -53,9 +54,9 @@ def test_organizer_pages_show_no_internal_codes(organizer: Any, client: Any, lan
     player_services.register_player(event, by=Staff(organizer), name="欠席", card_game_id="1888888888")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     match = rnd.matches.filter(is_bye=False).first()
-    round_services.extend_time(match, by=Staff(organizer), seconds=180, reason="judge call", ruling_seconds=180)
-    round_services.start_round(rnd, by=Staff(organizer))
-    round_services.pause_round(rnd, by=Staff(organizer))
+    clock_services.extend_time(match, by=Staff(organizer), seconds=180, reason="judge call", ruling_seconds=180)
+    clock_services.start_round(rnd, by=Staff(organizer))
+    clock_services.pause_round(rnd, by=Staff(organizer))
     client.force_login(organizer)
     client.cookies.load({"taikai_language": lang})
     for method, url in _pages(event):
@@ -77,6 +78,6 @@ def test_tables_read_not_started_before_the_clock(organizer: Any, client: Any) -
     client.force_login(organizer)
     text = visible_text(client.get(f"/events/{event.pk}/rounds/1/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
     assert text.count("開始前") == 2 and "対戦中" not in text
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     text = visible_text(client.get(f"/events/{event.pk}/rounds/1/", HTTP_ACCEPT_LANGUAGE="ja").content.decode())
     assert "対戦中" in text and "開始前" not in text

@@ -12,6 +12,7 @@ from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -116,8 +117,8 @@ def test_the_swiss_page_has_no_extra_duel_and_says_what_happens_at_time(organize
 
 def test_the_tables_own_clock_includes_its_extension(organizer: Any) -> None:  # TIME-4
     match, token_a, _ = _paired(organizer)
-    round_services.start_round(match.round, by=Staff(organizer))
-    round_services.extend_time(
+    clock_services.start_round(match.round, by=Staff(organizer))
+    clock_services.extend_time(
         match, by=Staff(organizer), seconds=180, reason="裁定に時間がかかった", ruling_seconds=180
     )
     page = _text(_client().get(f"/p/{token_a}/"))

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from taikai.events.actors import Staff
 from taikai.events.models import Match, Round
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.django_db
 def _round_with_links(organizer: Any, players: int = 8) -> tuple[Round, dict[int, str]]:
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     links = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     return rnd, links
 

@@ -13,6 +13,7 @@ from taikai.events import actions
 from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Round, StaffRole, TeamMatch
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -76,7 +77,7 @@ def test_a_correction_that_turns_the_team_match_is_logged_and_one_that_does_not_
 
 def test_confirming_the_last_table_finishes_the_round_and_bumps_its_version(organizer: Any) -> None:
     event = make_event(organizer, 4, swiss_rounds=2)
-    rnd = round_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
+    rnd = clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     first, last = rnd.matches.order_by("table")
     result_services.enter_result(first, by=Staff(organizer), result=A_WINS)
     assert Round.objects.get(pk=rnd.pk).version == rnd.version  # a table still open: the round is unchanged
@@ -87,7 +88,7 @@ def test_confirming_the_last_table_finishes_the_round_and_bumps_its_version(orga
     assert entry.before == {"status": rnd.status, "version": rnd.version}
     assert entry.after == {"status": Round.Status.FINISHED, "version": rnd.version + 1}
     with pytest.raises(Conflict):  # the console's clock form still carries the version it was drawn with
-        round_services.pause_round(rnd, by=Staff(organizer), version=rnd.version)
+        clock_services.pause_round(rnd, by=Staff(organizer), version=rnd.version)
     assert Event.objects.get(pk=event.pk).status != Event.Status.FINISHED  # round 2 is still to play
 
 

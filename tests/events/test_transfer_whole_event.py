@@ -18,6 +18,7 @@ from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, Match, Player, StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import transfer
@@ -48,7 +49,7 @@ def _judged_event(organizer: Any) -> Event:
     deck_services.submit_deck(second, DeckInput(text="3 灰流うらら\n"), by=Staff(organizer))
     by = Staff(organizer)
     rnd = round_services.pair_next_round(event, by=by)
-    round_services.start_round(rnd, by=by)
+    clock_services.start_round(rnd, by=by)
     corrected, penalised, disqualified, played = rnd.matches.filter(is_bye=False).order_by("table")
     result_services.enter_result(corrected, by=by, result=A_WINS)
     result_services.correct_result(corrected, by=by, result=B_WINS, reason="伝票の読み違い")

@@ -10,8 +10,8 @@ from django.test import Client
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
+from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
-from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall, TimeProcedureRun
 from taikai.judging.services import time_procedure as tps
 from tests.judging.conftest import PASSWORD, fresh, pair
@@ -71,7 +71,7 @@ def test_the_queue_folds_away_older_rounds_calls(event: Event, organizer: Any, j
 def test_an_early_start_asks_first_and_a_mis_tap_can_be_undone(event: Event, organizer: Any, judge: Any) -> None:
     # TIME-S-1: the procedure belongs to the end of the round; started early only on purpose.
     m = pair(event, organizer)[0]
-    round_services.start_round(m.round, by=Staff(organizer))
+    clock_services.start_round(m.round, by=Staff(organizer))
     client = Client()
     client.login(username=judge.username, password=PASSWORD)
     url = f"/events/{event.pk}/judging/matches/{m.pk}/time/"

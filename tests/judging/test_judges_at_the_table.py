@@ -18,8 +18,8 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match
+from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
-from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall, TimeProcedureRun
 from taikai.judging.services import appeals, calls
 from taikai.judging.services import penalties as penalty_services
@@ -158,7 +158,7 @@ def test_time_1_tables_still_playing_after_time_are_marked(event: Event, organiz
     # TIME-1: the round clock (and the table's extensions) ran out and the table has no result
     matches = pair(event, organizer)
     rnd = matches[0].round
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     type(rnd).objects.filter(pk=rnd.pk).update(
         started_at=timezone.now() - dt.timedelta(seconds=rnd.time_limit_seconds + 60)
     )

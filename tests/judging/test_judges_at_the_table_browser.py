@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -51,7 +52,7 @@ def organizer(transactional_db: Any) -> Any:
 def _event(organizer: Any) -> tuple[Event, dict[int, str], list[Match]]:
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     links = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     tables = list(rnd.matches.filter(is_bye=False).select_related("player_a", "player_b").order_by("table"))
     return event, links, tables

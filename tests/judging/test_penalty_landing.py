@@ -15,13 +15,14 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, TeamMatch
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.judging.models import JudgeCall, Penalty
 from taikai.judging.services import penalties as svc
-from taikai.judging.services import time_procedure
+from taikai.judging.services import penalty_effects, penalty_reversal, time_procedure
 from tests.events.conftest import make_event
 from tests.judging.conftest import A_WINS, fresh, pair, play, staff
 
@@ -70,7 +71,7 @@ def test_inf_20_time_e_5_in_elimination_the_same_penalty_sends_the_table_to_an_e
     assert (proc.phase.value, proc.state.next.value) == ("extra_duel_rps", "extra_duel")  # TIME-E-5
     assert fresh(m).status == Match.Status.PENDING
     # an appeal overturns it: the step is taken back, the table is where it was
-    svc.reverse_penalty(pen, by=Staff(staff(event, "head", "head_judge")))
+    penalty_reversal.reverse_penalty(pen, by=Staff(staff(event, "head", "head_judge")))
     assert fresh(run).inputs == [] and time_procedure.replay(fresh(run), fresh(m)).phase.value == "finish_turn"
 
 
@@ -102,7 +103,7 @@ def test_inf_20_is_accepted_once_the_round_clock_has_run_out(event: Event, judge
     # INF-20: time called for the round (TIME-1) is time called at every table still playing
     m = pair(event, organizer)[0]
     rnd = m.round
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - dt.timedelta(seconds=rnd.time_limit_seconds + 5))
     pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-20")
     assert pen.rung == "duel-loss" and pen.lands_on == "current"
@@ -168,7 +169,7 @@ def test_pen_1_a_match_loss_after_a_confirmed_match_waits_for_the_next_one(
     assert entry.after["lands_on"] == "next"
     nxt = next(m for m in pair(event, organizer) if p.pk in (m.player_a_id, m.player_b_id))
     # PEN-1: it lands as the next match is paired (issue 22), not when a judge next opens the queue
-    assert svc.pending_penalties(event) == [] and fresh(pen).waiting_for_next_match is False
+    assert penalty_effects.pending_penalties(event) == [] and fresh(pen).waiting_for_next_match is False
     m = fresh(nxt)
     assert m.status == "confirmed" and m.result == ("b" if side_of(m, p) == "A" else "a")
     assert fresh(pen).match_id == m.pk and not fresh(pen).waiting_for_next_match

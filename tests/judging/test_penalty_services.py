@@ -14,7 +14,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.services import progress
 from taikai.judging.models import Appeal, DatabaseRecord, Penalty
-from taikai.judging.services import appeals, database
+from taikai.judging.services import appeals, database, penalty_effects, penalty_history, penalty_reversal
 from taikai.judging.services import penalties as svc
 from tests.events.conftest import make_event
 from tests.judging.conftest import fresh, pair, play, staff
@@ -96,10 +96,10 @@ def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge:
     play(event, organizer, matches)
     p = matches[0].player_a
     pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-14")
-    assert pen.waiting_for_next_match and svc.pending_penalties(event) == []
+    assert pen.waiting_for_next_match and penalty_effects.pending_penalties(event) == []
     pair(event, organizer)
     # it lands as the next match is paired (issue 22), not when a judge next opens the queue
-    assert svc.pending_penalties(event) == [] and fresh(pen).waiting_for_next_match is False
+    assert penalty_effects.pending_penalties(event) == [] and fresh(pen).waiting_for_next_match is False
     from taikai.judging.services.common import current_match
 
     m = current_match(fresh(p))
@@ -177,7 +177,7 @@ def test_overturned_appeal_restores_result_and_undoes_drop(event: Event, judge: 
         appeals.decide_appeal(a1, by=Staff(judge), decision="overturn")
     assert exc.value.problem.code == "not-head-judge"
     appeals.decide_appeal(a1, by=Staff(head), decision="overturn", note="witness")
-    svc.reverse_penalty(dq, by=Staff(head))  # the head judge reconsiders their own ruling
+    penalty_reversal.reverse_penalty(dq, by=Staff(head))  # the head judge reconsiders their own ruling
     assert not fresh(m.player_a).dropped and not fresh(m.player_a).disqualified
     m = fresh(m)
     assert (m.status, m.result, m.record) == (Match.Status.PENDING, "", None)
@@ -204,7 +204,7 @@ def test_team_dq_overturned_restores_every_member(organizer: Any) -> None:
     team = Team.objects.create(event=event, name="T")
     Player.objects.filter(pk__in=[p.pk for p in players[:3]]).update(team=team)
     pen = svc.issue_penalty(event, by=Staff(head), player=players[0], infraction="INF-6")
-    svc.reverse_penalty(pen, by=Staff(head))
+    penalty_reversal.reverse_penalty(pen, by=Staff(head))
     assert not any(fresh(p).dropped for p in players[:3]) and fresh(team).dropped_after_round is None
 
 
@@ -217,13 +217,13 @@ def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> No
     second = make_event(organizer, 4, name="第2回", date=dt.date(2027, 1, 10))
     staff(second, "floor", "judge")
     p2 = Player.objects.get(event=second, card_game_id=p1.card_game_id)
-    rows = svc.history(p2.card_game_id, event=second)
+    rows = penalty_history.history(p2.card_game_id, event=second)
     assert [(r["event"], r["rung"]) for r in rows] == [("第1回", "warning")]
-    s = svc.suggestion(second, p2, "INF-3")
+    s = penalty_history.suggestion(second, p2, "INF-3")
     assert (s.rung, s.escalated) == ("duel-loss", True)
     pen = svc.issue_penalty(second, by=Staff(judge1), player=p2, infraction="INF-3")
     assert pen.rung == "duel-loss" and pen.rung_reason == "PEN-5"
-    assert svc.suggestion(second, p2, "INF-2").rung == "warning"  # another infraction: no escalation
+    assert penalty_history.suggestion(second, p2, "INF-2").rung == "warning"  # another infraction: no escalation
 
 
 def test_a_similar_violation_at_an_earlier_event_escalates_not_only_the_identical_one(organizer: Any) -> None:
@@ -236,11 +236,11 @@ def test_a_similar_violation_at_an_earlier_event_escalates_not_only_the_identica
     second = make_event(organizer, 4, name="第2回", date=dt.date(2027, 1, 10))
     staff(second, "floor", "judge")
     p2 = Player.objects.get(event=second, card_game_id=p1.card_game_id)
-    s = svc.suggestion(second, p2, "INF-3")
+    s = penalty_history.suggestion(second, p2, "INF-3")
     assert (s.rung, s.default, s.escalated, s.earlier) == ("duel-loss", "warning", True, 1)
     # another kind (rushing the opponent, INF-2) and "other" (the judge decides) are not escalated
-    assert svc.suggestion(second, p2, "INF-2") == core_pen.Suggestion("warning", "warning", False, 0)
-    assert svc.suggestion(second, p2, "INF-OTHER").rung is None
+    assert penalty_history.suggestion(second, p2, "INF-2") == core_pen.Suggestion("warning", "warning", False, 0)
+    assert penalty_history.suggestion(second, p2, "INF-OTHER").rung is None
 
 
 def test_slow_play_cautions_escalate_within_the_event_by_kind(event: Event, judge: Any) -> None:
@@ -261,7 +261,8 @@ def test_under_the_official_rules_alone_nothing_is_kept_and_any_judge_disqualifi
     off = make_event(organizer, 4, name="公認大会", ruleset_name="dkt-2011", date=dt.date(2027, 1, 10))
     judge = staff(off, "floor", "judge")
     p = Player.objects.get(event=off, card_game_id=p_cs.card_game_id)
-    assert svc.suggestion(off, p, "INF-3").rung is None  # OFF names no default; no database to escalate from
+    # OFF names no default; no database to escalate from
+    assert penalty_history.suggestion(off, p, "INF-3").rung is None
     warned = svc.issue_penalty(off, by=Staff(judge), player=p, infraction="INF-3", rung="warning", reason="長考")
     assert not warned.in_database
     dq = svc.issue_penalty(off, by=Staff(judge), player=p, infraction="INF-7", rung="dq", reason="故意")
@@ -276,8 +277,8 @@ def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(even
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-21")
     assert pen.rung == "caution" and not pen.in_database
-    assert svc.history(p.card_game_id) == []
-    assert svc.suggestion(event, p, "INF-21").rung == "warning"
+    assert penalty_history.history(p.card_game_id) == []
+    assert penalty_history.suggestion(event, p, "INF-21").rung == "warning"
 
 
 def test_database_search_export_import(event: Event, judge: Any, head: Any, organizer: Any) -> None:
@@ -296,7 +297,7 @@ def test_database_search_export_import(event: Event, judge: Any, head: Any, orga
     assert database.import_database(event, by=Staff(head), data=data) == 1
     assert database.import_database(event, by=Staff(head), data=data) == 0
     assert DatabaseRecord.objects.count() == 1
-    assert len(svc.history(p.card_game_id)) == 2
+    assert len(penalty_history.history(p.card_game_id)) == 2
     with pytest.raises(ServiceError):
         database.import_database(event, by=Staff(head), data={"format": "other"})
 

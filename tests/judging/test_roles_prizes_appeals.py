@@ -14,13 +14,14 @@ from taikai.core import prizes as core_prizes
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole, Team
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.judging.models import Appeal, Penalty
-from taikai.judging.services import appeals, calls, database, prizes
+from taikai.judging.services import appeals, calls, database, penalty_history, prizes
 from taikai.judging.services import penalties as svc
 from tests.events.conftest import make_event
 from tests.judging.conftest import A_WINS, PASSWORD, fresh, pair, play, player, staff
@@ -84,7 +85,7 @@ def test_a_floor_judge_does_not_register_link_drop_enter_results_run_the_clock_o
         lambda: player_services.revoke_access(p, by=by),
         lambda: player_services.drop_player(p, by=by),
         lambda: result_services.enter_result(m, by=by, result=A_WINS()),
-        lambda: round_services.start_round(m.round, by=by),
+        lambda: clock_services.start_round(m.round, by=by),
         lambda: transfer.export_event(event, by=by),
     ]
     for attempt in attempts:
@@ -156,7 +157,7 @@ def test_pen_2_cs_1_2_the_judge_adds_downgrade_steps_past_three_and_nonsense_is_
 def test_inf_5_an_intentional_deck_change_gets_the_cs_default(event: Event, head: Any) -> None:
     # INF-5
     p = player(event, 0)
-    assert svc.suggestion(event, p, "INF-5", intentional=True).rung == "dq-no-prize"
+    assert penalty_history.suggestion(event, p, "INF-5", intentional=True).rung == "dq-no-prize"
     pen = svc.issue_penalty(event, by=Staff(head), player=p, infraction="INF-5", intentional=True)
     assert pen.rung == pen.default_rung == "dq-no-prize" and pen.intentional and fresh(p).disqualified
 
@@ -164,7 +165,7 @@ def test_inf_5_an_intentional_deck_change_gets_the_cs_default(event: Event, head
 def test_inf_5_an_unintentional_mismatch_has_no_default_the_judge_decides(event: Event, judge: Any) -> None:
     # INF-5: without intent there is no CS default; the judge chooses (and says why, PEN-7).
     p = player(event, 0)
-    assert svc.suggestion(event, p, "INF-5").rung is None
+    assert penalty_history.suggestion(event, p, "INF-5").rung is None
     with pytest.raises(ServiceError) as exc:
         svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-5")
     assert _code(exc) == "rung-required"
@@ -208,11 +209,11 @@ def test_pen_5_a_teammates_dq_does_not_escalate_the_next_event(organizer: Any) -
     violator = player_services.register_player(
         second, by=Staff(organizer), name=members[0].name, card_game_id=members[0].card_game_id
     )
-    assert not svc.suggestion(second, again, "INF-9").escalated  # never penalised themself
-    rows = svc.history(again.card_game_id)
+    assert not penalty_history.suggestion(second, again, "INF-9").escalated  # never penalised themself
+    rows = penalty_history.history(again.card_game_id)
     assert rows and all(r["team_consequence"] for r in rows)
     # The member who did it has an own DQ on record (it is already the top of the ladder).
-    assert [r["team_consequence"] for r in svc.history(violator.card_game_id)] == [False]
+    assert [r["team_consequence"] for r in penalty_history.history(violator.card_game_id)] == [False]
 
 
 def test_pen_5_imported_team_consequences_stay_marked(organizer: Any) -> None:
@@ -236,7 +237,7 @@ def test_pen_5_imported_team_consequences_stay_marked(organizer: Any) -> None:
         ],
     }
     assert database.import_database(event, by=Staff(head), data=data) == 1
-    assert svc.suggestion(event, p, "INF-2").rung == "warning"  # the CS default, not one rung above a DQ
+    assert penalty_history.suggestion(event, p, "INF-2").rung == "warning"  # the CS default, not one rung above a DQ
 
 
 # --- 8. the prize of a DQ is the one decided at that point (CS 1.2 A) ---------------------------------------

@@ -15,6 +15,7 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
+from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import calls
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.django_db
 def table(organizer: Any) -> tuple[Event, Match, Match]:
     event = make_event(organizer, 4, name="TIME-4 杯")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     one, two = rnd.matches.order_by("table")
     return event, one, two
 

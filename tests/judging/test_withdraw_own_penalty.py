@@ -17,7 +17,7 @@ from taikai.events.notice_texts import notice_text
 from taikai.events.services import results
 from taikai.judging import actions
 from taikai.judging.models import Penalty
-from taikai.judging.services import appeals
+from taikai.judging.services import appeals, penalty_reversal
 from taikai.judging.services import penalties as svc
 from tests.judging.conftest import A_WINS, PASSWORD, fresh, pair
 
@@ -35,7 +35,7 @@ def test_a_withdrawn_dq_puts_the_table_being_played_back_and_lifts_the_dq(
     with pytest.raises(ServiceError) as refused:
         appeals.file_appeal(table.player_a, reason="押し間違い", penalty=dq, by=Staff(head))
     assert refused.value.problem.code == "appeal-own-ruling"  # CS 3: never an appeal
-    svc.withdraw_penalty(dq, by=Staff(head), reason="押し間違い（別の卓の選手）")
+    penalty_reversal.withdraw_penalty(dq, by=Staff(head), reason="押し間違い（別の卓の選手）")
     m, leaver = fresh(table), fresh(table.player_a)
     assert (m.status, m.result, m.ruling) == (Match.Status.PENDING, "", "")
     assert not leaver.disqualified and leaver.dropped_after_round is None
@@ -57,7 +57,7 @@ def test_a_withdrawn_match_loss_restores_the_confirmed_result(event: Event, orga
         lands_on="current",
     )  # fmt: skip
     assert fresh(table).result == "b" and fresh(table).ruling == "match-loss"
-    svc.withdraw_penalty(loss, by=Staff(head), reason="誤った卓")
+    penalty_reversal.withdraw_penalty(loss, by=Staff(head), reason="誤った卓")
     m = fresh(table)
     assert (m.status, m.result, m.ruling) == (Match.Status.CONFIRMED, "a", "")
     corrected = AuditEntry.objects.filter(action="taikai.match.result_corrected", object_id=str(m.pk)).last()
@@ -72,17 +72,17 @@ def test_only_the_head_judges_own_penalty_is_withdrawn_with_a_reason(
     table = pair(event, organizer)[0]
     warning = svc.issue_penalty(event, by=Staff(judge), player=table.player_b, infraction="INF-2")
     with pytest.raises(ServiceError) as other:
-        svc.withdraw_penalty(warning, by=Staff(head), reason="x")
+        penalty_reversal.withdraw_penalty(warning, by=Staff(head), reason="x")
     assert other.value.problem.code == "withdraw-not-head-judge-ruling"  # the player appeals it instead
     dq = _dq(event, head, table)
     with pytest.raises(PermissionDenied):
-        svc.withdraw_penalty(dq, by=Staff(judge), reason="x")
+        penalty_reversal.withdraw_penalty(dq, by=Staff(judge), reason="x")
     with pytest.raises(ServiceError) as no_reason:
-        svc.withdraw_penalty(dq, by=Staff(head), reason="  ")
+        penalty_reversal.withdraw_penalty(dq, by=Staff(head), reason="  ")
     assert no_reason.value.problem.code == "reason-required"
-    svc.withdraw_penalty(dq, by=Staff(head), reason="押し間違い")
+    penalty_reversal.withdraw_penalty(dq, by=Staff(head), reason="押し間違い")
     with pytest.raises(ServiceError) as twice:
-        svc.withdraw_penalty(dq, by=Staff(head), reason="again")
+        penalty_reversal.withdraw_penalty(dq, by=Staff(head), reason="again")
     assert twice.value.problem.code == "already-overturned"
 
 

@@ -13,6 +13,7 @@ from django.db import connection
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
@@ -89,7 +90,7 @@ def build_world(players: int = 8) -> World:
         token = player_services.issue_access(p, by=Staff(organizer))
         world.tokens[p.pk] = token
     world.round = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(world.round, by=Staff(organizer))
+    clock_services.start_round(world.round, by=Staff(organizer))
     return world
 
 

@@ -31,6 +31,7 @@ from taikai.config import ConfigError, load_webhooks
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
+from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 from taikai.messages import text
 from tests.api.conftest import Api
@@ -327,7 +328,7 @@ def test_hanging_receivers_do_not_hold_up_another_events_webhook(servers: list[A
         assert len(dispatcher.out) == 4  # half of TAIKAI_WEBHOOK_WORKERS=8
         count = len(good.received)
         began = time.monotonic()
-        round_services.start_round(other.rounds.get(), by=Staff(organizer))
+        clock_services.start_round(other.rounds.get(), by=Staff(organizer))
         while len(good.received) == count and time.monotonic() - began < 20:
             dispatcher.tick()
             time.sleep(0.02)
@@ -344,7 +345,7 @@ def test_a_hook_that_keeps_failing_is_stopped_and_the_organizer_told(
     dead = _serve(servers, Raw(_not_http))
     event, (hook,) = _event_with_hooks(organizer, dead.url + "/secret-path")
     _something_happens(event, organizer)
-    round_services.start_round(event.rounds.get(), by=Staff(organizer))
+    clock_services.start_round(event.rounds.get(), by=Staff(organizer))
     for _ in range(2 * webhooks.MAX_ATTEMPTS):
         hook.refresh_from_db()
         webhooks.deliver(hook, now=hook.next_attempt_at)

@@ -9,6 +9,7 @@ import pytest
 
 from taikai.events.actors import Staff
 from taikai.events.models import StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.services import calls, penalties
@@ -30,7 +31,7 @@ class World:
         self.floor = staff(self.event, "floor", StaffRole.Role.JUDGE)
         by = Staff(organizer)
         rnd = round_services.pair_next_round(self.event, by=by)
-        round_services.start_round(rnd, by=by)
+        clock_services.start_round(rnd, by=by)
         self.corrected, self.reported, *rest = rnd.matches.filter(is_bye=False).order_by("table")
         result_services.enter_result(self.corrected, by=by, result=A_WINS)
         result_services.correct_result(self.corrected, by=by, result=B_WINS, reason="伝票の読み違い")

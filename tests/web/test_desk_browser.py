@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player, Round
+from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
@@ -172,7 +173,7 @@ def test_round_page_print_sheets_and_clock_tools(new_page: Any, viewport: dict[s
     page.click("button:has-text('指定')")
     expect(page.locator("ul.messages")).to_contain_text("時間を変更しました")
     rnd = Round.objects.get(event=event, number=1)
-    assert 719 <= round_services.round_clock(rnd).remaining <= 721
+    assert 719 <= clock_services.round_clock(rnd).remaining <= 721
     screenshot(page, f"desk-round-{_tag(viewport)}")
     page.goto(f"{page.base_url}/events/{event.pk}/rounds/1/slips/")
     expect(page.locator(".result-slip")).to_have_count(1)

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Match, StaffRole
 from taikai.judging.services import penalties as penalty_services
+from taikai.judging.services import penalty_reversal
 from tests.conftest import ARTIFACTS, screenshot
 from tests.judging.conftest import staff
 from tests.web.test_phone_browser import _event, _phone, _table_one, organizer  # noqa: F401  (fixture)
@@ -41,7 +42,7 @@ def test_a_dq_mid_match_is_said_on_the_opponents_phone_and_its_withdrawal_too(
     expect(own.locator(".card.notice").filter(has_text="失格により")).to_be_visible()
     screenshot(own, "issue23-dq-mid-match-disqualified-phone")
 
-    penalty_services.withdraw_penalty(dq, by=Staff(head), reason="押し間違い（別の卓の選手）")
+    penalty_reversal.withdraw_penalty(dq, by=Staff(head), reason="押し間違い（別の卓の選手）")
     page.reload()
     withdrawn = page.locator(".card.notice").filter(has_text="ヘッドジャッジが自身の罰則を取り消しました")
     expect(withdrawn).to_contain_text("対戦を続けて、結果を報告してください")

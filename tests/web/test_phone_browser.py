@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
+from taikai.events.services import clock as clock_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -43,7 +44,7 @@ def _event(organizer: Any, players: int = 4) -> tuple[Event, dict[int, str]]:
     """An event with round 1 paired and started; every player checked in with a personal link."""
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    round_services.start_round(rnd, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
     links = {}
     for p in event.players.all():
         links[p.pk] = player_services.issue_access(p, by=Staff(organizer))
@@ -204,7 +205,7 @@ def test_at_time_the_phone_says_so_and_what_happens_next(organizer: Any, venue_p
     event, links = _event(organizer)
     m, other = _table_one(event), Match.objects.get(round__event=event, round__number=1, table=2)
     Round.objects.filter(pk=m.round_id).update(started_at=timezone.now() - dt.timedelta(minutes=41))
-    round_services.extend_time(
+    clock_services.extend_time(
         other, by=Staff(organizer), seconds=300, reason="裁定に時間がかかった", ruling_seconds=300
     )
     a = _phone(venue_page, links[m.player_a_id])
@@ -222,7 +223,7 @@ def test_the_projector_says_the_round_is_paused(organizer: Any, venue_page: Any)
     # TIME-1: the organizer paused the round clock; the hall sees 一時停止中, not a clock that merely stopped
     event, _links = _event(organizer)
     rnd = event.rounds.get(number=1)
-    round_services.pause_round(rnd, by=Staff(organizer))
+    clock_services.pause_round(rnd, by=Staff(organizer))
     projector = venue_page(viewport=PROJECTOR)
     projector.goto(f"{projector.base_url}/e/{event.pk}/projector/")
     expect(projector.locator("#clock")).to_have_attribute("data-status", "paused")

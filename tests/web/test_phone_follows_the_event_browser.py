@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Round, StaffRole
+from taikai.events.services import clock as clock_services
 from taikai.events.services import links as link_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -123,7 +124,7 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     pa, pb = pages[a.pk], pages[b.pk]
     expect(pa.locator(".match-line .table")).to_have_text(f"{m1.table}番卓", timeout=8000)
     expect(pa.locator(".opponent")).to_contain_text(b.name)
-    round_services.start_round(rnd1, by=by)
+    clock_services.start_round(rnd1, by=by)
     _clock_counts_down(pa)
     _clock_counts_down(pb)
     expect(projector.locator("#proj-title")).to_contain_text("第1ラウンド", timeout=8000)
@@ -149,7 +150,7 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
 
     # Round 2: A wins again, B loses again (the desk enters B's table); A's opponent confirms from their phone.
     rnd2 = round_services.pair_next_round(event, by=by)
-    round_services.start_round(rnd2, by=by)
+    clock_services.start_round(rnd2, by=by)
     m2a, m2b = _match_of(a, 2), _match_of(b, 2)
     expect(pa.locator(".round")).to_have_text("第2ラウンド", timeout=8000)
     expect(pa.locator(".opponent")).to_contain_text(_opponent(m2a, a).name)
@@ -164,7 +165,7 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
 
     # The top cut: A plays on; B's part is over, and B's page says so instead of waiting (item 4).
     semis = round_services.pair_next_round(event, by=by)
-    round_services.start_round(semis, by=by)
+    clock_services.start_round(semis, by=by)
     expect(pb.locator("#finish")).to_contain_text("予選（スイスドロー）で大会を終えました", timeout=8000)
     expect(pb.locator("#player-live")).not_to_contain_text(NOT_OUT)
     expect(pb.locator("#drop-card")).to_have_count(0)
@@ -185,7 +186,7 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
 
     # The final: A against its opponent's phone; then every page says where it ended.
     final = round_services.pair_next_round(event, by=by)
-    round_services.start_round(final, by=by)
+    clock_services.start_round(final, by=by)
     fm = _match_of(a, 4)
     expect(pa.locator(".round")).to_have_text("第4ラウンド", timeout=8000)
     _clock_counts_down(pa)
@@ -249,7 +250,7 @@ def test_a_duel_loss_and_a_disqualification_are_said_on_both_phones(
     event = make_event(organizer, 4)
     by = Staff(organizer)
     rnd = round_services.pair_next_round(event, by=by)
-    round_services.start_round(rnd, by=by)
+    clock_services.start_round(rnd, by=by)
     m = Match.objects.select_related("player_a", "player_b").get(round=rnd, table=1)
     pa = phone(link_services.issue_access(m.player_a, by=by))
     pb = phone(link_services.issue_access(m.player_b, by=by))

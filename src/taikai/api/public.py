@@ -15,7 +15,7 @@ from taikai.api.base import READ_ERRORS, optional_staff
 from taikai.core.placings import Stage
 from taikai.events.models import Event, Match, Round
 from taikai.events.permissions import is_staff
-from taikai.events.services import rounds as round_services
+from taikai.events.services import clock as clock_services
 from taikai.events.services.placings import PlacingRow, placings_for, prizes_of
 from taikai.events.services.standings import standings_for
 
@@ -222,11 +222,11 @@ def clock_payload(event: Event) -> dict[str, Any]:
     now = timezone.now().timestamp()
     if rnd is None:
         return {"round": None, "status": "none", "paused": False, "server_time": now}
-    state = round_services.round_clock(rnd, now=now)
+    state = clock_services.round_clock(rnd, now=now)
     playing = []
     if state.status == "time":
         for m in rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False).order_by("table"):
-            extended = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
+            extended = clock_services.round_clock(rnd, extension=m.extension_seconds, now=now)
             playing.append(
                 {
                     "table": m.table,

@@ -24,7 +24,7 @@ from django.utils import timezone
 from taikai.audit.models import AuditEntry
 from taikai.core.ids import parse_id
 from taikai.events.models import Event, Round
-from taikai.events.services import rounds as round_services
+from taikai.events.services import clock as clock_services
 
 T = TypeVar("T")
 
@@ -137,7 +137,7 @@ def _clock_key(event_id: int) -> tuple[int, str] | None:
     rnd = Round.objects.filter(event_id=event_id).order_by("-number").first()
     if rnd is None:
         return None
-    return rnd.number, round_services.round_clock(rnd, now=timezone.now().timestamp()).status
+    return rnd.number, clock_services.round_clock(rnd, now=timezone.now().timestamp()).status
 
 
 @dataclass

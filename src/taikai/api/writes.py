@@ -30,6 +30,7 @@ from taikai.events.actors import PlayerSelf
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.permissions import require_player_or_staff, require_staff
+from taikai.events.services import clock as clock_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
@@ -197,9 +198,9 @@ def repair(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, body: s.
 
 
 CLOCK = {
-    "start": round_services.start_round,
-    "pause": round_services.pause_round,
-    "resume": round_services.resume_round,
+    "start": clock_services.start_round,
+    "pause": clock_services.pause_round,
+    "resume": clock_services.resume_round,
 }
 
 

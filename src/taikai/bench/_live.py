@@ -410,6 +410,7 @@ def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from taikai.events.actors import Staff
+    from taikai.events.services import clock as clock_services
     from taikai.events.services import events as event_services
     from taikai.events.services import players as player_services
     from taikai.events.services import rounds as round_services
@@ -423,7 +424,7 @@ def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
         p = player_services.register_player(event, by=organizer, name=f"Player {i:05d}", card_game_id=f"{i:010d}")
         _, tokens[p.pk] = player_services.check_in(p, by=organizer)
     rnd = round_services.pair_next_round(event, by=organizer)
-    round_services.start_round(rnd, by=organizer)
+    clock_services.start_round(rnd, by=organizer)
     matches = []
     for m in rnd.matches.filter(is_bye=False).order_by("table"):
         assert m.player_b_id is not None  # a table that is not a bye has two players

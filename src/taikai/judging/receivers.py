@@ -89,7 +89,7 @@ def apply_waiting_penalties(sender: Any, *, event_id: int, **kwargs: Any) -> Non
     # PEN-1: a duel or match loss waiting for the player's next match lands as that match is paired, not when
     # a judge next opens the queue; each in its own transaction, logged as taikai's own work.
     from taikai.events.models import Event
-    from taikai.judging.services.penalties import apply_pending_penalty, pending_penalties
+    from taikai.judging.services.penalty_effects import apply_pending_penalty, pending_penalties
 
     # Oldest first, and asked again after each: one that decides the match leaves the others waiting.
     event = Event.objects.get(pk=event_id)

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 
 from taikai.core.ids import parse_id
 from taikai.events.models import Event, Match, Round
-from taikai.events.services import rounds as round_services
+from taikai.events.services import clock as clock_services
 from taikai.events.views.public import current_round
 from taikai.judging.services.time_procedure import table_states
 
@@ -25,7 +25,7 @@ def _table_clock(request: HttpRequest, rnd: Round, now: float) -> dict[str, obje
     m = rnd.matches.filter(table=table, is_bye=False).first() if table is not None else None
     if m is None:
         return {}
-    clock = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
+    clock = clock_services.round_clock(rnd, extension=m.extension_seconds, now=now)
     status = "finished" if m.status == Match.Status.CONFIRMED else clock.status
     remaining = round(clock.remaining, 1)
     return {"table": {"table": m.table, "extension": m.extension_seconds, "status": status, "remaining": remaining}}
@@ -39,7 +39,7 @@ def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
     now = timezone.now().timestamp()
     if rnd is None:
         return JsonResponse({"round": None, "server_time": now})
-    state = round_services.round_clock(rnd, now=now)
+    state = clock_services.round_clock(rnd, now=now)
     if rnd.status == Round.Status.FINISHED:  # every table has a confirmed result: the clock no longer matters
         return JsonResponse(
             {
@@ -58,7 +58,7 @@ def clock_json(request: HttpRequest, event_id: int) -> JsonResponse:
         open_matches = list(rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False))
         procedures = table_states(open_matches)
         for m in open_matches:
-            extended = round_services.round_clock(rnd, extension=m.extension_seconds, now=now)
+            extended = clock_services.round_clock(rnd, extension=m.extension_seconds, now=now)
             playing.append(
                 {
                     "table": m.table,

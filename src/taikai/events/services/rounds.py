@@ -1,4 +1,5 @@
-"""Rounds: pairing (Swiss, top cut, elimination) and the round clock (edits and re-pairs: pairing_edits)."""
+"""Rounds: pairing (Swiss, top cut, elimination) and taking a round back (the round clock: clock; edits and
+re-pairs: pairing_edits)."""
 
 from __future__ import annotations
 
@@ -7,26 +8,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from taikai.audit.services import record
-from taikai.core import extension
 from taikai.core import sheet as core_sheet
-from taikai.core.clock import ClockState, Pause, clock_state
 from taikai.core.collation import name_order
 from taikai.core.pairing import elimination
 from taikai.core.pairing.elimination import BracketRound
 from taikai.core.pairing.types import PairingError
 from taikai.events import actions
 from taikai.events.actors import Actor
-from taikai.events.errors import Conflict, ServiceError
+from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services import engine, round_plan
 from taikai.events.services.history import current_sheet, round_facts
 from taikai.events.services.progress import plan
 from taikai.events.services.round_end import finish_round
-from taikai.events.signals import round_paired, round_started, send_on_commit
+from taikai.events.signals import round_paired, send_on_commit
 
 
 def planned_swiss_rounds(event: Event) -> int:
@@ -207,145 +205,6 @@ def _pair_elimination(event: Event, by: Actor, seed: int | None = None) -> Round
         rnd = _elimination_round(event, {"advancing": winners}, seed, engine.next_bracket_round(winners))
     record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, stage="elimination")
     return rnd
-
-
-# --- the round clock (TIME-1, TIME-4) ------------------------------------------------------------
-
-
-def _pauses(rnd: Round) -> tuple[Pause, ...]:
-    return tuple(Pause(start, end) for start, end in rnd.pauses)
-
-
-def round_clock(rnd: Round, extension: int = 0, now: float | None = None) -> ClockState:
-    started = rnd.started_at.timestamp() if rnd.started_at else None
-    t = timezone.now().timestamp() if now is None else now
-    return clock_state(rnd.time_limit_seconds, started, _pauses(rnd), t, extension)
-
-
-def _clock_change(rnd: Round, by: Actor, version: int | None, action: str, change: Any) -> Round:
-    require_organizer(by, rnd.event)  # the round clock is the organizer's
-    with transaction.atomic():
-        locked = Round.objects.select_for_update().get(pk=rnd.pk)
-        if version is not None and locked.version != version:
-            raise Conflict("conflict")
-        before = {"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses}
-        change(locked, timezone.now().timestamp())
-        locked.version += 1
-        locked.save()
-        record(
-            action,
-            actor=by,
-            event_id=locked.event_id,
-            obj=locked,
-            before=before,
-            after={"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses},
-        )
-    return locked
-
-
-def start_round(rnd: Round, *, by: Actor, version: int | None = None) -> Round:
-    def change(r: Round, now: float) -> None:
-        if r.started_at is not None:
-            raise ServiceError("round-started")
-        r.started_at = timezone.now()
-        r.status = Round.Status.STARTED
-        send_on_commit(round_started, sender=Round, event_id=r.event_id, round_id=r.pk, number=r.number, actor=by)
-
-    return _clock_change(rnd, by, version, actions.ROUND_STARTED, change)
-
-
-def pause_round(rnd: Round, *, by: Actor, version: int | None = None) -> Round:
-    def change(r: Round, now: float) -> None:
-        if r.started_at is None or (r.pauses and r.pauses[-1][1] is None):
-            raise ServiceError("clock-not-running")
-        r.pauses = [*r.pauses, [now, None]]
-
-    return _clock_change(rnd, by, version, actions.ROUND_PAUSED, change)
-
-
-def resume_round(rnd: Round, *, by: Actor, version: int | None = None) -> Round:
-    def change(r: Round, now: float) -> None:
-        if not r.pauses or r.pauses[-1][1] is not None:
-            raise ServiceError("clock-not-paused")
-        r.pauses = [*r.pauses[:-1], [r.pauses[-1][0], now]]
-
-    return _clock_change(rnd, by, version, actions.ROUND_RESUMED, change)
-
-
-def extend_time(
-    match: Match,
-    *,
-    by: Actor,
-    seconds: int,
-    reason: str,
-    ruling_seconds: int,
-    already_given: int = 0,
-    call_id: int | None = None,
-) -> Match:
-    """TIME-4 (CS 3.1): a judge adds time to one table after a ruling of the ruleset's threshold or more
-    (一分以上), with the judge, the reason and the ruling's length logged. ``ruling_seconds``: how long the ruling
-    took (measured from its judge call, ``call_id``, or as the judge states it); ``already_given``: time added
-    before for the same ruling. A judge adds at most what the ruling took; the head judge may add more."""
-    from taikai.events.permissions import is_head_judge, require_judge
-
-    event = match.round.event
-    require_judge(by, event)
-    if seconds <= 0 or seconds > 60 * 60:
-        raise ServiceError("bad-choice", field="seconds", value=seconds)
-    if not reason.strip():
-        raise ServiceError("reason-required")
-    beyond = is_head_judge(by, event)
-    grant = extension.Grant(seconds, ruling_seconds, already_given, beyond_ruling=beyond)
-    problem = extension.extension_problem(event.ruleset.time, grant)
-    if problem is not None:
-        raise ServiceError(problem.code, **problem.params)
-    with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        before = locked.extension_seconds
-        locked.extension_seconds += seconds
-        locked.version += 1
-        locked.save(update_fields=["extension_seconds", "version"])
-        record(
-            actions.TIME_EXTENDED,
-            actor=by,
-            event_id=match.round.event_id,
-            obj=locked,
-            before={"extension_seconds": before},
-            after={"extension_seconds": locked.extension_seconds},
-            reason=reason.strip(),
-            seconds=seconds,
-            ruling_seconds=ruling_seconds,
-            call=call_id,
-            beyond_ruling=beyond and already_given + seconds > ruling_seconds,
-        )
-    return locked
-
-
-def adjust_round_time(rnd: Round, *, by: Actor, seconds: int, version: int | None = None) -> Round:
-    """Add (or, negative, take away) time for the whole round, e.g. after a fire alarm (TIME-1)."""
-
-    def change(r: Round, now: float) -> None:
-        if r.status == Round.Status.FINISHED:
-            raise ServiceError("round-finished")
-        remaining = round_clock(r, now=now).remaining
-        if seconds == 0 or abs(seconds) > 3 * 60 * 60 or remaining + seconds < 0:
-            raise ServiceError("bad-time-change", minutes=round(abs(seconds) / 60))
-        r.time_limit_seconds += seconds
-
-    return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
-
-
-def set_remaining_time(rnd: Round, *, by: Actor, seconds: int, version: int | None = None) -> Round:
-    """Set what the clock shows as remaining (the round's limit moves so that it does)."""
-
-    def change(r: Round, now: float) -> None:
-        if r.status == Round.Status.FINISHED:
-            raise ServiceError("round-finished")
-        if not 0 <= seconds <= 3 * 60 * 60:
-            raise ServiceError("bad-time-change", minutes=round(seconds / 60))
-        r.time_limit_seconds = max(1, round(r.time_limit_seconds + seconds - round_clock(r, now=now).remaining))
-
-    return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
 
 
 def undo_round(rnd: Round, *, by: Actor) -> Event:

@@ -15,6 +15,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.round_names import round_name
+from taikai.events.services import clock as clock_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import rounds as round_services
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
@@ -47,7 +48,7 @@ def round_detail(request: HttpRequest, event: Event, number: int) -> HttpRespons
     matches = list(rnd.matches.select_related("player_a", "player_b"))
     for m in matches:
         m.extension_text = duration_words(m.extension_seconds)  # type: ignore[attr-defined]
-    clock = round_services.round_clock(rnd)
+    clock = clock_services.round_clock(rnd)
     refusal = pairing_edits.repair_refusal(rnd) if rnd.started_at is None and rnd.stage == Round.Stage.SWISS else None
     return render(
         request,
@@ -74,9 +75,9 @@ def round_detail(request: HttpRequest, event: Event, number: int) -> HttpRespons
 def round_clock_action(request: HttpRequest, event: Event, number: int, action: str) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
     service = {
-        "start": round_services.start_round,
-        "pause": round_services.pause_round,
-        "resume": round_services.resume_round,
+        "start": clock_services.start_round,
+        "pause": clock_services.pause_round,
+        "resume": clock_services.resume_round,
     }.get(action)
     if service is None:
         return HttpResponse(status=404)
@@ -178,10 +179,10 @@ def round_time(request: HttpRequest, event: Event, number: int) -> HttpResponse:
         version = _version(request, rnd.version)
         if "set_minutes" in request.POST:
             seconds = int(float(request.POST["set_minutes"]) * 60)
-            round_services.set_remaining_time(rnd, by=by, seconds=seconds, version=version)
+            clock_services.set_remaining_time(rnd, by=by, seconds=seconds, version=version)
         else:
             seconds = int(float(request.POST.get("add_minutes", "0")) * 60)
-            round_services.adjust_round_time(rnd, by=by, seconds=seconds, version=version)
+            clock_services.adjust_round_time(rnd, by=by, seconds=seconds, version=version)
     except ServiceError as exc:
         flash_error(request, exc)
     except ValueError:

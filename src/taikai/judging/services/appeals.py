@@ -20,7 +20,7 @@ from taikai.events.permissions import HEAD_JUDGE_ROLES, require_player_or_judge
 from taikai.judging import actions
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services.common import require_head_judge
-from taikai.judging.services.penalties import reverse_penalty
+from taikai.judging.services.penalty_reversal import reverse_penalty
 
 
 def _state(a: Appeal) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from taikai.core import extension
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
-from taikai.events.services.rounds import extend_time
+from taikai.events.services.clock import extend_time
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import player_calls

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.permissions import require_head_judge, require_judge
+from taikai.judging.models import Penalty
 
-__all__ = ["current_match", "match_at_table", "require_head_judge", "require_judge"]
+__all__ = [
+    "current_match",
+    "match_at_table",
+    "penalty_rules",
+    "penalty_state",
+    "require_head_judge",
+    "require_judge",
+]
 
 MATCH_FIELDS = ("status", "result", "record", "basis", "duel_wins_a", "duel_wins_b", "duel_draws")
 
@@ -34,3 +44,25 @@ def match_at_table(event: Event, table: int) -> Match | None:
 
 def fmt_of(match: Match) -> str:
     return match.round.format.value
+
+
+def penalty_rules(event: Event) -> Any:
+    return event.ruleset.penalties
+
+
+def penalty_state(p: Penalty) -> dict[str, Any]:
+    """What the log keeps of a penalty (its issue, its effects landing, its withdrawal)."""
+    return {
+        "player": p.player_id,
+        "card_game_id": p.card_game_id,
+        "infraction": p.infraction,
+        "rung": p.rung,
+        "default_rung": p.default_rung,
+        "downgrade_steps": p.downgrade_steps,
+        "prize_loss": p.prize_loss,
+        "effects": p.effects,
+        "overturned": p.overturned,
+        "lands_on": p.lands_on,  # PEN-1: the judge's choice, or the rule's default
+        "match": p.match_id,
+        "waiting_for_next_match": p.waiting_for_next_match,
+    }

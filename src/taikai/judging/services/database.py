@@ -22,7 +22,7 @@ from taikai.events.services.players import normalize_card_game_id
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, Penalty
 from taikai.judging.services.common import require_head_judge
-from taikai.judging.services.penalties import history
+from taikai.judging.services.penalty_history import history
 
 FORMAT = "taikai-violator-database"
 

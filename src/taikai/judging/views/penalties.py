@@ -25,7 +25,7 @@ from taikai.events.permissions import is_head_judge
 from taikai.events.views.common import flash_error, staff_view
 from taikai.judging.labels import FIX_LABELS, infraction_words, kind_label, rung_label
 from taikai.judging.models import Appeal, Penalty
-from taikai.judging.services import appeals, time_procedure
+from taikai.judging.services import appeals, penalty_effects, penalty_history, penalty_reversal, time_procedure
 from taikai.judging.services import database as violators
 from taikai.judging.services import penalties as services
 from taikai.judging.services.common import current_match
@@ -90,10 +90,10 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
             return redirect("penalty_list", event.pk)
     suggestion = history = None
     if player is not None:
-        history = services.history(player.card_game_id, event=event)
+        history = penalty_history.history(player.card_game_id, event=event)
         if infraction:
             try:
-                suggestion = services.suggestion(event, player, infraction, intentional)
+                suggestion = penalty_history.suggestion(event, player, infraction, intentional)
             except ServiceError as exc:
                 flash_error(request, exc)
     head = is_head_judge(Staff(request.user), event)
@@ -197,7 +197,7 @@ def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> Htt
         }
         return render(request, "judging/confirm.html", context)
     try:
-        services.withdraw_penalty(penalty, by=Staff(request.user), reason=reason)
+        penalty_reversal.withdraw_penalty(penalty, by=Staff(request.user), reason=reason)
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -210,7 +210,7 @@ def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> Htt
 def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
     try:
-        services.apply_pending_penalty(penalty, by=Staff(request.user))
+        penalty_effects.apply_pending_penalty(penalty, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("judge_queue", event.pk)

@@ -23,7 +23,7 @@ from taikai.judging.labels import infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, player_calls
 from taikai.judging.services.common import current_match
-from taikai.judging.services.penalties import history
+from taikai.judging.services.penalty_history import history
 from taikai.security import rates
 from taikai.security import services as limits
 

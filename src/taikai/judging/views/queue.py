@@ -19,14 +19,14 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.permissions import is_head_judge
-from taikai.events.services import rounds as round_services
+from taikai.events.services import clock as clock_services
 from taikai.events.views.common import flash_error, staff_view
 from taikai.events.views.result_words import outcome_text, report_text, result_text
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
 from taikai.judging.services import calls, player_calls, tools
 from taikai.judging.services import time_procedure as tps
 from taikai.judging.services.common import current_round, fmt_of
-from taikai.judging.services.penalties import pending_penalties
+from taikai.judging.services.penalty_effects import pending_penalties
 
 
 @staff_view
@@ -82,7 +82,7 @@ def _tables(rnd: Any, matches: list[Match]) -> list[dict[str, Any]]:
     for m in matches:
         if m.is_bye:
             continue
-        over = m.being_played and round_services.round_clock(rnd, extension=m.extension_seconds).status == "time"
+        over = m.being_played and clock_services.round_clock(rnd, extension=m.extension_seconds).status == "time"
         rows.append({"match": m, "overtime": over, "procedure": m.pk in procedures})
     return rows
 
@@ -132,7 +132,7 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         Match.objects.select_related("round__event", "player_a", "player_b"), round__event=event, pk=match_id
     )
     run = TimeProcedureRun.objects.filter(match=match).first()
-    clock = round_services.round_clock(match.round, extension=match.extension_seconds)
+    clock = clock_services.round_clock(match.round, extension=match.extension_seconds)
     early = None
     if (
         request.method == "POST"
