@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The whole suite: static checks, then every test on SQLite, then again on PostgreSQL when a server answers.
+# `scripts/test.sh sqlite` or `scripts/test.sh postgres` runs the checks and one database (make test-sqlite,
+# make test-postgres); postgres alone fails when no server answers.
 set -uo pipefail
+only="${1:-both}"
+case "$only" in both|sqlite|postgres) ;; *) echo "usage: scripts/test.sh [sqlite|postgres]"; exit 2 ;; esac
 cd "$(dirname "$0")/.."
-BIN=.venv/bin
+BIN="${BIN:-.venv/bin}"
+STAMP="${STAMP:-.venv/.installed}"
 export TAIKAI_VAR_DIR="${TAIKAI_VAR_DIR:-$PWD/var/test}"
 mkdir -p "$TAIKAI_VAR_DIR" test-artifacts
 
-echo "== static checks (ruff, mypy --strict on core, cards and the services, import-layer contracts) =="
-make --no-print-directory check || exit 1
+echo "== static checks (ruff, mypy --strict on src/taikai, import-layer contracts, no import circles) =="
+make --no-print-directory check BIN="$BIN" STAMP="$STAMP" || exit 1
 
 run_pytest() {
   # pytest exits 5 when it collects no tests: that is a failure of the suite, not a pass.
@@ -18,9 +23,15 @@ run_pytest() {
 }
 
 ran=()
-echo "== tests on SQLite =="
-TAIKAI_DATABASE_URL="" run_pytest -q -n 2 --dist loadgroup || exit 1
-ran+=("SQLite")
+if [ "$only" != postgres ]; then
+  echo "== tests on SQLite =="
+  TAIKAI_DATABASE_URL="" run_pytest -q -n 2 --dist loadgroup || exit 1
+  ran+=("SQLite")
+fi
+if [ "$only" = sqlite ]; then
+  echo "== databases tested: ${ran[*]} =="
+  exit 0
+fi
 
 PG_URL="${TAIKAI_TEST_POSTGRES_URL:-postgresql://postgres@127.0.0.1:5432/taikai}"
 if "$BIN/python" - "$PG_URL" <<'PY' 2>/dev/null
@@ -36,8 +47,8 @@ then
   echo "== tests on PostgreSQL ($PG_URL), all but the browser tests =="
   TAIKAI_DATABASE_URL="$PG_URL" run_pytest -q -n 2 --dist loadgroup -m "not sqlite_only and not browser" || exit 1
   ran+=("PostgreSQL")
-elif [ -n "${TAIKAI_TEST_POSTGRES_URL:-}" ]; then
-  # A PostgreSQL server was asked for by name: not finding it is a failure, never a quiet skip.
+elif [ -n "${TAIKAI_TEST_POSTGRES_URL:-}" ] || [ "$only" = postgres ]; then
+  # A PostgreSQL server was asked for (by name, or make test-postgres): not finding it is a failure, never a quiet skip.
   echo "== PostgreSQL not reachable at TAIKAI_TEST_POSTGRES_URL=$PG_URL: failing =="
   exit 1
 else

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, cast
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "taikai.settings")
 
 from a2wsgi import WSGIMiddleware  # noqa: E402
+from a2wsgi.asgi_typing import Scope  # noqa: E402
+from a2wsgi.wsgi_typing import WSGIApp  # noqa: E402
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402
@@ -30,7 +32,9 @@ from taikai.security.refusals import Refusals  # noqa: E402
 from taikai.web.middleware import language_for  # noqa: E402
 
 django_asgi = get_asgi_application()
-django_wsgi = WSGIMiddleware(get_wsgi_application(), workers=settings.LIMITS.threads)
+# Django's handler returns its response, which iterates the body's bytes as WSGI asks (the stubs say only that
+# it is an HttpResponseBase).
+django_wsgi = WSGIMiddleware(cast(WSGIApp, get_wsgi_application()), workers=settings.LIMITS.threads)
 STREAMS = re.compile(r"^/api/v\d+/events/\d+/stream/?$")
 # Every view module is imported now, as each web process starts, not by its first request: that import took
 # about half a second of a core, and a phone's first result report waited for it (py-spy of make bench).
@@ -99,15 +103,39 @@ async def credentials_hold(scope: dict[str, Any]) -> bool:
 
 async def route(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "http" and not STREAMS.match(scope.get("path", "")):
-        await django_wsgi(scope, receive, send)
+        await django_wsgi(cast(Scope, scope), receive, send)  # the server's HTTP scope, untyped on the way here
     else:
         await django_asgi(scope, receive, send)
 
 
 # Outermost: a repeat of a request a rate limit refused is answered before its body is read (refusals).
-application = Refusals(
+application: Any = Refusals(
     buffer_bodies(route, LIMITS, credentials_hold),
     language_cookie=settings.LANGUAGE_COOKIE_NAME,
     language=language_for,
     session_cookie=settings.SESSION_COOKIE_NAME,
 )
+
+BARE = "/bench/bare"  # with TAIKAI_BENCH_ENDPOINTS=1: what uvicorn alone answers, on the same server (issue 27)
+
+
+def bench_bare(app: Any) -> Any:
+    async def bare(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("path") != BARE:
+            await app(scope, receive, send)
+            return
+        more = True
+        while more:  # read the body as any endpoint must
+            more = (await receive()).get("more_body", False)
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    return bare
+
+
+if settings.BENCH_ENDPOINTS:
+    application = bench_bare(application)
+    if os.environ.get("TAIKAI_BENCH_PROFILE"):
+        from taikai.bench import _sampler
+
+        _sampler.start(os.environ["TAIKAI_BENCH_PROFILE"])

@@ -8,10 +8,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from taikai.core.progress import NextAction
 from taikai.events.actors import Actor, Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
+from taikai.events.services import progress
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.results import ResultInput
@@ -81,7 +83,7 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
     User = get_user_model()
     organizer = User.objects.filter(is_superuser=True).order_by("id").first()
     if organizer is None:
-        from taikai.web.accounts import ensure_first_organizer
+        from taikai.events.services.accounts import ensure_first_organizer
 
         ensure_first_organizer()
         organizer = User.objects.filter(is_superuser=True).order_by("id").first()
@@ -114,7 +116,7 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
 
     add_demo_decks(event, by=by)
     for _ in range(swiss_rounds + 3):
-        if round_services.plan(event).next_action == "finished":
+        if progress.plan(event).next_action == NextAction.FINISHED:
             break
         rnd = round_services.pair_next_round(event, by=by)
         round_services.start_round(rnd, by=by)

@@ -28,6 +28,10 @@ except _config.ConfigError as exc:
     sys.stderr.write(f"taikai: configuration error: {exc}\n")
     raise SystemExit(2) from exc
 
+# The bench's measuring sticks (a no-op report, a bare ASGI answer: taikai.api.bench_ops, taikai.asgi); only
+# `python -m taikai.bench` starts servers with it, never a venue
+BENCH_ENDPOINTS = os.environ.get("TAIKAI_BENCH_ENDPOINTS") == "1"
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 VAR_DIR = CONFIG.var_dir
 # The database, its WAL, the backups and the secret key are for this account only: files 0600, folders 0700.

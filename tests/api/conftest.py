@@ -80,7 +80,7 @@ ARCHETYPES = [
 
 def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
     """A finished Swiss-then-top-4 event, played through the services: archetypes, a drop, every result."""
-    from taikai.api.services import set_archetype
+    from taikai.decks.archetypes import set_archetype
     from taikai.events.services import players as player_services
     from taikai.events.services import results as result_services
     from taikai.events.services import rounds as round_services

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from taikai.api.services import create_site_token, create_token
-from taikai.core.ruleset import RUNGS
+from taikai.core.ruleset_schema import RUNGS
 from taikai.events.actors import Staff, System
 from taikai.events.models import Event
 from tests.api.conftest import Api, staff_user

@@ -110,6 +110,17 @@ def test_db_index_answers_like_the_memory_index(cdb_pair: list[Path]) -> None:
     assert db.facts(SAMPLE.all_cards()) == memory.facts(SAMPLE.all_cards())
 
 
+def test_a_card_saved_with_a_new_name_is_found_by_it_in_the_same_process(cdb_pair: list[Path]) -> None:
+    services.import_card_files(cdb_pair)
+    index = DbCardIndex()
+    assert index.resolve("灰流うらら") is not None  # the process's name table is loaded
+    ash = Card.objects.get(passcode=14558127)
+    ash.name_ja = "灰流うららＸ"
+    ash.save()  # same count, sum and newest passcode: only the save receiver can drop the table
+    renamed = DbCardIndex().resolve("灰流うららＸ")
+    assert renamed is not None and renamed.passcode == 14558127
+
+
 def test_resolve_deck_text_re_sorts_a_ygopro_ydk_and_reports_unknown_names(cdb_pair: list[Path]) -> None:
     services.import_card_files(cdb_pair)
     ygopro = "#main\n" + "\n".join(map(str, SAMPLE.main + SAMPLE.extra)) + "\n!side\n"

@@ -16,13 +16,38 @@ def _codes(fmt: Format) -> list[str]:
 
 def test_swiss_offers_the_wins_the_losses_a_time_draw_and_an_intentional_draw() -> None:
     # MATCH-1, TIME-S-6 (1–1 when time is called between duels is a match draw), END-2
-    assert _codes(Format.SWISS) == ["win-2-0", "win-2-1", "loss-1-2", "loss-0-2", "draw-1-1", "intentional-draw"]
+    assert _codes(Format.SWISS) == [
+        *("win-2-0", "win-2-1", "loss-1-2", "loss-0-2", "draw-1-1", "intentional-draw"),
+        *("opponent-conceded", "conceded"),  # END-1: 投了, in every format
+    ]
 
 
 def test_single_elimination_offers_no_draw() -> None:
     # MATCH-2, TIME-E-5 (1–1 at time goes to an extra duel, not a draw), END-2 (no ID in elimination)
-    assert _codes(Format.ELIMINATION) == ["win-2-0", "win-2-1", "loss-1-2", "loss-0-2"]
+    assert _codes(Format.ELIMINATION) == ["win-2-0", "win-2-1", "loss-1-2", "loss-0-2", "opponent-conceded", "conceded"]
     assert quick_outcome("draw-1-1", RULES, Format.ELIMINATION) is None
+
+
+def test_end_1_a_conceded_match_is_lost_by_the_conceder_two_nil_with_the_concession_as_its_basis() -> None:
+    # END-1: 投了 with both players' consent (the opponent confirms it); no shipped tiebreaker reads duel wins
+    for fmt in (Format.SWISS, Format.ELIMINATION):
+        conceded, theirs = quick_outcome("conceded", RULES, fmt), quick_outcome("opponent-conceded", RULES, fmt)
+        assert conceded is not None and theirs is not None
+        report = conceded.report(Player.A)
+        assert report.basis == "concession-consent" and report == theirs.report(Player.B)  # END-4: both phones agree
+        state = evaluate(MatchRecord(fmt, report.duels, report.time_called_between_duels), RULES)
+        assert state.finished and state.winner == Player.B and (state.score.a, state.score.b) == (0, 2)
+
+
+def test_end_1_a_concession_keeps_the_tables_penalty_duel() -> None:
+    # END-1, PEN-1: A lost duel 1 by penalty and B concedes: A wins 2–1, the penalty duel at its place
+    from taikai.core.match import Won
+    from taikai.core.penalty_duels import PenaltyDuel
+
+    fixed = (PenaltyDuel(1, Player.A, "7"),)
+    outcome = quick_outcome("opponent-conceded", RULES, Format.SWISS, fixed)
+    assert outcome is not None and (outcome.mine, outcome.theirs) == (2, 1)
+    assert outcome.report(Player.A, fixed).duels[0] == Won(Player.B)
 
 
 def test_both_players_tapping_their_side_report_the_same_record() -> None:  # END-4

@@ -12,7 +12,7 @@ from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Staff
 from taikai.events.services import players as player_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.events.conftest import make_event
 

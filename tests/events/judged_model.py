@@ -193,7 +193,7 @@ class Model:
         later = bool(mine) and any(f[0] > min(mine) for f in t.facts)
         if before.status == "confirmed" and before.duels is not None:
             t.decide(before.duels, before.result)  # the result before the penalty, back as a correction
-        elif t.status == "pending" and later:  # a later penalty duel stands: the duels stay, a judge rules
+        elif later:  # a later penalty duel stands (PEN-1): the duels and any result stay, a judge rules
             pass
         elif t.number == self.number and not self.finished:  # played on, or its report or dispute back
             t.status, t.duels, t.result = before.status, before.duels, before.result

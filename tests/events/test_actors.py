@@ -19,6 +19,7 @@ from django.db import transaction
 import taikai
 from taikai.api import services as api_services
 from taikai.audit.models import AuditEntry
+from taikai.decks import archetypes
 from taikai.decks import lock as deck_lock
 from taikai.decks import services as deck_services
 from taikai.events.actors import Actor, PlayerSelf, Staff, System, Visitor
@@ -26,7 +27,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.permissions import role_of
 from taikai.events.services import events as event_services
-from taikai.events.services import pairing_edits, round_plan, transfer
+from taikai.events.services import pairing_edits, round_plan, team_play, transfer
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
@@ -189,7 +190,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
     ("pair_next_round", "organizer", False, lambda w, a: round_services.pair_next_round(w.event, by=a)),
     ("repair_round", "organizer", False, lambda w, a: pairing_edits.repair_round(w.match.round, by=a)),
     ("edit_pairing", "organizer", False, lambda w, a: pairing_edits.edit_pairing(w.match.round, by=a, pairs=[])),
-    ("pair_team_round", "organizer", False, lambda w, a: team_services.pair_team_round(w.event, a, 2)),
+    ("pair_team_round", "organizer", False, lambda w, a: team_play.pair_team_round(w.event, a, 2)),
     ("register_team", "staff", False, lambda w, a: team_services.register_team(w.event, by=a, name="", members=[])),
     ("start_round", "organizer", False, lambda w, a: round_services.start_round(w.match.round, by=a)),
     ("pause_round", "organizer", False, lambda w, a: round_services.pause_round(w.match.round, by=a)),
@@ -274,7 +275,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         lambda w, a: api_services.create_token(w.event, by=a, username="judge", role="judge"),
     ),
     ("revoke_token", "organizer", False, lambda w, a: api_services.revoke_token(_token(w), by=a)),
-    ("set_archetype", "player_or_staff", False, lambda w, a: api_services.set_archetype(w.own, name="", by=a)),
+    ("set_archetype", "player_or_staff", False, lambda w, a: archetypes.set_archetype(w.own, name="", by=a)),
 ]
 
 
@@ -331,7 +332,7 @@ def test_a_token_for_one_event_cannot_act_on_another(world: World) -> None:
 def test_a_player_cannot_act_for_another_player(world: World) -> None:
     for service in (
         lambda: player_services.drop_player(world.own, by=PlayerSelf(world.other)),
-        lambda: api_services.set_archetype(world.own, name="青眼", by=PlayerSelf(world.other)),
+        lambda: archetypes.set_archetype(world.own, name="青眼", by=PlayerSelf(world.other)),
         lambda: appeals.file_appeal(world.own, reason="not mine", by=PlayerSelf(world.other)),
     ):
         with pytest.raises(PermissionDenied):
@@ -376,6 +377,8 @@ SERVICE_MODULES = [
     "taikai.events.services.rounds",
     "taikai.events.services.results",
     "taikai.events.services.teams",
+    "taikai.events.services.team_play",
+    "taikai.events.services.progress",
     "taikai.events.services.round_plan",
     "taikai.events.services.transfer",
     "taikai.judging.services.appeals",
@@ -388,6 +391,7 @@ SERVICE_MODULES = [
     "taikai.decks.services",
     "taikai.decks.lock",
     "taikai.decks.demo",
+    "taikai.decks.archetypes",
     "taikai.api.services",
 ]
 

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from taikai.api.services import set_archetype
 from taikai.audit.models import AuditEntry
+from taikai.decks.archetypes import set_archetype
 from taikai.events import actions
 from taikai.events.actors import Actor, PlayerSelf, Staff, Visitor
 from taikai.events.errors import PermissionDenied, ServiceError

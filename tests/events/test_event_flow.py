@@ -11,6 +11,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import players as player_services
+from taikai.events.services import progress
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.results import ResultInput
@@ -29,7 +30,7 @@ def _play_round(event: Event, organizer: Any, rnd: Round) -> None:
 
 
 def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
-    plan = round_services.plan(event8)
+    plan = progress.plan(event8)
     assert (plan.swiss_rounds, plan.top_cut) == (3, 4)
     for number in (1, 2, 3):
         rnd = round_services.pair_next_round(event8, by=Staff(organizer))
@@ -53,7 +54,7 @@ def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
     final = round_services.pair_next_round(event8, by=Staff(organizer))
     assert final.matches.count() == 1
     _play_round(event8, organizer, final)
-    assert round_services.plan(event8).next_action == "finished"
+    assert progress.plan(event8).next_action == "finished"
     assert AuditEntry.objects.filter(event_id=event8.pk, action="taikai.match.result_entered").count() == 4 * 3 + 2 + 1
 
 
@@ -177,6 +178,7 @@ def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TI
 
 def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer: Any) -> None:  # JUDGE-2 context
     from taikai.events.models import TeamMatch
+    from taikai.events.services import team_play
     from taikai.events.services import teams as team_services
 
     event = make_event(organizer, 0, is_team_event=True)
@@ -207,7 +209,7 @@ def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer:
     assert TeamMatch.objects.get(pk=tm.pk).result == "a"  # 2 of 3 seats
     for m in rnd.matches.exclude(team_match=tm):
         result_services.enter_result(m, by=Staff(organizer), result=B_WINS)
-    table = team_services.team_standings(event)
+    table = team_play.team_standings(event)
     assert [r["points"] for r in table] == [3, 3, 0, 0]
     rnd2 = round_services.pair_next_round(event, by=Staff(organizer))
     pairs = {frozenset((t.team_a_id, t.team_b_id)) for t in rnd2.team_matches.all()}

@@ -97,7 +97,7 @@ def test_the_edit_page_shows_the_kept_table_and_saving_says_it_was_kept(organize
     for m, (a, b) in zip(_tables(rnd)[1:], _swap_tables_2_and_3(_pairs(rnd))[1:], strict=True):
         post[f"a-{m.pk}"], post[f"b-{m.pk}"] = str(a), str(b or "")
     answer = client.post(url, post, follow=True).content.decode()
-    assert "卓 1 は結果が入っているため、そのまま残しました" in answer
+    assert "1番卓は結果が入っているため、そのまま残しました" in answer
     assert Match.objects.get(round=rnd, table=1).status == Match.Status.CONFIRMED
 
 
@@ -166,7 +166,7 @@ def test_the_repair_page_asks_only_when_the_repair_can_happen(organizer: Any, cl
     _result_in(rnd, organizer, "confirmed")
     refused = client.post(url, follow=True).content.decode()
     assert 'id="confirm-yes"' not in refused
-    assert "結果が入っている卓があるため組み直せません（卓 1）" in refused
+    assert "結果が入っている卓があるため組み直せません（1番卓）" in refused
     assert "すでに始まっています" not in refused
     round_page = client.get(f"/events/{event.pk}/rounds/1/").content.decode()
     assert 'id="pair-again"' not in round_page and 'id="repair-refused"' in round_page

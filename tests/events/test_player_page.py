@@ -138,9 +138,19 @@ def test_a_dead_link_says_what_happened_and_how_to_recover(organizer: Any) -> No
 
 def test_self_registration_gives_the_link_at_once_and_check_in_keeps_it(organizer: Any) -> None:
     event = make_event(organizer, 0)
-    r = _client().post(f"/e/{event.pk}/register/", {"name": "新人 花子", "card_game_id": "3000000001"})
+    client = _client()
+    posted = client.post(f"/e/{event.pk}/register/", {"name": "新人 花子", "card_game_id": "3000000001"})
+    assert posted.status_code == 302 and posted["Location"].startswith("/p/")  # POST/redirect/GET (issue 24)
+    from taikai.security.logs import masked
+
+    assert masked(f"GET {posted['Location']} 200") == "GET /p/…/registered/ 200"  # the log hides it like any /p/
+    r = client.get(posted["Location"])
     link = re.search(r'id="player-link">([^<]+)<', r.content.decode())
     assert r.status_code == 200 and link and "<svg" in r.content.decode()
+    assert event.name in r.content.decode()  # the answer names the event
+    again = client.get(posted["Location"])  # a reload shows the same link and registers nobody twice
+    assert link.group(1) in again.content.decode()
+    assert Player.objects.filter(event=event, card_game_id="3000000001").count() == 1
     path = "/" + link.group(1).split("/", 3)[3]
     assert _client().get(path).status_code == 200  # a deck list can be sent before the event
     player = Player.objects.get(event=event, card_game_id="3000000001")

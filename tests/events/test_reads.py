@@ -99,6 +99,29 @@ def test_the_locked_row_and_the_reports_are_the_orms(organizer: Any) -> None:
         assert reads.locked_match(10**12) is None
 
 
+def test_reg_3_the_locked_player_at_check_in_is_the_orms_player_with_its_event(organizer: Any) -> None:
+    event = make_event(organizer, 3)
+    p = Player.objects.filter(event=event).order_by("id").first()
+    assert p is not None
+    with transaction.atomic():
+        locked = reads.locked_player(p.pk)
+        orm = Player.objects.select_for_update(of=("self",)).select_related("event").get(pk=p.pk)
+        assert locked is not None and _fields(locked) == _fields(orm)
+        assert _fields(locked.event) == {k: v for k, v in _fields(orm.event).items() if k in _fields(locked.event)}
+        assert set(locked.event.get_deferred_fields()) == {"ruleset_document", "banlist_entries"}
+        assert locked.event.ruleset == orm.event.ruleset  # a deferred document loads on first use
+        assert reads.locked_player(10**12) is None
+
+
+def test_late_entry_the_swiss_rounds_played_are_the_orms_count(organizer: Any) -> None:
+    event = make_event(organizer, 4)
+    assert reads.swiss_rounds_played(event.pk) == 0
+    round_services.pair_next_round(event, by=Staff(organizer))
+    orm = event.rounds.filter(stage="swiss").count()
+    assert reads.swiss_rounds_played(event.pk) == orm == 1
+    assert reads.swiss_rounds_played(10**12) == 0
+
+
 def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: Any) -> None:
     event = _paired(organizer, players=4)
     rnd = event.rounds.get()

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from taikai.audit.models import AuditEntry
+from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Round
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
+from taikai.events.services import progress, round_plan, transfer
 from taikai.events.services import results as result_services
-from taikai.events.services import round_plan, transfer
 from taikai.events.services import rounds as round_services
 from taikai.events.services.results import ResultInput
 from tests.events.conftest import make_event
@@ -45,7 +46,7 @@ def test_a_no_show_does_not_add_a_round(organizer: Any) -> None:
     event = _event_with_no_shows(organizer, 17, 1)
     round_services.pair_next_round(event, by=Staff(organizer))
     event.refresh_from_db()
-    assert round_services.plan(event).swiss_rounds == 4
+    assert progress.plan(event).swiss_rounds == 4
     assert event.swiss_rounds == 4
 
 
@@ -55,11 +56,11 @@ def test_a_drop_after_round_one_does_not_take_a_round_away(organizer: Any) -> No
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     _play(organizer, rnd)
     player_services.drop_player(event.players.order_by("id").first(), by=Staff(organizer))
-    plan = round_services.plan(event)
+    plan = progress.plan(event)
     assert (plan.swiss_rounds, plan.next_action) == (4, "pair-swiss")
     for _ in range(3):
         _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
-    assert round_services.plan(event).next_action == "finished"
+    assert progress.plan(event).next_action == "finished"
     assert event.rounds.count() == 4
 
 
@@ -71,7 +72,7 @@ def test_the_top_cut_is_fixed_from_the_checked_in_count(organizer: Any) -> None:
     assert (event.swiss_rounds, event.top_cut) == (3, 0)
     late = event.players.order_by("id").first()
     player_services.check_in(late, by=Staff(organizer))
-    plan = round_services.plan(event)
+    plan = progress.plan(event)
     assert (plan.swiss_rounds, plan.top_cut) == (3, 0)
 
 
@@ -105,7 +106,7 @@ def test_the_organizer_changes_them_on_the_version_they_saw(organizer: Any) -> N
     seen = event.version
     changed = round_plan.set_event_format(event, by=Staff(organizer), version=seen, swiss_rounds=5)
     assert (changed.swiss_rounds, changed.swiss_rounds_attendance, changed.version) == (5, None, seen + 1)
-    assert round_services.plan(changed).swiss_rounds == 5
+    assert progress.plan(changed).swiss_rounds == 5
     entry = AuditEntry.objects.get(event_id=event.pk, action="taikai.event.round_plan_set")
     assert (entry.before["swiss_rounds"], entry.after["swiss_rounds"]) == (4, 5)
     with pytest.raises(Conflict) as stale:  # a second organizer who saw the page before the change
@@ -125,7 +126,7 @@ def test_a_change_that_contradicts_rounds_paired_is_refused(organizer: Any) -> N
         assert refused.value.problem.code == code
     assert Event.objects.get(pk=event.pk).swiss_rounds == 3
     event = round_plan.set_event_format(event, by=Staff(organizer), version=event.version, swiss_rounds=2)
-    assert round_services.plan(event).next_action == "finished"  # round 2 was the last
+    assert progress.plan(event).next_action is NextAction.FINISHED  # round 2 was the last
 
 
 def test_nothing_changes_once_the_top_cut_is_made(organizer: Any) -> None:
@@ -176,7 +177,7 @@ def test_an_exported_event_keeps_the_numbers_fixed_at_round_one(organizer: Any) 
     copy = transfer.import_event(exported, by=Staff(organizer))
     for player in copy.players.order_by("id")[:3]:
         player_services.drop_player(player, by=Staff(organizer))
-    assert round_services.plan(copy).swiss_rounds == 4
+    assert progress.plan(copy).swiss_rounds == 4
     assert (copy.swiss_rounds, copy.swiss_rounds_attendance) == (4, 16)
 
 
@@ -190,4 +191,4 @@ def test_an_older_file_of_a_running_event_reads_the_table_for_its_round_one(orga
     exported["event"]["swiss_rounds"] = None  # a file from before the numbers were fixed at round 1
     copy = transfer.import_event(exported, by=Staff(organizer))
     player_services.check_in(copy.players.order_by("id").first(), by=Staff(organizer))  # a late entry
-    assert round_services.plan(copy).swiss_rounds == 4  # the 16 round 1 seated, not the 17 now
+    assert progress.plan(copy).swiss_rounds == 4  # the 16 round 1 seated, not the 17 now

@@ -42,7 +42,7 @@ def test_a_first_post_shows_both_names_and_a_second_saves(organizer: Any, client
     response = client.post(url, {"table": str(m.table), "outcome": "1-2", "confirm": str(m.table)}, follow=True)
     saved = Match.objects.get(pk=m.pk)
     assert (saved.status, saved.result, saved.duel_wins_a, saved.duel_wins_b) == ("confirmed", "b", 1, 2)
-    assert f"{m.table} 番: {m.player_b.name} の勝ち 2–1" in response.content.decode()
+    assert f"{m.table}番卓: {m.player_b.name} の勝ち 2–1" in response.content.decode()
 
 
 def test_mistakes_keep_the_typed_table_and_say_what_is_wrong(organizer: Any, client: Client) -> None:  # noqa: F811
@@ -50,10 +50,10 @@ def test_mistakes_keep_the_typed_table_and_say_what_is_wrong(organizer: Any, cli
     page = client.post(url, {"table": "99", "outcome": "2-0", "confirm": "99"})
     assert page.status_code == 400
     text = page.content.decode()
-    assert "このラウンドに 99 番の卓はありません。" in text and 'value="99"' in text
+    assert "このラウンドに99番卓はありません。" in text and 'value="99"' in text
     assert 'value="2-0" checked' in text
     no_outcome = client.post(url, {"table": str(matches[0].table), "outcome": ""}).content.decode()
-    assert f"{matches[0].table} 番の卓の結果を選んでください。" in no_outcome
+    assert f"{matches[0].table}番卓の結果を選んでください。" in no_outcome
     assert "次:" not in no_outcome
 
 

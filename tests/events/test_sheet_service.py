@@ -19,6 +19,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
+from taikai.events.services import progress, team_play
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
@@ -88,7 +89,7 @@ def test_pairing_and_standings_see_the_same_points(organizer: Any, data: st.Data
         if late is not None:  # a loss (worth 1 here) for each round it missed, in both
             assert paired[late.pk] == number - 1
         _play(rnd, organizer, data)
-    assert round_services.plan(event).next_action == "finished"
+    assert progress.plan(event).next_action == "finished"
 
 
 @DB_EXAMPLES
@@ -101,7 +102,7 @@ def test_team_pairing_and_team_standings_see_the_same_points(
         members = [{"name": f"T{t}{s}", "card_game_id": f"3{event.pk:05d}{t:03d}{i}"} for i, s in enumerate("ABC")]
         team_services.register_team(event, by=Staff(organizer), name=f"チーム{t}", members=members)
     for number in range(1, rounds + 1):
-        ranked = {row["team"].pk: row["points"] for row in team_services.team_standings(event)}
+        ranked = {row["team"].pk: row["points"] for row in team_play.team_standings(event)}
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         paired = {p["id"]: p["points"] for p in rnd.pairing_input["teams"]}
         assert paired == ranked, f"round {number}"
@@ -122,7 +123,7 @@ def test_a_pure_elimination_event_is_drawn_from_its_stored_seed_and_ends_with_on
     while True:
         for m in rnd.matches.filter(is_bye=False):
             result_services.enter_result(m, by=Staff(organizer), result=RESULTS["b"])
-        if round_services.plan(event).next_action == "finished":
+        if progress.plan(event).next_action == "finished":
             break
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         assert rnd.pairing_input["advancing"] == [

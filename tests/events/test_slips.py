@@ -173,3 +173,33 @@ def test_two_desks_confirming_one_re_issue_issue_it_once(organizer: Any, client:
     second = client.post(url, {"confirm": "yes", "version": player.version}, HTTP_ACCEPT_LANGUAGE="ja", follow=True)
     assert "ほかの人が変えました" in second.content.decode()
     assert Player.objects.get(pk=player.pk).access_token_hash == issued
+
+
+def test_csv_imported_players_have_their_link_and_their_slips_print_before_check_in(organizer: Any) -> None:
+    # issue 24, item 20: the KTS way, every slip printed before the doors open
+    event = make_event(organizer, 0)
+    data = "名前,カードゲームID\n山田 太郎,1000000001\n阿部 花子,1000000002\n".encode()
+    imported = player_services.import_players_csv(event, by=Staff(organizer), data=data)
+    assert all(p.access_token_hash for p in Player.objects.filter(event=event))
+    assert player_services.print_all_slips(event, by=Staff(organizer)).slips == []  # nobody checked in yet
+    run = player_services.print_all_slips(event, by=Staff(organizer), registered=True)
+    assert {p.pk for p, _token in run.slips} == {p.pk for p in imported} and run.issued == []
+    for player, token in run.slips:  # the slip opens the player's page, and check-in keeps that link
+        assert player_services.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
+        assert player_services.check_in(player, by=Staff(organizer))[1] == ""
+        assert player_services.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
+    entry = AuditEntry.objects.filter(action=actions.PLAYERS_IMPORTED, event_id=event.pk).get()
+    assert entry.data["links_issued"] == 2
+
+
+@pytest.mark.parametrize(("address", "keep_open"), [("http://192.168.1.10:8000", True), ("https://taikai.jp", False)])
+def test_over_plain_http_the_slip_says_to_keep_the_page_open(
+    organizer: Any, client: Any, settings: Any, address: str, keep_open: bool
+) -> None:
+    # issue 24, item 23: without HTTPS a phone keeps no offline copy, only the page it has open
+    settings.TAIKAI_PUBLIC_URL = address
+    event = make_event(organizer, 2)
+    client.force_login(organizer)
+    page = client.post(f"/events/{event.pk}/players/slips/").content.decode()
+    assert page.count(f'href="{address}/p/') == 2
+    assert ("このページを開いたままにしてください" in page) is keep_open

@@ -13,7 +13,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

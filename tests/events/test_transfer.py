@@ -66,7 +66,7 @@ def test_round_trip_reproduces_the_event(organizer: Any) -> None:
         None,
         [],
         {"format": "other"},
-        {"format": "taikai-event", "version": 99},
+        {"format": "taikai-event", "version": 2, "event": []},
         {"format": "taikai-event", "version": 1, "event": {}},
     ],
 )

@@ -10,6 +10,7 @@ from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.web.conftest import venue  # noqa: F401  (fixture: the ASGI venue server with the live stream)
 
 PASSWORD = "judge-pass-2026"
 

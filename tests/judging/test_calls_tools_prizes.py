@@ -14,8 +14,8 @@ from taikai.core.ruleset import from_document
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.services import progress
 from taikai.events.services import results as result_services
-from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall, TableToolLog
 from taikai.judging.services import calls, prizes, tools
 from taikai.judging.services import penalties as svc
@@ -284,4 +284,4 @@ def test_prize_ranks_are_validated_and_organizer_only(event: Event, judge: Any, 
         prizes.set_prize_ranks(event, by=Staff(organizer), ranks=[("2nd", 2, 2, False)])
     with pytest.raises(ServiceError):
         prizes.set_prize_ranks(event, by=Staff(judge), ranks=RANKS)
-    round_services.plan(event)
+    progress.plan(event)

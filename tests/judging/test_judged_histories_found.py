@@ -108,3 +108,21 @@ def test_the_duels_played_before_an_overturned_match_loss_stand(
     appeals.decide_appeal(appeal, by=Staff(head), decision="overturn")
     m = fresh(m)
     assert m.status == Match.Status.PENDING and (m.record or {}).get("duels") == [{"winner": "A"}]
+
+
+def test_overturning_the_first_of_two_penalty_duels_that_decided_the_match_keeps_the_result(
+    event: Event, judge: Any, head: Any, organizer: Any
+) -> None:  # PEN-1, PEN-6; seed 271165007785276133026667384947036344322 of the property
+    m = pair(event, organizer)[0]
+    one = _duel_loss(event, judge, m.player_a)
+    _duel_loss(event, judge, m.player_a)  # 0-2 by penalties: the second penalty duel decides the match
+    assert fresh(m).status == Match.Status.CONFIRMED
+    appeal = appeals.file_appeal(fresh(m.player_a), reason="not mine", penalty=one, by=Staff(judge))
+    appeals.decide_appeal(appeal, by=Staff(head), decision="overturn")
+    m = fresh(m)
+    # reopening to the empty record from before the first would drop the second, which stands
+    assert (m.status, m.result) == (Match.Status.CONFIRMED, "b")
+    assert [d["winner"] for d in m.record["duels"]] == ["B", "B"]
+    assert [(p["duel"], p["loser"]) for p in m.penalty_duels] == [(2, "a")]
+    assert JudgeCall.objects.filter(match=m, topic="changed-after-confirmation", status=JudgeCall.Status.OPEN).exists()
+    assert Notice.objects.filter(match=m, kind="overturned-duel-to-rule").count() == 2

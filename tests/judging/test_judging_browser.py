@@ -10,10 +10,10 @@ import pytest
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.services import players as player_services
+from taikai.events.services.accounts import ensure_first_organizer
 from taikai.judging.models import Penalty
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
-from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
 from tests.judging.conftest import PASSWORD, fresh, pair, play, staff
@@ -103,7 +103,7 @@ def test_team_member_dq_disqualifies_the_team(new_page: Any) -> None:
     page.click("button[name=issue]")
     page.click(".confirm-step button[name=issue]")
     assert page.locator(".penalty").count() == 3
-    assert page.locator(".penalty .badge", has_text="PEN-4").count() == 2
+    assert page.locator(".penalty .badge", has_text="チームメイトの失格").count() == 2  # PEN-4, in words
     assert all(fresh(p).dropped for p in players[:3]) and not fresh(players[3]).dropped
     assert fresh(team).dropped_after_round is not None
 
@@ -164,6 +164,7 @@ def test_earlier_warning_shows_with_a_suggested_escalation(new_page: Any) -> Non
     token = player_services.issue_access(p2, by=Staff(organizer))
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/p/{token}/")
+    phone.locator("details.more-actions > summary").click()  # the record is one tap away, under その他
     phone.click("text=自分の罰則記録")
     assert "第1回 原宿CS" in phone.locator(".record-row").first.inner_text()
     screenshot(phone, "judging-player-record-phone")

@@ -12,7 +12,7 @@ from taikai.core import penalties as core_pen
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Team
-from taikai.events.services import rounds as round_services
+from taikai.events.services import progress
 from taikai.judging.models import Appeal, DatabaseRecord, Penalty
 from taikai.judging.services import appeals, database
 from taikai.judging.services import penalties as svc
@@ -314,7 +314,7 @@ def test_round_pairing_unchanged_by_light_penalties(event: Event, judge: Any, or
     m = pair(event, organizer)[0]
     svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-12")
     assert fresh(m).status == Match.Status.PENDING and fresh(m).record is None
-    assert round_services.plan(event).open_tables == 4
+    assert progress.plan(event).open_tables == 4
 
 
 def test_marked_sleeves_are_recorded_as_an_infraction(event: Event, judge: Any) -> None:

@@ -19,15 +19,16 @@ from django.test import Client
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from taikai.api.services import publish_prizes
 from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole, Team
+from taikai.events.services import progress
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
+from taikai.judging.services.prizes import publish_prizes
 from tests.events.conftest import make_event
 from tests.judging.conftest import A_WINS, staff
 
@@ -61,7 +62,7 @@ def _play_round(event: Event, organizer: Any, winner: Callable[[Match], str] = l
 
 def _next(event: Event, organizer: Any) -> bool:
     """Pair the next round if there is one; False when the event has nothing left to pair."""
-    if round_services.plan(event).next_action not in (
+    if progress.plan(event).next_action not in (
         NextAction.PAIR_SWISS,
         NextAction.TOP_CUT,
         NextAction.PAIR_ELIMINATION,
@@ -227,7 +228,9 @@ def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: Any, clie
     assert _prize(event, champion) == "優勝"
     public = client.get(f"/e/{event.pk}/standings/").content.decode()
     assert 'class="prize-name"' not in public
-    assert "優勝</strong>" not in client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    path = client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    assert 'class="place">優勝</strong>' in path  # the place won in the final is a fact of the bracket
+    assert 'class="prize-name"' not in path  # the prize is not said before the list is published
     assert {i["prize"] for i in client.get(f"/api/v1/events/{event.pk}/placings").json()["items"]} == {""}
     client.force_login(organizer)
     body = client.get(f"/events/{event.pk}/standings.csv").content.decode("utf-8-sig")
@@ -236,6 +239,8 @@ def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: Any, clie
     publish_prizes(event, by=Staff(organizer))
     client.logout()
     assert '<td class="prize-name">優勝</td>' in client.get(f"/e/{event.pk}/standings/").content.decode()
+    path = client.get(f"/e/{event.pk}/players/{champion.pk}/").content.decode()
+    assert '<strong class="prize-name">優勝</strong>' in path
 
 
 # --- every page says the same prize; a property over random events (PEN-2, PEN-3, PEN-8) --------------------

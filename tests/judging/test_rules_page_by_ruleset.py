@@ -73,6 +73,6 @@ def test_the_penalty_form_says_which_kind_of_earlier_penalty_counts(organizer: A
     client.cookies.load({settings.LANGUAGE_COOKIE_NAME: "ja"})
     url = f"/events/{event.pk}/judging/penalties/new/?player={player.pk}&infraction="
     page = client.get(url + "INF-4").content.decode()
-    assert "同様の違反の過去の罰則を数えます (PEN-5): 遅延行為" in page
+    assert "同様の違反の過去の罰則を数えます: 遅延行為" in page  # words, not the rule id (issue 24)
     other = client.get(url + "INF-OTHER").content.decode()  # "other": the judge decides what was similar
     assert "同様の違反の過去の罰則を数えます" not in other

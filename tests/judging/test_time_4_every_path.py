@@ -121,22 +121,40 @@ def test_time_4_a_ruling_over_the_api_records_its_length(client: Client, organiz
 
 def test_time_4_the_judges_call_page_refuses_a_short_ruling_and_takes_a_stated_one(
     client: Client, organizer: Any, table: Any
-) -> None:  # TIME-4: the web judge form
+) -> None:  # TIME-4: the web judge form, in minutes; a ruling recorded late is stated by the judge, and logged
     event, m, _other = table
     call = calls.raise_call(event, table=m.table, by=Staff(organizer))
     calls.take_call(call, by=Staff(organizer))
     client.force_login(organizer)
     url = f"/events/{event.pk}/judging/calls/{call.pk}/"
     page = client.get(url, headers={"Accept-Language": "ja"})
-    assert "裁定にかかった時間（秒）" in page.content.decode()
-    post = {"rule": "1", "ruling": "quick", "extend": "1", "extension_seconds": "60", "extension_reason": "r"}
-    r = client.post(url, post, follow=True, headers={"Accept-Language": "ja"})
-    assert "一分以上" in r.content.decode() and _time(m) == 0
+    assert "追加する時間（分）" in page.content.decode()
+    post = {"rule": "1", "ruling": "quick", "extension_minutes": "1"}
+    r = client.post(url, post, headers={"Accept-Language": "ja"})
+    asked = r.content.decode()
+    assert "裁定にかかった時間（分）" in asked and _time(m) == 0  # measured a few seconds: asked, nothing added
+    assert ">quick</textarea>" in asked  # the typed ruling is kept
     assert JudgeCall.objects.get(pk=call.pk).status != JudgeCall.Status.CLOSED
-    client.post(url, {**post, "ruling_seconds": "75"}, headers={"Accept-Language": "ja"})
+    r = client.post(url, {**post, "ruling_minutes": "0"}, headers={"Accept-Language": "ja"})
+    assert r.status_code == 400 and _time(m) == 0 and ">quick</textarea>" in r.content.decode()
+    client.post(url, {**post, "ruling_minutes": "2"}, headers={"Accept-Language": "ja"})
     assert _time(m) == 60
     closed = JudgeCall.objects.get(pk=call.pk)
-    assert closed.status == JudgeCall.Status.CLOSED and closed.ruling_seconds == 75
+    assert closed.status == JudgeCall.Status.CLOSED and closed.ruling_seconds == 120
+    ruled = AuditEntry.objects.filter(action="taikai.judging.call_ruled", object_id=str(call.pk)).get()
+    assert ruled.data["ruling_stated"] is True and ruled.data["measured_seconds"] < 60
+
+
+def test_time_4_a_stated_length_under_the_threshold_adds_nothing(client: Client, organizer: Any, table: Any) -> None:
+    # TIME-4 still decides: a ruling stated under one minute adds no time, and the ruling typed is kept
+    event, m, _other = table
+    call = calls.raise_call(event, table=m.table, by=Staff(organizer))
+    client.force_login(organizer)
+    url = f"/events/{event.pk}/judging/calls/{call.pk}/"
+    post = {"rule": "1", "ruling": "長い裁定", "extension_minutes": "3", "ruling_minutes": "2"}
+    r = client.post(url, post, headers={"Accept-Language": "ja"})
+    assert r.status_code == 400 and _time(m) == 0 and "長い裁定</textarea>" in r.content.decode()
+    assert JudgeCall.objects.get(pk=call.pk).status != JudgeCall.Status.CLOSED
 
 
 def _ruleset(minutes: int) -> dict[str, Any]:

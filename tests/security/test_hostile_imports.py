@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from taikai.api.services import set_archetype
 from taikai.cards import services as card_services
 from taikai.cards.models import Card
 from taikai.cards.sources import CardSourceError
+from taikai.decks.archetypes import set_archetype
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.judging.models import DatabaseRecord

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from taikai.events.models import Event
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.test_archetypes_publication import running_event
 

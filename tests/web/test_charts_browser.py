@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from taikai.api.services import set_archetype
+from taikai.decks.archetypes import set_archetype
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from tests.api.conftest import played_event

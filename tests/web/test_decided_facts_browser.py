@@ -77,7 +77,8 @@ def test_a_penalty_duel_survives_the_one_tap_reports(venue_page: Any, organizer:
     a.locator('button[value="win-2-1"]').click()
     expect(a.locator("#answer")).to_contain_text("結果を送りました")
     b = _phone(venue_page, links[match.player_b_id])
-    b.locator('button[value="loss-1-2"]').click()
+    expect(b.locator(".card.confirm")).to_contain_text("1–2")  # the opponent's report, penalty duel included
+    b.get_by_role("button", name="確認する").click()
     expect(b.locator("#match-status")).to_contain_text("確定した結果")
     m = Match.objects.get(pk=match.pk)
     assert (m.status, m.result) == (Match.Status.CONFIRMED, "a") and m.record["duels"][0] == {"winner": "B"}

@@ -15,7 +15,7 @@ from taikai.events.services import events as event_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import players as player_services
 from taikai.events.services import rounds as round_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, PROJECTOR, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

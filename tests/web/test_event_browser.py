@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from taikai.events.models import Event, Match
+from taikai.events.services.accounts import ensure_first_organizer
 from taikai.events.services.standings import standings_for
-from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, PROJECTOR, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -93,6 +93,7 @@ def _staff_enters(page: Any, event: Event, round_number: int) -> None:
         round__event=event, round__number=round_number, is_bye=False, status=Match.Status.PENDING
     ):
         page.goto(f"{page.base_url}/events/{event.pk}/matches/{m.pk}/result/")
+        page.click("details.duel-detail > summary")  # the duel-by-duel form, one tap away (issue 24)
         page.check("input[name=duel1][value=B]")
         page.check("input[name=duel2][value=B]")
         page.click("button.primary")
@@ -135,6 +136,7 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     m = Match.objects.get(round__event=event, round__number=1, table=1)
     jp.goto(f"{jp.base_url}/events/{event_id}/matches/{m.pk}/result/")
     # the form opens with the confirmed record (B, A, A: a tapped 2–1); the judge changes it to B, B
+    jp.click("details.duel-detail > summary")
     expect(jp.locator("input[name=duel3][value=A]")).to_be_checked()
     jp.check("input[name=duel1][value=B]")
     jp.check("input[name=duel2][value=B]")

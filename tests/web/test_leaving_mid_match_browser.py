@@ -32,7 +32,7 @@ def test_a_dq_mid_match_is_said_on_the_opponents_phone_and_its_withdrawal_too(
 
     page = _phone(venue_page, links[opponent.pk])
     notice = page.locator(".card.notice").filter(has_text="失格により")
-    expect(notice).to_contain_text("第1ラウンド 1卓")
+    expect(notice).to_contain_text("第1ラウンド 1番卓")
     expect(notice).to_contain_text(f"{cheat.name} の失格により、このマッチは {cheat.name} の負けになりました")
     expect(notice).to_contain_text(f"{opponent.name} の勝ち 2–0（{cheat.name} の失格による）")
     screenshot(page, "issue23-dq-mid-match-opponent-phone")
@@ -62,13 +62,17 @@ def test_a_drop_mid_match_from_the_phone_concedes_it_and_reg_2_marks_the_standin
     leaver, opponent = match.player_a, match.player_b
     own = _phone(venue_page, links[leaver.pk])
     own.on("dialog", lambda dialog: dialog.accept())
-    own.locator("summary", has_text="大会からドロップ").click()
+    own.locator("details.more-actions > summary").click()  # the drop is under その他 (PIN・ドロップ)
     own.locator("form[action$='/drop/'] button").click()
     own.wait_for_load_state()
     page = _phone(venue_page, links[opponent.pk])
     notice = page.locator(".card.notice").filter(has_text="棄権（ドロップ）")
     expect(notice).to_contain_text(f"{leaver.name} が対戦中に棄権（ドロップ）したため")
-    expect(page.locator(".state.ok .ruling")).to_contain_text(f"{leaver.name} が対戦中に棄権（ドロップ）し投了")
+    expect(page.locator("#match-status .state.ok")).to_contain_text("確定した結果: 勝ち")
+    # said from the opponent's side beside the result (issue 24), not only in the notice they may close
+    expect(page.locator("#decided")).to_contain_text(
+        "対戦相手が対戦中にドロップ（棄権）したため、このマッチはあなたの勝ちです。"
+    )
     screenshot(page, "issue23-drop-mid-match-opponent-phone")
 
     other = Match.objects.select_related("player_a").get(round__event=event, round__number=1, table=2)

@@ -10,8 +10,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
+from taikai.events.services.accounts import ensure_first_organizer
 from taikai.security.services import set_limits
-from taikai.web.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
 

@@ -13,7 +13,7 @@ from django.test import Client
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.services import players as player_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.web.log_world import World
 
@@ -90,6 +90,7 @@ def test_a_player_opens_the_changes_at_their_table_from_their_page(new_page: Any
     token = player_services.issue_access(world.me, by=Staff(world.organizer))
     page = new_page(viewport=PHONE, locale="ja-JP")
     page.goto(f"{page.base_url}/p/{token}/")
+    page.locator("details.more-actions > summary").click()  # under その他
     page.get_by_role("link", name="自分の卓の変更履歴").click()
     page.wait_for_url(f"**/p/{token}/log/")
     actions = page.locator("li.log-entry").evaluate_all("els => els.map(e => e.dataset.action)")

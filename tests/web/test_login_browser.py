@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -71,6 +71,24 @@ HYPHENATED = {c for c in CODES if "-" in c or "_" in c}  # never English words: 
 ONE_WORD = {c for c in CODES if c not in HYPHENATED}  # plain words in English; codes in Japanese text
 
 
+# Issue 24 item 15: the judges' pages say a rule in words. A rule's ID (RULES.md: INF-22, TIME-4, DEV-1, LOOP-2,
+# END-1, DECK-8, ...) may stay only as a small secondary hint a judge cites (<small class="rule-id">), never as
+# the words themselves; nor the stored flag text "(intentional draw)" on a Japanese page.
+RULE_ID = re.compile(r"(?<![\w-])(?:REG|DECK|MATCH|TIME(?:-[ES])?|END|PEN|INF|JUDGE|LOOP|DEV|LP)-\d+(?![\w-])")
+JUDGE_PAGES = {"judge_queue", "judge_call", "time_procedure", "table_tools", "penalty_new", "penalty_list"}
+JUDGE_PAGES |= {"violator_database", "prizes", "match_result", "decks", "deck_detail", "deck_check"}
+_RULE_HINT = re.compile(r'<small class="rule-id">[^<]*</small>')
+
+
+def rule_codes(page: str, language: str) -> list[str]:
+    """The rule IDs and the English flag text a judge page shows outside a rule-id hint."""
+    text = visible_text(_RULE_HINT.sub(" ", page))
+    found = [m.group(0) for m in RULE_ID.finditer(text)]
+    if language == "ja" and "(intentional draw)" in text:
+        found.append("(intentional draw)")
+    return sorted(set(found))
+
+
 def findings(text: str, language: str) -> list[str]:
     # An API token's prefix (tk_…) is shown on purpose, so the organizer can tell tokens apart.
     found = [m.group(0) for m in SNAKE.finditer(text) if not m.group(0).startswith("tk_")]
@@ -99,7 +117,9 @@ def crawl(world: Any, language: str) -> tuple[dict[str, list[tuple[str, list[str
                 if response.status_code != 200 or "text/html" not in response.get("Content-Type", ""):
                     continue
                 read.add(route.name)
-                found = findings(visible_text(response.content.decode()), language)
+                page = response.content.decode()
+                found = findings(visible_text(page), language)
+                found += rule_codes(page, language) if route.name in JUDGE_PAGES else []
                 if found:
                     out.setdefault(route.name, []).append((url, found))
     return out, read
@@ -140,3 +160,18 @@ def test_the_search_finds_what_it_looks_for() -> None:
     assert findings("結果: b 0-1", "ja") == ["結果: b"]
     assert findings("Me won", "en") == ["Me won"] and findings("TIME", "ja") == ["TIME"]
     assert findings("demo_cards.json", "en") == []
+
+
+def test_a_rule_code_is_found_unless_it_is_a_small_hint() -> None:
+    # Issue 24 item 15: words first; the ID only as a hint to cite.
+    assert rule_codes("<p>ループ (LOOP-2)</p>", "ja") == ["LOOP-2"]
+    assert rule_codes("<p>時間 TIME-4 · TIME-E-3 · DECK-8 · DEV-1 · END-1</p>", "en") == [
+        "DECK-8",
+        "DEV-1",
+        "END-1",
+        "TIME-4",
+        "TIME-E-3",
+    ]
+    assert rule_codes('<p>結果と違う報告 <small class="rule-id">INF-22</small></p>', "ja") == []
+    assert rule_codes("<p>山田 1–0 佐藤 (intentional draw)</p>", "ja") == ["(intentional draw)"]
+    assert rule_codes("<p>tk_INF-2x ruleset-1</p>", "en") == []

@@ -48,7 +48,7 @@ def test_an_overturn_after_the_round_is_told_and_the_result_stays(venue_page: An
     for player_id in (match.player_a_id, match.player_b_id):
         page = _phone(venue_page, links[player_id])
         notice = page.locator(".card.notice").filter(has_text="上訴により罰則が取り消されました")
-        expect(notice).to_contain_text("第1ラウンド 1卓")
+        expect(notice).to_contain_text("第1ラウンド 1番卓")
         expect(notice).to_contain_text("結果は今のまま")
         expect(notice).to_contain_text("決まればここでお知らせします")
         expect(notice).to_contain_text("今の結果")  # the result it still holds, in words

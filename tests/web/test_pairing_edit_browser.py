@@ -16,7 +16,7 @@ from taikai.events.services import events as event_services
 from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,7 +69,7 @@ def test_editing_pairings_keeps_the_table_with_a_result_and_says_so(new_page: An
     table1 = Match.objects.get(round__event=event, table=1)
     page.goto(f"{page.base_url}/events/{event.pk}/rounds/1/")
     expect(page.locator("#pair-again")).to_have_count(0)  # pairing again would throw table 1's result away
-    expect(page.locator("#repair-refused")).to_contain_text("結果が入っている卓があるため組み直せません（卓 1）")
+    expect(page.locator("#repair-refused")).to_contain_text("結果が入っている卓があるため組み直せません（1番卓）")
     page.click("#edit-pairings")
     expect(page.locator("#kept-tables")).to_contain_text("結果が入っている卓はそのまま残ります")
     expect(page.locator("#kept-1")).to_contain_text(f"{table1.player_a.name} の勝ち 2–0")
@@ -77,7 +77,7 @@ def test_editing_pairings_keeps_the_table_with_a_result_and_says_so(new_page: An
     screenshot(page, f"pairing-edit-kept-{_tag(viewport)}")
     _swap_b_players_of_tables_2_and_3(page, event)
     page.click("#save-pairings")
-    expect(page.locator("ul.messages")).to_contain_text("卓 1 は結果が入っているため、そのまま残しました")
+    expect(page.locator("ul.messages")).to_contain_text("1番卓は結果が入っているため、そのまま残しました")
     screenshot(page, f"pairing-edit-saved-{_tag(viewport)}")
     kept = Match.objects.get(round__event=event, table=1)
     assert (kept.pk, kept.status, kept.record) == (table1.pk, Match.Status.CONFIRMED, table1.record)

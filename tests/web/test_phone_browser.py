@@ -33,7 +33,7 @@ A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 def organizer(transactional_db: Any) -> Any:
     from django.contrib.auth import get_user_model
 
-    from taikai.web.accounts import ensure_first_organizer
+    from taikai.events.services.accounts import ensure_first_organizer
 
     ensure_first_organizer()
     return get_user_model().objects.get(username="organizer")
@@ -72,7 +72,7 @@ def test_a_player_reports_two_one_in_one_tap_and_the_opponent_confirms_live(orga
     screenshot(a, "phone-report-form")
     # one thumb: the usual outcomes are big buttons, all on the first screen
     buttons = a.locator("form.report button[name=quick]")
-    assert buttons.count() == 6  # 2–0, 2–1, 1–2, 0–2, draw at time, intentional draw (Swiss)
+    assert buttons.count() == 8  # 2–0, 2–1, 1–2, 0–2, draw at time, intentional draw (Swiss), 投了 both ways
     for i in range(buttons.count()):
         box = buttons.nth(i).bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44 and box["y"] + box["height"] <= PHONE["height"]

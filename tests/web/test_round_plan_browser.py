@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import players as player_services
-from taikai.web.accounts import ensure_first_organizer
+from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
 

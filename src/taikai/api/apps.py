@@ -8,9 +8,7 @@ class ApiConfig(AppConfig):
     verbose_name = _("API")
 
     def ready(self) -> None:
-        from taikai.api import texts  # noqa: F401  (registers the API's problem texts)
-        from taikai.api.models import PrizePublication
-        from taikai.events.services.placings import register_prize_publication
-
-        # the placings, the player's page and GET …/placings say prizes once the organizer published them
-        register_prize_publication(lambda event: PrizePublication.objects.filter(event=event).exists())
+        from taikai.api import (  # noqa: F401
+            texts,  # registers the API's problem texts
+            transfer,  # adds the archetypes and the prize publication to the event file
+        )

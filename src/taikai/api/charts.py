@@ -12,8 +12,8 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
-from taikai.api.models import DeckArchetype
 from taikai.charts import pictures
+from taikai.decks.models import DeckArchetype
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import standings as standings_service
 

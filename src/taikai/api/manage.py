@@ -14,7 +14,6 @@ from taikai.api import schemas as s
 from taikai.api import schemas_ops as so
 from taikai.api.base import READ_ERRORS, TOKEN, WRITE_ERRORS, FormInvalid, optional_staff, site_actor, staff_actor
 from taikai.api.models import Webhook
-from taikai.api.services import publish_prizes
 from taikai.api.webhooks import create_webhook, delete_webhook, enable_webhook
 from taikai.events.errors import PermissionDenied
 from taikai.events.forms import EventForm
@@ -23,6 +22,7 @@ from taikai.events.permissions import is_staff, require_staff
 from taikai.events.services import events as event_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.services import prizes as prize_services
+from taikai.judging.services.prizes import publish_prizes
 
 router = public.router
 TAGS = ["running an event"]

@@ -1,5 +1,4 @@
-"""API tokens (per user, scoped to an event and a role, or site-wide), deck archetype names for the metagame,
-the prize list's publication, and per-event webhooks."""
+"""API tokens (per user, scoped to an event and a role, or site-wide) and per-event webhooks."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from taikai.events.models import Event, Player, StaffRole
+from taikai.events.models import Event, StaffRole
 
 
 class ApiToken(models.Model):
@@ -38,25 +37,6 @@ class ApiToken(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
-
-
-class DeckArchetype(models.Model):
-    """The archetype a player registered (デッキタイプ), a free name such as "Snake-Eye" or "ティアラメンツ"."""
-
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="archetype")
-    name = models.CharField(_("deck archetype"), max_length=60)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class PrizePublication(models.Model):
-    """The organizer published the event's prize list: from then on anyone may read it."""
-
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="prize_publication")
-    published_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    published_at = models.DateTimeField(auto_now_add=True)
 
 
 class Webhook(models.Model):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.utils.safestring import mark_safe
 from taikai.api import charts
 from taikai.audit.models import AuditEntry
 from taikai.events.models import Event, Match
+from taikai.events.round_names import round_name
 from taikai.events.views.final import shown_rows
 
 RESULT_ACTIONS = (
@@ -39,7 +41,7 @@ def timings(event: Event) -> list[dict[str, Any]]:
         number = match_round.get(int(object_id)) if object_id.isdigit() else None
         if number is not None and (number not in last_result or at > last_result[number]):
             last_result[number] = at
-    paired = {}
+    paired: dict[str, dt.datetime] = {}
     for object_id, at in AuditEntry.objects.filter(
         event_id=event.pk, action__in=("taikai.round.paired", "taikai.round.top_cut")
     ).values_list("object_id", "at"):
@@ -53,6 +55,7 @@ def timings(event: Event) -> list[dict[str, Any]]:
             {
                 "number": rnd.number,
                 "stage": rnd.get_stage_display(),
+                "name": round_name(rnd),
                 "paired_at": paired.get(str(rnd.pk)),
                 "started_at": rnd.started_at,
                 "last_result_at": ended,

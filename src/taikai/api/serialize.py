@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from taikai.api.models import DeckArchetype
+from taikai.decks.models import DeckArchetype
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services.standings import StandingRow
 

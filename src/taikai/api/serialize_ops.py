@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from taikai.api.models import PrizePublication, Webhook
+from taikai.api.models import Webhook
 from taikai.events.models import Match, Player
 from taikai.judging.models import Appeal, JudgeCall, Penalty
-from taikai.judging.services.prizes import PrizeStandings, prize_standings
+from taikai.judging.services.prizes import PrizeStandings, prize_standings, prizes_published
 
 
 def _ref(pk: Any, names: dict[str, str]) -> dict[str, str]:
@@ -126,7 +126,7 @@ def prizes_payload(event: Any) -> dict[str, Any]:
             }
         )
     return {
-        "published": PrizePublication.objects.filter(event=event).exists(),
+        "published": prizes_published(event),
         "playoff_needed": bool(awards and awards.playoff_needed),
         "ranks": ranks,
         "no_prize": [_ref(e, names) for e in awards.no_prize] if awards else [],

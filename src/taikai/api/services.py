@@ -1,29 +1,26 @@
-"""API tokens and deck archetypes: each change validated, saved and audited in one transaction."""
+"""API tokens: each change validated, saved and audited in one transaction."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import secrets
-import unicodedata
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from taikai.api.models import ApiToken, DeckArchetype, PrizePublication
+from taikai.api.models import ApiToken
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
-from taikai.core.terminal import UNSAFE
-from taikai.events.actors import Actor, Staff, System, audit_user, user_of
+from taikai.events.actors import Actor, Staff, System, audit_user
 from taikai.events.errors import PermissionDenied, ServiceError
-from taikai.events.models import Event, Player, StaffRole
-from taikai.events.permissions import RANK, require_organizer, require_player_or_staff, role_of
+from taikai.events.models import Event, StaffRole
+from taikai.events.permissions import RANK, require_organizer, role_of
 
 TOKEN_CREATED = register_action("taikai.api.token_created", _("API token created"))
 TOKEN_REVOKED = register_action("taikai.api.token_revoked", _("API token revoked"))
-ARCHETYPE_SET = register_action("taikai.player.archetype_set", _("Deck archetype set"))
 
 TOKEN_PREFIX = "tk_"
 MAX_EXPIRY_DAYS = 3650
@@ -172,42 +169,3 @@ def token_actor(user: Any, token: ApiToken) -> Staff:
     if token.event_id is None:
         return Staff(user, cap=token.role, site_token=True)
     return Staff(user, token_event_id=token.event_id, cap=token.role)
-
-
-def _clean_archetype(name: str) -> str:
-    value = unicodedata.normalize("NFKC", name or "").strip()
-    if not value or len(value) > 60 or UNSAFE.search(value) or "\t" in value or "\n" in value:
-        raise ServiceError("archetype-name")  # control characters too: the name is drawn in charts and pages
-    return value
-
-
-def set_archetype(player: Player, *, name: str, by: Actor) -> DeckArchetype:
-    """Staff set any player's archetype; a player sets their own (through their personal link)."""
-    require_player_or_staff(by, player)
-    value = _clean_archetype(name)
-    with transaction.atomic():
-        existing = DeckArchetype.objects.select_for_update().filter(player=player).first()
-        before = {"name": existing.name} if existing else None
-        row, _created = DeckArchetype.objects.update_or_create(player=player, defaults={"name": value})
-        record(
-            ARCHETYPE_SET,
-            actor=by,
-            event_id=player.event_id,
-            obj=player,
-            before=before,
-            after={"name": value},
-        )
-    return row
-
-
-PRIZES_PUBLISHED = register_action("taikai.api.prizes_published", _("Prize list published"))
-
-
-def publish_prizes(event: Event, *, by: Actor) -> PrizePublication:
-    """The organizer makes the prize list public (``GET …/prizes`` without a token). Publishing twice is once."""
-    require_organizer(by, event)
-    with transaction.atomic():
-        row, created = PrizePublication.objects.get_or_create(event=event, defaults={"published_by": user_of(by)})
-        if created:
-            record(PRIZES_PUBLISHED, actor=by, event_id=event.pk, obj=row)
-    return row

@@ -60,7 +60,7 @@ async def run(base: str, event_id: int, n: int, token: str = "", round_number: i
             async with httpx.AsyncClient(timeout=30) as admin:
                 sent = time.monotonic()
                 (await admin.post(f"{clock}/pause", content=json.dumps({}), headers=headers)).raise_for_status()
-                latencies = []
+                latencies: list[float] = []
                 try:
                     while len(latencies) < len(ready):
                         latencies.append(await asyncio.wait_for(seen.get(), timeout=10) - sent)

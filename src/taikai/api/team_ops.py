@@ -18,6 +18,7 @@ from taikai.api.public import Paging, _page
 from taikai.core.ids import parse_id
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, Team
+from taikai.events.services import team_play
 from taikai.events.services import teams as team_services
 
 router = public.router
@@ -103,5 +104,5 @@ def seat_player(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: st.
 )
 def team_standings(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """Team standings from the team matches (team points, OMW%, OOMW%), as on the teams page."""
-    rows = team_services.team_standings(_event(event_id))
+    rows = team_play.team_standings(_event(event_id))
     return {"items": [{**r, "team": str(r["team"].pk), "name": r["team"].name} for r in rows]}

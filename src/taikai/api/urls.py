@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import path
 
 from taikai.api import (  # noqa: F401  (they register operations)
@@ -14,6 +15,9 @@ from taikai.api import (  # noqa: F401  (they register operations)
     writes,
 )
 from taikai.api.base import api
+
+if settings.BENCH_ENDPOINTS:
+    from taikai.api import bench_ops  # noqa: F401  (the bench's no-op report)
 
 api.add_router("", public.router)  # writes, manage and judging_ops add their operations to the same router
 

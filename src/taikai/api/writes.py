@@ -23,8 +23,8 @@ from taikai.api.base import (
     staff_actor,
     too_many,
 )
-from taikai.api.services import set_archetype
 from taikai.core.ids import parse_id
+from taikai.decks.archetypes import set_archetype
 from taikai.events import reads
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import PermissionDenied, ServiceError

@@ -71,7 +71,7 @@ class Database:
         import psycopg
 
         with psycopg.connect(self.url, autocommit=True) as conn:
-            return list(conn.execute(sql).fetchall())  # type: ignore[arg-type]
+            return list(conn.execute(sql).fetchall())
 
 
 def _admin_url(url: str) -> str:
@@ -89,12 +89,12 @@ def database(var_dir: Path, postgres_url: str = "") -> Iterator[Database]:
 
     name = f"taikai_live_{os.getpid()}_{secrets.token_hex(4)}"
     with psycopg.connect(_admin_url(postgres_url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+        conn.execute(f'CREATE DATABASE "{name}"')
     try:
         yield Database(var_dir, urlunparse(urlparse(postgres_url)._replace(path=f"/{name}")))
     finally:
         with psycopg.connect(_admin_url(postgres_url), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')  # type: ignore[arg-type]
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def postgres_reachable(url: str) -> bool:
@@ -135,6 +135,12 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        """The server's process, and its process group (its workers' too)."""
+        assert self.proc is not None, "not started"
+        return self.proc.pid
 
     def start(self, timeout: float = 90) -> Server:
         log = open(self.db.var_dir / f"server-{self.port}.log", "ab")  # noqa: SIM115 - closed with the process
@@ -418,10 +424,10 @@ def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
         _, tokens[p.pk] = player_services.check_in(p, by=organizer)
     rnd = round_services.pair_next_round(event, by=organizer)
     round_services.start_round(rnd, by=organizer)
-    matches = [
-        {"id": str(m.pk), "a_token": tokens[m.player_a_id], "b_token": tokens[m.player_b_id]}
-        for m in rnd.matches.filter(is_bye=False).order_by("table")
-    ]
+    matches = []
+    for m in rnd.matches.filter(is_bye=False).order_by("table"):
+        assert m.player_b_id is not None  # a table that is not a bye has two players
+        matches.append({"id": str(m.pk), "a_token": tokens[m.player_a_id], "b_token": tokens[m.player_b_id]})
     seeded = {"event_id": event.pk, "round": rnd.number, "limit": rnd.time_limit_seconds, "matches": matches}
     if open_players:
         later = event_services.create_event(

@@ -16,7 +16,7 @@ import asyncio
 import math
 import threading
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -135,7 +135,7 @@ def get(path: str, host: str) -> bytes:
 T = TypeVar("T")
 
 
-def run_loop(main: Callable[[], Awaitable[T]]) -> T:
+def run_loop(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """``asyncio.run(main())``, on a thread of its own when this thread already runs an event loop (a test
     process where a browser driver keeps one running)."""
     try:

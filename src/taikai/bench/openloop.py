@@ -27,6 +27,7 @@ from taikai.bench._sink import sink
 
 TARGET_RATE = 500.0
 TARGET_P99_MS = 100.0
+TARGET_RATIO = 0.9  # PostgreSQL's crossing over SQLite's (issue 27)
 GIVE_UP_P99_MS = 10 * TARGET_P99_MS  # past this the server is saturated: higher rates only queue longer
 CONNECTIONS = 256
 WARM = 64  # connections opened before a run, so the first rate does not pay for opening them
@@ -119,9 +120,27 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             skipped = f"not run: p99 over {GIVE_UP_P99_MS:.0f} ms at a lower rate"
             print(f"| {r['vendor']} | {rate:.0f} | {skipped} | | | | | {target} |")
     print()
+    crossed = {}
     for r in rows:
         points = [(s.offered, s.latency_ms(99)) for s in r["steps"]]
-        print(f"- {r['vendor']}: where p99 passes {TARGET_P99_MS:.0f} ms: {crossing(points, TARGET_P99_MS).describe()}")
+        crossed[r["vendor"]] = crossing(points, TARGET_P99_MS)
+        print(f"- {r['vendor']}: where p99 passes {TARGET_P99_MS:.0f} ms: {crossed[r['vendor']].describe()}")
+    _print_ratio(crossed)
+
+
+def _print_ratio(crossed: dict[str, Any]) -> None:
+    """Issue 27: PostgreSQL's crossing over SQLite's, in the same run (≥ 0.9: the database server costs little)."""
+    pg, lite = crossed.get("postgresql"), crossed.get("sqlite")
+    if pg is None or lite is None:
+        return
+    if pg.estimate is None or lite.estimate is None:
+        print(f"- PostgreSQL ÷ SQLite: not computed (a crossing outside the rates run; target ≥ {TARGET_RATIO:g})")
+        return
+    ratio = pg.estimate / lite.estimate
+    print(
+        f"- PostgreSQL ÷ SQLite, where p99 passes {TARGET_P99_MS:.0f} ms: {pg.estimate:.0f} / {lite.estimate:.0f} "
+        f"= {ratio:.2f} (target ≥ {TARGET_RATIO:g} {'✅' if ratio >= TARGET_RATIO else '❌'})"
+    )
 
 
 def run(argv: list[str]) -> None:

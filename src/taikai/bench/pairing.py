@@ -1,6 +1,9 @@
 """Pairing and standings benchmark: simulated events through ``taikai pair`` and pure core.
 
-``python -m taikai.bench pairing [--sizes 256,1024,4096] [--seeds 1]`` prints a markdown table.
+``python -m taikai.bench pairing [--sizes 256,1024,4096] [--seeds 2] [--reference DIR]`` prints markdown tables.
+Each request is also sent to the reference max-weight matching of the shared pairing bench (``DIR``, by default
+``../shared/bench/pairing`` beside the repository, or ``TAIKAI_BENCH_PAIRING_REF``): ``taikai pair``'s time
+÷ the reference's on the same request is the headline figure, measured in the same run (issue 27).
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from taikai.core import standings
+from taikai.bench._machine import load_line
+from taikai.core import sheet, standings
 from taikai.core.pairing import PairingInput, PlayerState, swiss
 from taikai.core.rng import SeededRandom
 from taikai.core.ruleset import builtin
@@ -25,6 +31,8 @@ DROP_RATE = 0.02
 TARGET_MS = {256: 20.0, 1024: 100.0, 4096: 500.0}
 STANDINGS_TARGET_MS = 200.0
 EVENT_TARGET_S = 15.0
+REFERENCE_RATIO = 0.02  # taikai pair ÷ the reference matching, at 4,096 players (issue 27)
+STANDINGS_RATIO = 1.0  # core standings after 12 rounds ÷ one Swiss pairing, at 4,096 players
 
 
 @dataclass
@@ -120,63 +128,103 @@ def _quality(sim: Sim, pairings: list[list[int]]) -> tuple[int, int, int]:
     return rematches, downs, squares
 
 
-def _cli_event(size: int, seed: int, command: list[str]) -> dict[str, float]:
-    """One simulated event paired round by round through a persistent ``taikai pair`` process."""
+class _Engine:
+    """A persistent JSON-lines pairing process: one request per line, one answer per line."""
+
+    def __init__(self, command: list[str], cwd: str | None = None) -> None:
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, cwd=cwd
+        )
+
+    def ask(self, line: str) -> tuple[dict[str, Any], float]:
+        """The answer and its time in ms (the engine's own ``elapsed_ms``, else the round trip)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        start = time.perf_counter()
+        self.proc.stdin.write(line)
+        self.proc.stdin.flush()
+        answer = json.loads(self.proc.stdout.readline())
+        trip = (time.perf_counter() - start) * 1000
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer, float(answer.get("elapsed_ms", trip))
+
+    def close(self) -> None:
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(json.dumps({"type": "end"}) + "\n")
+            self.proc.stdin.close()
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+
+def _cli_event(size: int, seed: int, command: list[str], reference: Path | None = None) -> dict[str, Any]:
+    """One simulated event paired round by round through a persistent ``taikai pair`` process; with the
+    reference, each request is also paired by it, and the ratio of the two times is taken round by round."""
     sim = Sim(size, seed)
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    assert proc.stdin is not None and proc.stdout is not None
-    times, quality = [], [0, 0, 0]
+    ours = _Engine(command)
+    ref = _Engine([sys.executable, "engines/py_worker.py", "ref-rustworkx"], str(reference)) if reference else None
+    times, ratios, quality = [], [], [0, 0, 0]
     try:
         for r in range(1, _rounds_for(size) + 1):
             if r > 1:
                 sim.drop_some()
-            line = json.dumps(sim.request(r)) + "\n"
-            start = time.perf_counter()
-            proc.stdin.write(line)
-            proc.stdin.flush()
-            answer = json.loads(proc.stdout.readline())
-            times.append((time.perf_counter() - start) * 1000)
-            if "error" in answer:
-                raise RuntimeError(answer["error"])
+            line = json.dumps({**sim.request(r), "total_rounds": _rounds_for(size)}) + "\n"
+            answer, ms = ours.ask(line)
+            times.append(ms)
+            if ref is not None and r > 1:
+                ratios.append(ms / ref.ask(line)[1])
             for k, v in enumerate(_quality(sim, answer["pairings"])):
                 quality[k] += v
             sim.play(answer["pairings"], answer["byes"])
-        proc.stdin.write(json.dumps({"type": "end"}) + "\n")
-        proc.stdin.close()
-        proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        ours.close()
+        if ref is not None:
+            ref.close()
     later = times[1:] or times  # round 1 overlaps the process start-up
     return {
         "median": statistics.median(later),
         "max": max(later),
+        "ratios": ratios,
         "rematches": quality[0],
         "downs": quality[1],
         "squares": quality[2],
     }
 
 
-def _core_event(size: int, rounds: int, seed: int) -> tuple[float, float]:
-    """The whole event in pure core: (seconds end to end, ms for the final standings)."""
+def core_event(size: int, rounds: int, seed: int) -> dict[str, float]:
+    """The whole event in pure core: seconds end to end, the median Swiss pairing (ms), and the final
+    standings (ms) from the facts, of which the sheet (the records every reader shares) and the ranking."""
     ruleset = builtin("dkt-2011")
     start = time.perf_counter()
     sim = Sim(size, seed)
+    pairings = []
     for r in range(1, rounds + 1):
         if r > 1:
             sim.drop_some()
+        t = time.perf_counter()
         result = swiss.pair(sim.pairing_input(r))
-        sim.play([list(p) for p in result.pairings], list(result.byes))
+        pairings.append(time.perf_counter() - t)
+        sim.play([[int(a), int(b)] for a, b in result.pairings], [int(p) for p in result.byes])
     t0 = time.perf_counter()
-    standings.compute(list(range(size)), _records(sim), ruleset, seed)
-    standings_ms = (time.perf_counter() - t0) * 1000
-    return time.perf_counter() - start, standings_ms
+    table = sheet.sheet(standings.facts_of(list(range(size)), _records(sim)), ruleset)
+    t1 = time.perf_counter()
+    standings.rank(table, ruleset, seed)
+    t2 = time.perf_counter()
+    return {
+        "event_s": t2 - start,
+        "pair_ms": statistics.median(pairings) * 1000,
+        "standings_ms": (t2 - t0) * 1000,
+        "sheet_ms": (t1 - t0) * 1000,
+        "rank_ms": (t2 - t1) * 1000,
+    }
 
 
 def _records(sim: Sim) -> list[list[standings.MatchRecord]]:
     return [
         [
-            standings.MatchRecord(m["a"], None, "bye")
+            standings.MatchRecord(m["a"], None, "bye")  # type: ignore[arg-type]
             if m.get("bye")
             else standings.MatchRecord(m["a"], m["b"], m["result"])  # type: ignore[arg-type]
             for m in played
@@ -189,10 +237,18 @@ def _ok(value: float, target: float) -> str:
     return "ok" if value <= target else "**over**"
 
 
+def _reference(given: str) -> Path | None:
+    """The shared pairing bench's folder, if it is there (its engines/py_worker.py runs the reference)."""
+    default = Path(__file__).resolve().parents[3].parent / "shared" / "bench" / "pairing"
+    folder = Path(given or os.environ.get("TAIKAI_BENCH_PAIRING_REF", "") or default)
+    return folder if (folder / "engines" / "py_worker.py").exists() else None
+
+
 def run(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m taikai.bench pairing")
     parser.add_argument("--sizes", default="256,1024,4096")
     parser.add_argument("--seeds", type=int, default=2, help="simulated events per size")
+    parser.add_argument("--reference", default="", help="the shared pairing bench's folder (reference matching)")
     args = parser.parse_args(argv)
     taikai = os.path.join(os.path.dirname(sys.executable), "taikai")
     command = (
@@ -200,28 +256,50 @@ def run(argv: list[str]) -> None:
         if os.path.exists(taikai)
         else [sys.executable, "-c", "import sys; from taikai.cli import main; sys.exit(main())", "pair"]
     )
-    print("Swiss pairing through `taikai pair` (request to answer, rounds >= 2; 5% draws, 2% drops a round)\n")
-    print("| players | rounds | events | median ms | max ms | target ms | | rematches | pair-downs | ΣΔpts² |")
-    print("|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
+    reference = _reference(args.reference)
+    print("Swiss pairing through `taikai pair` (request to answer, rounds >= 2; 5% draws, 2% drops a round)")
+    print(
+        "÷ reference: `taikai pair`'s time ÷ the reference max-weight matching's (`ref-rustworkx` of the shared"
+        " pairing bench) on the same request, median over rounds >= 2 and events"
+        + ("" if reference else " — not run: the shared pairing bench was not found (--reference)")
+        + "\n"
+    )
+    print(
+        "| players | rounds | events | median ms | max ms | target ms | | ÷ reference | target | "
+        "| rematches | pair-downs | ΣΔpts² |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---:|")
     for size in [int(s) for s in args.sizes.split(",")]:
-        runs = [_cli_event(size, seed, command) for seed in range(1, args.seeds + 1)]
+        runs = [_cli_event(size, seed, command, reference) for seed in range(1, args.seeds + 1)]
         median = statistics.median(r["median"] for r in runs)
         worst = max(r["max"] for r in runs)
         target = TARGET_MS.get(size, float("nan"))
         q = [sum(r[k] for r in runs) / len(runs) for k in ("rematches", "downs", "squares")]
+        ratios = [x for r in runs for x in r["ratios"]]
+        ratio = f"{statistics.median(ratios):.3f}" if ratios else "—"
+        ratio_target = f"≤ {REFERENCE_RATIO:g}" if size == 4096 else ""
+        ratio_ok = _ok(statistics.median(ratios), REFERENCE_RATIO) if ratios and size == 4096 else ""
         print(
             f"| {size} | {_rounds_for(size)} | {len(runs)} | {median:.1f} | {worst:.1f} | {target:g} | "
-            f"{_ok(median, target)} | {q[0]:.1f} | {q[1]:.1f} | {q[2]:.1f} |"
+            f"{_ok(median, target)} | {ratio} | {ratio_target} | {ratio_ok} | {q[0]:.1f} | {q[1]:.1f} | {q[2]:.1f} |"
         )
-    seconds, standings_ms = _core_event(4096, 12, 1)
-    print("\n| pure core, 4096 players, 12 rounds | measured | target | |")
-    print("|---|---:|---:|---|")
+    core = core_event(4096, 12, 1)
+    core_ratio = core["standings_ms"] / core["pair_ms"]
+    print(f"\n{load_line()}\n")
+    print("| pure core, 4096 players, 12 rounds | measured | ratio | target | |")
+    print("|---|---:|---:|---:|---|")
+    print(f"| one Swiss pairing (median of the 12 rounds) | {core['pair_ms']:.0f} ms | 1 | | |")
     print(
-        f"| standings after 12 rounds | {standings_ms:.0f} ms | {STANDINGS_TARGET_MS:g} ms "
-        f"| {_ok(standings_ms, STANDINGS_TARGET_MS)} |"
+        f"| standings after 12 rounds ÷ one Swiss pairing | {core['standings_ms']:.0f} ms | {core_ratio:.2f} "
+        f"| ≤ {STANDINGS_RATIO:g} | {_ok(core_ratio, STANDINGS_RATIO)} |"
     )
+    print(f"| of it: the sheet (records, shared with pairing) | {core['sheet_ms']:.0f} ms "
+          f"| {core['sheet_ms'] / core['pair_ms']:.2f} | | |")  # fmt: skip
+    print(f"| of it: ranking the sheet (tiebreakers, order, codes) | {core['rank_ms']:.0f} ms "
+          f"| {core['rank_ms'] / core['pair_ms']:.2f} | | |")  # fmt: skip
     print(
-        f"| whole event (pairing + results + standings) | {seconds:.1f} s | {EVENT_TARGET_S:g} s "
-        f"| {_ok(seconds, EVENT_TARGET_S)} |"
+        f"| whole event (pairing + results + standings) | {core['event_s']:.1f} s | | {EVENT_TARGET_S:g} s "
+        f"| {_ok(core['event_s'], EVENT_TARGET_S)} |"
     )
     print("\nQuality columns are per event (sum over its rounds), averaged over events.")
+    print(f"\n{load_line()}")

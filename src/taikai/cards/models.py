@@ -40,10 +40,7 @@ class Card(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.key_en, self.key_ja = name_key(self.name_en), name_key(self.name_ja)
-        super().save(*args, **kwargs)
-        from taikai.cards.index import forget_names
-
-        forget_names()
+        super().save(*args, **kwargs)  # the name table cached by taikai.cards.index is dropped (cards/apps.py)
 
     def facts(self) -> core.CardFacts:
         return core.CardFacts(

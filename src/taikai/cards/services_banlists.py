@@ -148,6 +148,37 @@ def copy_banlist(banlist: Banlist, *, actor: AuditActor | None = None, event_id:
     return copy
 
 
+def frozen_from_file(
+    document: dict[str, Any], *, actor: AuditActor | None = None, event_id: int | None = None
+) -> Banlist:
+    """An event's frozen copy as an event file carries it (``{"name", "whitelist", "source", "entries":
+    [[passcode, limit, comment], ...]}``), for the imported event: the list its deck checks ran under."""
+    with transaction.atomic():
+        copy = Banlist.objects.create(
+            name=str(document["name"])[:100],
+            whitelist=bool(document.get("whitelist", False)),
+            frozen=True,
+            source=str(document.get("source", ""))[:500],
+        )
+        BanlistEntry.objects.bulk_create(
+            BanlistEntry(banlist=copy, passcode=int(code), limit=int(limit), comment=str(comment)[:200])
+            for code, limit, comment in document.get("entries", [])
+        )
+        audit.record(BANLIST_COPIED, actor=actor, obj=copy, event_id=event_id, after=copy.pk, imported=True)
+    return copy
+
+
+def as_file(banlist: Banlist) -> dict[str, Any]:
+    """The document ``frozen_from_file`` reads."""
+    entries = banlist.entries.order_by("passcode").values_list("passcode", "limit", "comment")
+    return {
+        "name": banlist.name,
+        "whitelist": banlist.whitelist,
+        "source": banlist.source,
+        "entries": [list(e) for e in entries],
+    }
+
+
 def library_banlist(name: str) -> Banlist | None:
     """The library list called ``name``: exact, then ignoring case and spaces (as in file mode)."""
     exact = Banlist.objects.filter(name=name, frozen=False).first()

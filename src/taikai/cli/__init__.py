@@ -60,9 +60,9 @@ class EscapedText(io.TextIOBase):
 def escaped_output() -> Iterator[None]:
     saved = sys.stdout, sys.stderr
     if not isinstance(sys.stdout, EscapedText):
-        sys.stdout = EscapedText(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = EscapedText(sys.stdout)
     if not isinstance(sys.stderr, EscapedText):
-        sys.stderr = EscapedText(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = EscapedText(sys.stderr)
     try:
         yield
     finally:

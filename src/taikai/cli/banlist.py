@@ -84,15 +84,13 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 2
     entries = list(banlist.entries.order_by("limit", "passcode").values_list("passcode", "limit", "comment"))
     cards = DbCardIndex().facts(p for p, _, _ in entries)
-    rows = []
-    for passcode, limit, comment in entries:
-        card = cards.get(passcode)
-        rows.append({"card": passcode, "limit": limit, "name": card.name(lang) if card else comment})
+    names = {p: card.name(lang) if (card := cards.get(p)) else comment for p, _, comment in entries}
+    rows = [{"card": passcode, "limit": limit, "name": names[passcode]} for passcode, limit, _ in entries]
     if args.json:
         print(json.dumps({"name": banlist.name, "whitelist": banlist.whitelist, "entries": rows}, ensure_ascii=False))
         return 0
     print(f"!{banlist.name}" + (" ($whitelist)" if banlist.whitelist else ""))
-    for row in rows:
-        label = LIMIT_NAMES[lang].get(row["limit"], str(row["limit"]))
-        print(f"{label}\t{row['card']}\t{row['name']}")
+    for passcode, limit, _ in entries:
+        label = LIMIT_NAMES[lang].get(limit, str(limit))
+        print(f"{label}\t{passcode}\t{names[passcode]}")
     return 0

@@ -22,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def cmd_pair(args: argparse.Namespace) -> int:
     from taikai.core.pairing import swiss  # imported here: other commands need not load rustworkx
+    from taikai.core.pairing.types import PairingError
 
     out = sys.stdout
     while True:
@@ -40,7 +41,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         try:
             result = swiss.pair(to_input(request))
-        except (BadRequest, swiss.PairingError) as exc:
+        except (BadRequest, PairingError) as exc:
             _send(out, {"error": _message(exc)})
             continue
         elapsed = (time.perf_counter() - start) * 1000

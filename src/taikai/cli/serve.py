@@ -40,11 +40,11 @@ def lan_addresses() -> list[str]:
     return found
 
 
-def venue_address(public_url: str, lan: list[str], port: int) -> str:
+def venue_address(public_url: str, lan: list[str], port: int, scheme: str = "http") -> str:
     """The address phones must use: TAIKAI_PUBLIC_URL when set, else the first LAN address."""
     if public_url:
         return public_url
-    return f"http://{lan[0]}:{port}" if lan else ""
+    return f"{scheme}://{lan[0]}:{port}" if lan else ""
 
 
 def _static_fingerprint() -> str:
@@ -77,7 +77,7 @@ def prepare() -> None:
     from django.conf import settings
     from django.core.management import call_command
 
-    from taikai.web.accounts import ensure_first_organizer
+    from taikai.events.services.accounts import ensure_first_organizer
 
     call_command("migrate", interactive=False, verbosity=0)
     stamp = Path(settings.STATIC_ROOT) / ".fingerprint"
@@ -97,22 +97,32 @@ def prepare() -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from taikai.cli import tls as tls_files
+    from taikai.config import ConfigError
+
+    try:  # checked before anything starts: a bad certificate must not cost a migration first
+        tls = tls_files.load(dict(os.environ))
+    except ConfigError as exc:
+        sys.stderr.write(f"taikai: configuration error: {exc}\n{tls_files.HOW_TO}\n")
+        return 2
     prepare()
     import uvicorn
     from django.conf import settings
 
-    engine = settings.DATABASES["default"]["ENGINE"]
+    engine = str(settings.DATABASES["default"]["ENGINE"])
     workers = args.workers or min(4, max(2, os.cpu_count() or 2))
-    print(f"taikai: serving on http://127.0.0.1:{args.port}/")
+    scheme = "https" if tls else "http"
+    print(f"taikai: serving on {scheme}://127.0.0.1:{args.port}/")
     lan = lan_addresses() if args.host in ("0.0.0.0", "::") else []
     for addr in lan:
-        print(f"taikai: on the venue network: http://{addr}:{args.port}/")
-    venue = venue_address(settings.TAIKAI_PUBLIC_URL, lan, args.port)
+        print(f"taikai: on the venue network: {scheme}://{addr}:{args.port}/")
+    venue = venue_address(settings.TAIKAI_PUBLIC_URL, lan, args.port, scheme)
     if lan:
         # The workers (new processes) read it from the environment in taikai.config.
-        os.environ["TAIKAI_LAN_URL"] = f"http://{lan[0]}:{args.port}"
+        os.environ["TAIKAI_LAN_URL"] = f"{scheme}://{lan[0]}:{args.port}"
     if venue:
         print(f"taikai: players' slips and QR codes use / 参加者の案内票とQRコード: {venue}/")
+    _say_offline_copy(tls, venue)
     print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
     sys.stdout.flush()
     from taikai.api.webhooks import start_worker
@@ -120,11 +130,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     start_worker()  # webhooks are delivered beside the web processes, never inside a request
     with serving():  # `taikai restore` refuses while this is held
-        _run(uvicorn, args, settings, workers)
+        _run(uvicorn, args, settings, workers, tls)
     return 0
 
 
-def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int) -> None:
+def _say_offline_copy(tls: Any, venue: str) -> None:
+    """Whether phones keep an offline copy of their page, and what they see (issue 24, item 23)."""
+    from urllib.parse import urlparse
+
+    from taikai.cli import tls as tls_files
+
+    if tls is None:
+        print(
+            "taikai: plain http: phones keep their open page when the Wi-Fi drops, but a reload without Wi-Fi\n"
+            "        fails (no offline copy without HTTPS); the slips say 「このページを開いたままにしてください」."
+        )
+        print("\n".join("        " + line for line in tls_files.HOW_TO.splitlines()))
+        return
+    until = f", valid until {tls.not_after:%Y-%m-%d}" if tls.not_after else ""
+    print(f"taikai: HTTPS with {tls.cert} (for {', '.join(tls.names) or '?'}{until}); phones keep an offline copy.")
+    host = urlparse(venue).hostname or ""
+    if venue.startswith("http://"):
+        print(f"taikai: warning: TAIKAI_PUBLIC_URL {venue} is plain http: the slips will not use HTTPS.")
+    elif host and not tls_files.covers(tls, host):
+        print(
+            f"taikai: warning: the certificate is not for {host}: phones opening {venue} see a warning page.\n"
+            f"        Set TAIKAI_PUBLIC_URL to an https address the certificate names ({', '.join(tls.names)})."
+        )
+
+
+def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int, tls: Any) -> None:
     from taikai.security.logs import uvicorn_log_config
 
     server = settings.SERVER_LIMITS
@@ -144,4 +179,7 @@ def _run(uvicorn: Any, args: argparse.Namespace, settings: Any, workers: int) ->
         proxy_headers=bool(settings.LIMITS.trusted_proxies),
         forwarded_allow_ips=",".join(settings.LIMITS.trusted_proxies) or "",
         timeout_graceful_shutdown=5,
+        # HTTPS with the organizer's certificate (taikai.cli.tls, checked before start-up)
+        ssl_certfile=str(tls.cert) if tls else None,
+        ssl_keyfile=str(tls.key) if tls else None,
     )

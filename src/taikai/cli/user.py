@@ -31,10 +31,10 @@ def cmd_create(args: argparse.Namespace) -> int:
     from taikai.cli.django_setup import setup
 
     setup()
-    from taikai.api.accounts import create_account
     from taikai.cli.token import problem_line
     from taikai.events.actors import System
     from taikai.events.errors import ServiceError
+    from taikai.events.services.accounts import create_account
 
     try:
         user, password = create_account(args.username, by=System("taikai user create"), organizer=args.organizer)
@@ -52,7 +52,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from taikai.cli.django_setup import setup
 
     setup()
-    from taikai.api.accounts import list_accounts
+    from taikai.events.services.accounts import list_accounts
 
     for row in list_accounts():
         flags = ["organizer" if row.organizer else "staff"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from taikai.core.problems import Problem
+from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import FormatRules, Ruleset
 
 
@@ -155,12 +155,8 @@ TIED_AFTER_MOST_DUELS = "tied-after-most-duels"  # single elimination tied (1-1-
 READINGS = (DRAW_AFTER_TIME, DRAW_IN_EXTRA_DUEL, TIED_AFTER_MOST_DUELS)
 
 
-class MatchRecordError(Exception):
+class MatchRecordError(ProblemError):
     """A record that cannot happen under the rules."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
 
 
 # The Swiss tables of OFF C, keyed by the duel during which time was called: a score (leader's wins,

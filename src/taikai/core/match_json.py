@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
-from taikai.core.problems import Problem
+from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset
 
 # How the match ended: played out (or by time), a concession (END-1), an intentional draw (END-2).
@@ -42,10 +42,8 @@ _DUEL_KEYS = {
 }
 
 
-class RecordFormatError(Exception):
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
+class RecordFormatError(ProblemError):
+    """A match record (JSON, stored or a form's fields) that cannot be read."""
 
 
 @dataclass(frozen=True)

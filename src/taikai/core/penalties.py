@@ -1,7 +1,7 @@
 """Penalties (罰則): the ladder, the infraction catalog's defaults, effects, escalation, team propagation.
 
 Everything comes from ``ruleset.penalties`` (PEN-1..PEN-7, INF-*). The rung names themselves are fixed
-by ``taikai.core.ruleset.RUNGS`` because each has an effect the software applies; a ruleset orders them
+by ``taikai.core.ruleset_schema.RUNGS`` because each has an effect the software applies; a ruleset orders them
 and sets the thresholds (who may issue, what is kept in the violator database, what a team shares).
 """
 
@@ -13,7 +13,8 @@ from enum import StrEnum
 
 from taikai.core.match import Format, MatchRecord, Player, Won
 from taikai.core.penalty_duels import PenaltyDuel, arranged
-from taikai.core.ruleset import RUNGS, PenaltyRules, Ruleset
+from taikai.core.ruleset import PenaltyRules, Ruleset
+from taikai.core.ruleset_schema import RUNGS
 
 # The fixed names, bound once so no other code spells a rung.
 CAUTION, WARNING, DUEL_LOSS, MATCH_LOSS, MATCH_LOSS_DOWNGRADE, DQ, DQ_DOWNGRADE, DQ_NO_PRIZE = RUNGS

@@ -27,3 +27,12 @@ class Problem:
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, **self.params}
+
+
+class ProblemError(Exception):
+    """A domain error carrying one ``Problem``; each part of core names its own kind (``PairingError``,
+    ``MatchRecordError``, ...) so a caller catches what it can handle, and the edge translates ``problem``."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem

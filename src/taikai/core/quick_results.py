@@ -5,7 +5,8 @@ checked by ``taikai.core.match.evaluate``; a choice the format does not allow (a
 in single elimination, MATCH-2, END-2) is left out. Anything else (time during a duel, life points, a drawn
 duel) goes through the duel-by-duel form.
 
-- ``quick_outcomes``: from the view of the player holding the phone (勝ち 2–0, 2–1, 負け 1–2, 0–2, 引き分け …).
+- ``quick_outcomes``: from the view of the player holding the phone (勝ち 2–0, 2–1, 負け 1–2, 0–2, 引き分け …,
+  投了: the player conceded the match, or their opponent did).
   The duels are listed in a fixed order (the match loser's duel wins first), so two players who both tap
   their side of the same outcome report the same record.
 - ``quick_results``: from the result slip, read from A's side (``2-1`` is A winning two duels to one).
@@ -40,7 +41,7 @@ _OTHER = {Player.A: Player.B, Player.B: Player.A}
 class QuickOutcome:
     """One choice, from the view of the player holding the phone ("mine" / "theirs")."""
 
-    code: str  # the button's value: "win-2-1", "loss-0-2", "draw-1-1", "intentional-draw"
+    code: str  # the button's value: "win-2-1", "loss-0-2", "draw-1-1", "intentional-draw", "conceded"
     result: str  # "win" | "loss" | "draw"
     mine: int  # duels won by the player holding the phone
     theirs: int
@@ -90,7 +91,25 @@ def quick_outcomes(ruleset: Ruleset, fmt: Format, fixed: tuple[PenaltyDuel, ...]
     found = [o for o in _candidates(ruleset) if _finishes(o, fmt, ruleset, fixed)]
     if intentional_draw_allowed(fmt, ruleset) and not fixed:  # END-2
         found.append(QuickOutcome("intentional-draw", "draw", 0, 0, False, "intentional-draw"))
+    found += [o for o in (_concession(r, ruleset, fmt, fixed) for r in ("win", "loss")) if o is not None]
     return tuple(found)
+
+
+CONCEDED = {"win": "opponent-conceded", "loss": "conceded"}
+
+
+def _concession(result: str, ruleset: Ruleset, fmt: Format, fixed: tuple[PenaltyDuel, ...]) -> QuickOutcome | None:
+    """投了 (END-1): a player concedes the match. One tap records the match lost by the conceder, basis
+    "concession-consent" (the opponent confirming it on their phone is the consent END-1 asks for): the
+    opponent wins the duels to win, the conceder none (or the fewest the table's penalty duels leave, PEN-1).
+    Duels the conceder had won go through the duel-by-duel form, which takes the same basis."""
+    need = ruleset.match.duels_to_win
+    for other in range(need):
+        mine, theirs = (need, other) if result == "win" else (other, need)
+        outcome = QuickOutcome(CONCEDED[result], result, mine, theirs, False, "concession-consent")
+        if _finishes(outcome, fmt, ruleset, fixed):
+            return outcome
+    return None
 
 
 def quick_outcome(code: str, ruleset: Ruleset, fmt: Format, fixed: tuple[PenaltyDuel, ...] = ()) -> QuickOutcome | None:

@@ -32,7 +32,11 @@ class SeededRandom:
             raise ValueError("n must be positive")
         limit = (_MASK + 1) - ((_MASK + 1) % n)
         while True:
-            x = self.next_u64()
+            # next_u64, written out: pairing draws one per edge, and the call was a third of the draw's cost
+            self._state = z = (self._state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

@@ -1,4 +1,5 @@
-"""Validation of a ruleset document: every key known, typed, and consistent.
+"""Validation of a ruleset document: every key known, typed, and consistent, and the fixed names a
+ruleset may choose from (rungs, tiebreakers, fixes, regions, extra-deck kinds).
 
 Each check appends a Problem naming the dotted key (``deck.main_min``), so ``taikai ruleset check``
 can list every mistake in an organizer's file at once.
@@ -11,24 +12,22 @@ from fractions import Fraction
 from typing import Any
 
 from taikai.core.problems import Problem
-from taikai.core.ruleset import (
-    EXTRA_DECK_KINDS,
-    FIXES,
-    REGIONS,
-    RUNGS,
-    TIEBREAKERS,
-    DeckRules,
-    FormatRules,
-    Infraction,
-    MatchRules,
-    PenaltyRules,
-    Ruleset,
-    RulesetError,
-    Scoring,
-    SizeBand,
-    StandingsRules,
-    TeamRules,
-    TimeRules,
+
+EXTRA_DECK_KINDS = ("fusion", "synchro", "xyz", "link")
+REGIONS = ("ocg", "tcg", "korean")
+TIEBREAKERS = ("match_points", "omw", "oomw", "random")
+FIXES = ("remove-object", "restore-deck-size", "restore-registered-deck")
+# PEN-1: the fixed rung names; a ruleset orders them (lightest first) but cannot invent new ones,
+# because each rung has an effect the software applies.
+RUNGS = (
+    "caution",
+    "warning",
+    "duel-loss",
+    "match-loss",
+    "match-loss-downgrade",
+    "dq",
+    "dq-downgrade",
+    "dq-no-prize",
 )
 
 Check = Callable[[Any], bool]
@@ -65,11 +64,6 @@ def _fraction(v: Any) -> bool:
     except (ValueError, ZeroDivisionError):
         return False
     return 0 <= f <= 1
-
-
-def _cap(value: int | str) -> int | None:
-    """A cap, or "any": none (PEN-2 max_downgrade_steps)."""
-    return None if value == "any" else int(value)
 
 
 def _one_of(choices: tuple[str, ...]) -> Check:
@@ -295,67 +289,11 @@ def _check_infraction(inf: Any, i: int, ladder: list[str], problems: list[Proble
         problems.append(Problem("rung-not-on-ladder", key=f"{where}.default", value=inf["default"]))
 
 
-def build(doc: dict[str, Any]) -> Ruleset:
+def check(doc: dict[str, Any]) -> list[Problem]:
+    """Every problem of a merged ruleset document, each naming its dotted key; none means it can be built."""
     problems: list[Problem] = []
     _check_keys(doc, problems)
     # Consistency needs every value present and typed; an unknown key alone does not prevent it.
     if all(p.code == "unknown-key" for p in problems):
         _check_consistency(doc, problems)
-    if problems:
-        raise RulesetError(problems)
-    return _construct(doc)
-
-
-def _bands(rows: list[dict[str, Any]], value_key: str) -> tuple[SizeBand, ...]:
-    return tuple(SizeBand(r.get("max_players"), r[value_key]) for r in rows)
-
-
-def _construct(doc: dict[str, Any]) -> Ruleset:
-    d, t, s, st, pen = doc["deck"], doc["time"], doc["scoring"], doc["standings"], doc["penalties"]
-    return Ruleset(
-        name=doc["ruleset"]["name"],
-        version=doc["ruleset"]["version"],
-        title_ja=doc["ruleset"]["title_ja"],
-        title_en=doc["ruleset"]["title_en"],
-        deck=DeckRules(
-            **{k: d[k] for k in d if k not in ("extra_deck_kinds", "legal_regions")},
-            extra_deck_kinds=tuple(d["extra_deck_kinds"]),
-            legal_regions=tuple(d["legal_regions"]),
-        ),
-        match=MatchRules(**doc["match"]),
-        time=TimeRules(**t),
-        swiss=FormatRules(**doc["formats"]["swiss"]),
-        elimination=FormatRules(**doc["formats"]["elimination"]),
-        scoring=Scoring(**s),
-        standings=StandingsRules(
-            tiebreakers=tuple(st["tiebreakers"]),
-            omw_floor=Fraction(str(st["omw_floor"])),
-            code_digits=tuple(st["code_digits"]),
-        ),
-        team=TeamRules(seats=tuple(doc["team"]["seats"]), seat_wins_to_win=doc["team"]["seat_wins_to_win"]),
-        top_cut=_bands(doc["tournament"]["top_cut"], "cut"),
-        swiss_rounds=_bands(doc["tournament"]["swiss_rounds"], "rounds"),
-        penalties=PenaltyRules(
-            ladder=tuple(pen["ladder"]),
-            head_judge_only_from=pen.get("head_judge_only_from"),
-            database_from=pen.get("database_from"),
-            downgrade_rungs=tuple(pen["downgrade_rungs"]),
-            team_propagation_from=pen.get("team_propagation_from"),
-            infractions=tuple(
-                Infraction(
-                    id=i["id"],
-                    off=i["off"],
-                    default=i.get("default"),
-                    fix=i.get("fix"),
-                    escalates=i.get("escalates", False),
-                    default_if_intentional=i.get("default_if_intentional", False),
-                    kind=i.get("kind", i["id"]),
-                    judged_alone=i.get("judged_alone", False),
-                    after_time=i.get("after_time", False),
-                )
-                for i in pen["infractions"]
-            ),
-            max_downgrade_steps=_cap(pen.get("max_downgrade_steps", 3)),
-        ),
-        document=doc,
-    )
+    return problems

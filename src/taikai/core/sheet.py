@@ -20,14 +20,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from taikai.core.pairing.types import PairingInput, PlayerId, PlayerState
-from taikai.core.problems import Problem
+from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset, Scoring
 
 
-class SheetError(Exception):
-    def __init__(self, problem: Problem):
-        super().__init__(str(problem))
-        self.problem = problem
+class SheetError(ProblemError):
+    """Facts that make no sheet: unknown or duplicate players, bad results."""
 
 
 class Stage(StrEnum):
@@ -162,7 +160,7 @@ def advancing(played: RoundFacts) -> tuple[PlayerId, ...]:
     return tuple(out)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tally:
     points: int = 0
     wins: int = 0
@@ -174,15 +172,6 @@ class _Tally:
     decided: list[PlayerId] = field(default_factory=list)
     bracket_rounds: int = 0
     eliminated: bool = False
-
-    def score(self, outcome: str, scoring: Scoring) -> None:
-        self.points += points_for(outcome, scoring)
-        if outcome in ("win", "bye"):
-            self.wins += 1  # a bye counts as a match win
-        elif outcome == "loss":
-            self.losses += 1
-        elif outcome == "draw":
-            self.draws += 1
 
 
 def sheet(facts: EventFacts, ruleset: Ruleset) -> Sheet:
@@ -211,15 +200,20 @@ def sheet(facts: EventFacts, ruleset: Ruleset) -> Sheet:
 def _check(played: RoundFacts, index: Mapping[PlayerId, int]) -> set[PlayerId]:
     seated: set[PlayerId] = set()
     for t in played.tables:
-        for who in (t.a, t.b):
-            if who is not None and who not in index:
-                raise SheetError(Problem("unknown-player", player=who))
-        if t.a == t.b or (t.b is not None and t.result not in (*RESULTS, "")):
-            raise SheetError(Problem("bad-result", a=t.a, b=t.b, result=t.result))
-        seated.add(t.a)
-        if t.b is not None:
-            seated.add(t.b)
+        a, b = t.a, t.b
+        if a not in index:
+            raise SheetError(Problem("unknown-player", player=a))
+        if b is not None:
+            if b not in index:
+                raise SheetError(Problem("unknown-player", player=b))
+            if a == b or t.result not in _RESULT_OR_OPEN:
+                raise SheetError(Problem("bad-result", a=a, b=b, result=t.result))
+            seated.add(b)
+        seated.add(a)
     return seated
+
+
+_RESULT_OR_OPEN = frozenset((*RESULTS, ""))
 
 
 def _swiss_round(
@@ -231,26 +225,33 @@ def _swiss_round(
     ruleset: Ruleset,
 ) -> None:
     s = ruleset.scoring
+    win, loss, draw, bye = (points_for(outcome, s) for outcome in ("win", "loss", "draw", "bye"))
     for t in played.tables:
         a = tally[index[t.a]]
         if t.b is None:
-            a.score("bye", s)
+            a.points += bye
+            a.wins += 1  # a bye counts as a match win
             a.byes += 1
             continue
         b = tally[index[t.b]]
         a.opponents.append(t.b)
         b.opponents.append(t.a)
-        if t.result not in RESULTS:
+        result = t.result
+        if result == "draw":
+            a.points += draw
+            b.points += draw
+            a.draws += 1
+            b.draws += 1
+        elif result == "a" or result == "b":
+            winner, loser = (a, b) if result == "a" else (b, a)
+            winner.points += win
+            winner.wins += 1
+            loser.points += loss
+            loser.losses += 1
+        else:
             continue  # met, for pairing; no points until confirmed
         a.decided.append(t.b)
         b.decided.append(t.a)
-        if t.result == "draw":
-            a.score("draw", s)
-            b.score("draw", s)
-        else:
-            winner, loser = (a, b) if t.result == "a" else (b, a)
-            winner.score("win", s)
-            loser.score("loss", s)
     for e in late:
         # A late entry holds a record for each Swiss round before its first that it did not play.
         if e.first_round is not None and played.number < e.first_round and e.id not in seated:

@@ -18,7 +18,7 @@ from taikai.core.pairing.types import PlayerId
 from taikai.core.problems import Problem
 from taikai.core.ruleset import Ruleset
 from taikai.core.sheet import SheetError
-from taikai.core.tiebreakers import TIEBREAKERS, Record, omw, oomw
+from taikai.core.tiebreakers import Record, values_of
 
 StandingsError = SheetError  # the sheet checks the facts: unknown or duplicate players, bad results
 
@@ -83,21 +83,21 @@ def rank(table: sheet.Sheet, ruleset: Ruleset, seed: int | str = 0) -> tuple[Sta
     """Standings from the sheet: its points and records, ordered by the ruleset's tiebreakers."""
     lines = table.lines
     index = {line.id: k for k, line in enumerate(lines)}
-    records = [Record(line.points, line.matches, tuple(index[o] for o in line.decided_opponents)) for line in lines]
+    at = index.__getitem__
+    records = [Record(line.points, line.matches, tuple(map(at, line.decided_opponents))) for line in lines]
     order = ruleset.standings.tiebreakers
-    values = [TIEBREAKERS[name](records, ruleset, seed) for name in order]
-    keys = list(zip(*values, strict=True)) if values else [() for _ in lines]
-    ranking = sorted(range(len(lines)), key=lambda k: keys[k], reverse=True)
-    omws = values[order.index("omw")] if "omw" in order else omw(records, ruleset, seed)
-    oomws = values[order.index("oomw")] if "oomw" in order else oomw(records, ruleset, seed)
-    draw = TIEBREAKERS["random"](records, ruleset, seed)
+    values = values_of(order, records, ruleset, seed)
+    keys = list(zip(*(values[name].numerators for name in order), strict=True)) if order else [() for _ in lines]
+    ranking = sorted(range(len(lines)), key=keys.__getitem__, reverse=True)
+    omws, oomws, draw = values["omw"], values["oomw"], values["random"]
+    digits = ruleset.standings.code_digits
     out = []
     position_rank = 0
     for position, k in enumerate(ranking):
         if position == 0 or keys[k] != keys[ranking[position - 1]]:
             position_rank = position + 1
         line = lines[k]
-        o, oo = Fraction(omws[k]), Fraction(oomws[k])
+        parts = (line.points, omws.truncated(k, digits[1]), oomws.truncated(k, digits[2]))
         out.append(
             Standing(
                 position_rank,
@@ -107,10 +107,10 @@ def rank(table: sheet.Sheet, ruleset: Ruleset, seed: int | str = 0) -> tuple[Sta
                 line.losses,
                 line.draws,
                 line.byes,
-                o,
-                oo,
-                len(lines) + 1 - int(draw[k]),
-                code(line.points, o, oo, ruleset),
+                omws.fraction(k),
+                oomws.fraction(k),
+                len(lines) + 1 - draw.numerators[k],
+                _code(parts, digits),
             )
         )
     return tuple(out)
@@ -124,5 +124,8 @@ def missed_rounds_points(missed: int, ruleset: Ruleset) -> int:
 def code(points: int, omw_value: Fraction, oomw_value: Fraction, ruleset: Ruleset) -> str:
     """KTS-style code: each part truncated to its digits (XX points, YYY OMW%, ZZZ OOMW%)."""
     digits = ruleset.standings.code_digits
-    scaled = [points, int(omw_value * 10 ** digits[1]), int(oomw_value * 10 ** digits[2])]
-    return "".join(str(min(v, 10**d - 1)).zfill(d) for v, d in zip(scaled, digits, strict=False))
+    return _code((points, int(omw_value * 10 ** digits[1]), int(oomw_value * 10 ** digits[2])), digits)
+
+
+def _code(scaled: Sequence[int], digits: Sequence[int]) -> str:
+    return "".join(f"{min(v, 10**d - 1):0{d}d}" for v, d in zip(scaled, digits, strict=False))

@@ -28,7 +28,7 @@ from taikai.core.match import (
     Won,
     evaluate,
 )
-from taikai.core.problems import Problem
+from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset
 
 
@@ -61,12 +61,8 @@ _EXPECTS: dict[Phase, frozenset[Input]] = {
 }
 
 
-class TimeProcedureError(Exception):
+class TimeProcedureError(ProblemError):
     """An input the current state does not accept."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
 
 
 @dataclass(frozen=True)

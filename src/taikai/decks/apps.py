@@ -8,4 +8,7 @@ class DecksConfig(AppConfig):
     verbose_name = _("Deck registration")
 
     def ready(self) -> None:
-        from taikai.decks import receivers  # noqa: F401  (connects to taikai.events.signals)
+        from taikai.decks import (  # noqa: F401
+            receivers,  # connects to taikai.events.signals
+            transfer,  # adds the deck lists to the event file
+        )

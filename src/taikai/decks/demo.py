@@ -10,7 +10,7 @@ from taikai.cards.lflist import ParsedList
 from taikai.cards.models import Banlist, Card
 from taikai.cards.services import import_banlists, import_cards
 from taikai.cards.sources import CardData
-from taikai.decks import services
+from taikai.decks import lock, services
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Actor
 from taikai.events.models import Event
@@ -78,9 +78,9 @@ def add_demo_decks(event: Event, *, by: Actor) -> int:
     """Register lists for most players of ``event``: most legal, a few with problems or mixed
     languages, some missing, so every deck page has something to show. Returns the lists made."""
     load_demo_cards(actor=by)
-    if not services.deck_setup(event).banlist_id:
+    if not lock.deck_setup(event).banlist_id:
         name = event.banlist_name or _demo_list_name()
-        if name and Banlist.objects.filter(name=name, frozen=False).exists() and not services.is_locked(event):
+        if name and Banlist.objects.filter(name=name, frozen=False).exists() and not lock.is_locked(event):
             services.choose_banlist(event, name, by=by)
     made = 0
     for i, player in enumerate(event.players.order_by("id")):
@@ -90,7 +90,7 @@ def add_demo_decks(event: Event, *, by: Actor) -> int:
         languages = ("ja", "en") if i % 8 == 5 else ("ja",)
         deck = services.DeckInput(text=sheet, languages=languages)
         existing = DeckRegistration.objects.filter(player=player).first()
-        if services.is_locked(event):
+        if lock.is_locked(event):
             if existing is None or not is_judge(by, event):
                 continue
             services.judge_change_deck(existing, by=by, deck=deck, reason="demo")

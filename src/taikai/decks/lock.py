@@ -23,7 +23,8 @@ DECKS_LOCKED = register_action("taikai.deck.locked", _("Deck lists locked"))
 
 
 def deck_setup(event: Event) -> EventDecks:
-    return EventDecks.objects.filter(event=event).first() or EventDecks(event=event)
+    # with its Forbidden/Limited list: a submission reads both (one statement, not two)
+    return EventDecks.objects.select_related("banlist").filter(event=event).first() or EventDecks(event=event)
 
 
 def first_round_start(event: Event) -> dt.datetime | None:
@@ -36,9 +37,10 @@ def first_round_start(event: Event) -> dt.datetime | None:
     return started
 
 
-def lock_time(event: Event) -> dt.datetime | None:
-    """When lists lock: staff's early lock, the deadline, or (with no deadline) the first round's start."""
-    setup = deck_setup(event)
+def lock_time(event: Event, setup: EventDecks | None = None) -> dt.datetime | None:
+    """When lists lock: staff's early lock, the deadline, or (with no deadline) the first round's start.
+    ``setup``: the event's deck setup when the caller has just read it (one read a submission, not three)."""
+    setup = setup or deck_setup(event)
     times = [t for t in (setup.locked_at, event.deck_deadline) if t is not None]
     if event.deck_deadline is None:
         started = first_round_start(event)
@@ -47,8 +49,8 @@ def lock_time(event: Event) -> dt.datetime | None:
     return min(times) if times else None
 
 
-def is_locked(event: Event, now: dt.datetime | None = None) -> bool:
-    at = lock_time(event)
+def is_locked(event: Event, now: dt.datetime | None = None, setup: EventDecks | None = None) -> bool:
+    at = lock_time(event, setup)
     return at is not None and (now or timezone.now()) >= at
 
 

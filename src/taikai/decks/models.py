@@ -119,3 +119,19 @@ class RejectedDeckList(models.Model):
     @property
     def counts(self) -> dict[str, int]:
         return self.deck.counts()
+
+
+class DeckArchetype(models.Model):
+    """The archetype a player registered (デッキタイプ), a free name such as "Snake-Eye" or "ティアラメンツ".
+
+    Written by ``taikai.decks.archetypes``; the table keeps the name it had under the API app."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="archetype")
+    name = models.CharField(_("deck archetype"), max_length=60)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "taikai_api_deckarchetype"
+
+    def __str__(self) -> str:
+        return self.name

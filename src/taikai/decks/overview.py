@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from taikai.core.collation import name_order
 from taikai.decks.models import DeckRegistration, RejectedDeckList
 from taikai.events.models import Event, Player
 
@@ -46,7 +47,8 @@ def deck_overview(event: Event) -> list[PlayerDeck]:
         if reg is not None and attempt.registration_version == reg.version:
             attempt.registration = reg
             rejected[attempt.player_id] = attempt  # the last one wins
-    players = event.players.filter(dropped_after_round__isnull=True).order_by("name_kana", "name", "id")
+    staying = event.players.filter(dropped_after_round__isnull=True).order_by("id")
+    players = sorted(staying, key=lambda p: name_order(p.name, p.name_kana))
     return [PlayerDeck(p, regs.get(p.pk), rejected.get(p.pk)) for p in players]
 
 

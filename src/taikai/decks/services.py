@@ -123,12 +123,13 @@ def _clean_text(text: str) -> str:
 # --- the event's Forbidden/Limited list ----------------------------------------------------------
 
 
-def event_banlist(event: Event, *, by: Actor) -> Banlist | CoreBanlist | None:
+def event_banlist(event: Event, *, by: Actor, setup: EventDecks | None = None) -> Banlist | CoreBanlist | None:
     """The list in force for ``event``: its frozen copy, made from the library list on first use.
 
     With no library list of that name, the event's own snapshot (``Event.banlist_entries``) if any;
-    otherwise None (the page warns staff that lists are checked without a list)."""
-    setup = deck_setup(event)
+    otherwise None (the page warns staff that lists are checked without a list). ``setup``: the event's
+    deck setup, when the caller has just read it in the same transaction."""
+    setup = setup or deck_setup(event)
     if setup.banlist_id:
         return setup.banlist
     name = event.banlist_name or event.ruleset.deck.banlist
@@ -289,9 +290,10 @@ def submit_deck(player: Player, deck: DeckInput, *, by: Actor) -> Submitted:
         raise ServiceError("deck-locked")
     resolved = _resolve(text, source_name)
     with transaction.atomic():
-        if is_locked(event):
+        setup = deck_setup(event)  # read once: the lock and the Forbidden/Limited list both come from it
+        if is_locked(event, setup=setup):
             raise ServiceError("deck-locked")
-        banlist = event_banlist(event, by=by)
+        banlist = event_banlist(event, by=by, setup=setup)
         sent = _Sent(text, source_name, _check(event, resolved, banlist), languages, banlist)
         return _save(player, sent, by=by, action=DECK_SUBMITTED)
 

@@ -17,7 +17,7 @@ from taikai.audit.actions import describe as describe_action
 from taikai.audit.models import AuditEntry
 from taikai.cards.formats import write_text_sheet
 from taikai.cards.models import Banlist
-from taikai.decks import export, services, sheets
+from taikai.decks import export, lock, overview, services, sheets
 from taikai.decks.forms import DeckForm, JudgeChangeForm
 from taikai.decks.models import DeckRegistration, RejectedDeckList
 from taikai.events.actors import PlayerSelf, Staff
@@ -44,7 +44,7 @@ def _registration_context(registration: DeckRegistration | None) -> dict[str, An
         "sections": sheets.sections(registration, cards),
         "cards": cards,
     }
-    rejected = services.pending_rejection(registration)
+    rejected = overview.pending_rejection(registration)
     if rejected is not None:  # a list sent later that did not pass the check: the registered one stays
         rejected_cards = sheets.card_facts(rejected)
         context.update(
@@ -108,8 +108,8 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
         player=player,
         token=token,
         form=form,
-        locked=services.is_locked(event),
-        lock_time=services.lock_time(event),
+        locked=lock.is_locked(event),
+        lock_time=lock.lock_time(event),
         deadline=event.deck_deadline,
     )
     return render(request, "decks/player_deck.html", context)
@@ -135,17 +135,17 @@ def _download(name: str, content: str | bytes, content_type: str = "text/plain; 
 
 @staff_view
 def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
-    rows = services.deck_overview(event)
-    setup = services.deck_setup(event)
+    rows = overview.deck_overview(event)
+    setup = lock.deck_setup(event)
     context = {
         "event": event,
         "rows": rows,
         "chase": [r for r in rows if r.status != "legal"],
         "mixed": [r for r in rows if r.registration is not None and r.registration.mixed_languages],
         "rejected": [r for r in rows if r.rejected is not None],
-        "counts": services.counts(rows),
-        "locked": services.is_locked(event),
-        "lock_time": services.lock_time(event),
+        "counts": overview.counts(rows),
+        "locked": lock.is_locked(event),
+        "lock_time": lock.lock_time(event),
         "setup": setup,
         "banlist_label": services.banlist_label(event),
         "library_lists": Banlist.objects.filter(frozen=False).order_by("-name").values_list("name", flat=True),
@@ -158,7 +158,7 @@ def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 def deck_lock(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        stamped = services.lock_decks(event, by=Staff(request.user))
+        stamped = lock.lock_decks(event, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -196,7 +196,7 @@ def deck_detail(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
     """Staff submit for a player before the lock; after it, a judge changes the list with a reason."""
     player = _event_player(event, player_id)
     registration = DeckRegistration.objects.filter(player=player).first()
-    locked = services.is_locked(event)
+    locked = lock.is_locked(event)
     judge_mode = locked or request.GET.get("judge") == "1"
     form_class = JudgeChangeForm if judge_mode and registration is not None else DeckForm
     context = _registration_context(registration)

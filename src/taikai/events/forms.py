@@ -5,11 +5,22 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+from taikai.cards.models import Banlist
 from taikai.core.ruleset import DEFAULT, Ruleset, builtin, builtin_names
 from taikai.events.models import Event, StaffRole
+from taikai.events.ruleset_words import described
+
+
+class _ListName(forms.ChoiceField):
+    """A drop-down of the imported F/L lists on the page; the API may still name a list not imported yet (the deck
+    lists are checked against it once it is)."""
+
+    def valid_value(self, value: Any) -> bool:
+        return isinstance(value, str) and len(value) <= 100
 
 
 class EventForm(forms.Form):
@@ -35,15 +46,19 @@ class EventForm(forms.Form):
     deck_deadline = forms.DateTimeField(
         label=_("Deck list deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
-    banlist_name = forms.CharField(label=_("Forbidden/Limited list"), max_length=100, required=False)
+    banlist_name = _ListName(label=_("Forbidden/Limited list"), required=False, choices=[])
     is_team_event = forms.BooleanField(label=_("Team event"), required=False)
 
     def __init__(self, *args: object, ruleset: Ruleset | None = None, **kwargs: object) -> None:
         """``ruleset``: the event's own (when editing); the numbers the form shows come from it, or from
         each built-in ruleset offered."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["ruleset_name"].choices = [(n, _ruleset_choice(_builtin(n))) for n in builtin_names()]
+        ruleset_field = self.fields["ruleset_name"]
+        assert isinstance(ruleset_field, forms.ChoiceField)
+        ruleset_field.choices = [(n, _ruleset_choice(_builtin(n))) for n in builtin_names()]
+        ruleset_field.widget = forms.RadioSelect(choices=ruleset_field.choices)
         self.fields["ruleset_name"].initial = DEFAULT
+        self._banlists(str(self.initial.get("banlist_name") or ""))
         rules = ruleset or _builtin(DEFAULT)
         seats = rules.team.seats
         self.fields["is_team_event"].label = gettext("Team event (%(n)s players a team, seats %(seats)s)") % {
@@ -54,6 +69,51 @@ class EventForm(forms.Form):
             self.fields["ruleset_name"].help_text = gettext("This event: %(summary)s") % {
                 "summary": _ruleset_summary(ruleset)
             }
+
+    def _banlists(self, current: str) -> None:
+        """The imported F/L lists, newest first; the event's own kept even if the library no longer has it."""
+        names = list(
+            Banlist.objects.filter(frozen=False).order_by("-edition", "-imported_at").values_list("name", flat=True)
+        )
+        if current and current not in names:
+            names.append(current)
+        field = self.fields["banlist_name"]
+        field.choices = [("", gettext("— choose later (on the deck lists page)"))] + [(n, n) for n in names]  # type: ignore[attr-defined]
+        self.no_banlists = not names
+
+    def ruleset_options(self) -> list[dict[str, Any]]:
+        """Each built-in ruleset with what it forbids and changes (the picker's words, from the ruleset data)."""
+        chosen = str(self["ruleset_name"].value() or DEFAULT)
+        return [
+            {
+                "name": n,
+                "title": _title(_builtin(n)),
+                "summary": _ruleset_summary(_builtin(n)),
+                "lines": described(n),
+                "checked": n == chosen,
+            }
+            for n in builtin_names()
+        ]
+
+    def warnings(self, before: dict[str, Any] | None = None) -> list[str]:
+        """What the organizer should look at before saving: a date already past, a deck deadline already past
+        (only for a value this save sets; an event held yesterday is not warned about at every edit)."""
+        data, before = self.cleaned_data, before or {}
+        out = []
+        day = data.get("date")
+        if day is not None and day != before.get("date") and day < timezone.localdate():
+            out.append(gettext("The date %(date)s is already past.") % {"date": day.isoformat()})
+        deadline = data.get("deck_deadline")
+        if deadline is not None and deadline != before.get("deck_deadline") and deadline < timezone.now():
+            shown = timezone.localtime(deadline).strftime("%Y-%m-%d %H:%M")
+            out.append(
+                gettext("The deck list deadline %(at)s is already past: deck lists lock at once.") % {"at": shown}
+            )
+        return out
+
+
+def _title(ruleset: Ruleset) -> str:
+    return ruleset.title_ja if (get_language() or "ja").startswith("ja") else ruleset.title_en
 
 
 @functools.cache

@@ -100,6 +100,11 @@ _R(
 )
 _R("already-dropped", "すでにドロップしています。", "Already dropped.")
 _R("already-disqualified", "すでに失格になっています。", "Already disqualified.")
+_R(
+    "announcement-changed",
+    "ほかの人が先にお知らせを変えました。いま表示中: 「{text}」。必要ならもう一度送ってください。",
+    "Someone changed the announcement first. Now shown: “{text}”. Send yours again if it is still needed.",
+)
 _R("bad-characters", "{field} に使えない文字（制御文字）が含まれています。", "{field} contains a control character.")
 _R("bad-pin", "PIN は{digits}〜12桁の数字です。", "A PIN is {digits} to 12 digits.")
 _R(
@@ -135,7 +140,7 @@ _R(
 _R("bad-seed", "シードは 0 から {limit} までの整数です。", "A seed is a whole number from 0 to {limit}.")
 _R(
     "repair-result-in",
-    "結果が入っている卓があるため組み直せません（卓 {tables}）。結果のない卓は「組み合わせを編集」で変えられます。",
+    "結果が入っている卓があるため組み直せません（{tables}番卓）。結果のない卓は「組み合わせを編集」で変えられます。",
     "Tables with a result cannot be paired again (table {tables}). Tables without one can be changed with "
     "Edit pairings.",
 )
@@ -146,7 +151,7 @@ _R(
 )
 _R(
     "table-has-result",
-    "卓 {table}（{a} 対 {b}）は結果が入っているため変えられません。",
+    "{table}番卓（{a} 対 {b}）は結果が入っているため変えられません。",
     "Table {table} ({a} v {b}) has a result and cannot be changed.",
 )
 _R(
@@ -285,8 +290,15 @@ _R(
     "Cannot import the event file ({part} is not right). Choose a file exported from taikai.",
 )
 _R(
+    "import-version",
+    "この大会データは形式のバージョン {version} で、このサーバーが読めるのはバージョン {readable} です。"
+    "新しい taikai で書き出したファイルなら、このサーバーの taikai を更新してから読み込んでください。",
+    "This event file is format version {version}; this server reads versions {readable}. If it was exported by a "
+    "newer taikai, update taikai on this server, then import it again.",
+)
+_R(
     "event-finished",
-    "この大会は終了しています。登録も受付もできません。",
+    "この大会は終了しています。登録もチェックインもできません。",
     "This event has finished: nobody can register or check in.",
 )
 _R(
@@ -333,7 +345,7 @@ _R(
 )
 _R(
     "not-checked-in",
-    "{name} は受付（チェックイン）していないため、組み合わせに入れられません。",
+    "{name} はチェックインしていないため、組み合わせに入れられません。",
     "{name} has not checked in and cannot be paired.",
 )
 _R("round-finished", "このラウンドは終わっています。", "This round is over.")
@@ -389,6 +401,7 @@ FIELDS = {
     "role": ("役割", "role"),
     "ruleset": ("ルールセット", "ruleset"),
     "contact": ("連絡先", "contact"),
+    "announcement": ("お知らせ", "the announcement"),
 }
 
 

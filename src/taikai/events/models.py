@@ -54,6 +54,9 @@ class Event(models.Model):
     tiebreak_seed = models.BigIntegerField()  # the recorded draw for final ties (never the player ID)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # An imported copy (docs/event-json.md): when, and from which file's event (its name and export time).
+    imported_at = models.DateTimeField(null=True, blank=True)
+    imported_from = models.CharField(max_length=200, blank=True)
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -339,3 +342,17 @@ def create_round(*, pairing_input: dict[str, Any], pairing_report: list[Any] | N
     rnd = Round.objects.create(**fields)
     RoundPairing.objects.create(round=rnd, input=pairing_input, report=pairing_report or [])
     return rnd
+
+
+class Announcement(models.Model):
+    """A short message from the organizer to the projector and every player's page (お知らせ), shown until the
+    next one replaces it; a cleared announcement is a row with no text. Rows are only added, so the console
+    lists what was said and when."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(max_length=500, blank=True)
+    sent_at = models.DateTimeField(auto_now_add=True)
+    sent_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["-id"]

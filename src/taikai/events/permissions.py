@@ -7,8 +7,8 @@ another event. The player acts on their own things only; ``System`` is taikai's 
 Who does what (PRODUCT.md, CS 3):
 
 - the organizer (``require_organizer``): registration, check-in, players' links, drops, result entry and
-  correction, the round clock, exports with contact details, prize ranks, publishing the declared deck
-  archetypes before the event ends;
+  correction (a judge corrects a result they entered themself: ``may_correct_result``), the round clock,
+  exports with contact details, prize ranks, publishing the declared deck archetypes before the event ends;
 - any judge (``require_judge``): judge calls, penalties up to the head judge's rungs, time extensions for a
   ruling (TIME-4: at most the ruling's length), the time procedure, deck checks, table tools, playoff pairings;
 - the event's one head judge (``require_head_judge``): disqualification and heavier, appeals, removing a
@@ -99,6 +99,20 @@ def require_staff(actor: Actor, event: Event) -> None:
 def require_judge(actor: Actor, event: Event) -> None:
     if not is_judge(actor, event):
         raise PermissionDenied("not-judge")
+
+
+def may_correct_result(actor: Actor, event: Event, entered_by_id: int | None) -> bool:
+    """END-3: the organizer corrects any decided result; a judge corrects the result they entered themself (the
+    time procedure's end, a disputed table they settled: a mis-tap at the table is theirs to put right) as long
+    as nobody entered another after it. ``entered_by_id``: the account behind the table's latest report."""
+    if is_organizer(actor, event):
+        return True
+    return isinstance(actor, Staff) and is_judge(actor, event) and entered_by_id == actor.user.pk
+
+
+def require_result_corrector(actor: Actor, event: Event, entered_by_id: int | None) -> None:
+    if not may_correct_result(actor, event, entered_by_id):
+        raise PermissionDenied("not-organizer")
 
 
 def require_head_judge(actor: Actor, event: Event) -> None:

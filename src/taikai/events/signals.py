@@ -8,15 +8,14 @@ imports neither.
 Every signal is sent with the model class as ``sender`` and these keyword arguments (ids are ints;
 ``actor`` is the staff user who acted, or None when a player acted from their phone or taikai itself did):
 
-- ``result_reported``, ``result_confirmed``, ``result_disputed``, ``result_corrected``: event_id,
-  match_id, player_id (the reporting player, or None when staff acted), version (the match's, after the
-  change), actor, before_status (the match status before the change). Reported: the first report of a
-  match; confirmed: the opponent's matching report, or staff entering the slip; disputed: the two reports
-  disagree (END-4); corrected: a person decided a result on the correction path, with ``reason`` and
-  ``cause``: "correction" (staff, END-3), "penalty" (a penalty's duel or match loss, PEN-1) or "overturn"
-  (an appeal took a penalty back, PEN-6), "withdrawal" (the head judge withdrew their own penalty, PEN-6) or
-  "leaving" (a drop or a REG-2 mark ended the table being played, ``core.open_match``); a finished table
-  changed is ``before_status != "pending"``.
+- ``result_confirmed``, ``result_disputed``, ``result_corrected``: event_id, match_id, player_id (the reporting
+  player, or None when staff acted), version (the match's, after the change), actor, before_status (the match
+  status before the change). Confirmed: the opponent's matching report, or staff entering the slip; disputed: the
+  two reports disagree (END-4); corrected: a person decided a result on the correction path, with ``reason`` and
+  ``cause``: "correction" (staff, END-3), "penalty" (a penalty's duel or match loss, PEN-1) or "overturn" (an
+  appeal took a penalty back, PEN-6), "withdrawal" (the head judge withdrew their own penalty, PEN-6) or "leaving"
+  (a drop or a REG-2 mark ended the table being played, ``core.open_match``); a finished table changed is
+  ``before_status != "pending"``.
 - ``result_needs_decision``: event_id, match_id, version, reason, actor — an overturned penalty's table is in a
   round already over: its result stays until someone decides a correction (PEN-6).
 - ``result_read_by_taikai``: event_id, match_id, version, readings (``core.match.READINGS``), actor — a result
@@ -30,11 +29,11 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
   result different from the one played (CS 4.3, INF-22). Sent at once, like the one above.
 - ``round_paired``: event_id, round_id, number, actor.
 - ``round_started``: event_id, round_id, number, actor.
-- ``player_dropped``: event_id, player_id, actor.
-- ``time_called``: event_id, match_id, actor — a judge started the time procedure at a table (TIME-S).
-- ``penalty_issued``: event_id, penalty_id, player_id, rung, actor.
-- ``player_disqualified``: event_id, penalty_id, player_id, rung, actor — a penalty that removes the
-  player from the event (PEN-1).
+
+Only what another app acts on is a signal. Everything else that happened (a first report, a drop, time called,
+a penalty, a disqualification) is an audit entry, and that is what the live stream (``taikai.api.stream``) and
+the webhooks (``taikai.api.webhooks``) read: they follow the event's audit log by entry id, so a reader that
+was away catches up from the last id it saw, which a signal (heard only by a process listening then) cannot do.
 """
 
 from __future__ import annotations
@@ -49,7 +48,6 @@ from django.dispatch import Signal
 from taikai.events import actions
 from taikai.events.errors import ServiceError
 
-result_reported = Signal()
 result_confirmed = Signal()
 result_disputed = Signal()
 result_corrected = Signal()
@@ -59,14 +57,10 @@ intentional_draw_attempted = Signal()
 misreport_suspected = Signal()
 round_paired = Signal()
 round_started = Signal()
-player_dropped = Signal()
-time_called = Signal()
-penalty_issued = Signal()
-player_disqualified = Signal()
 
-# What a player's report made of the match, by the audit action the results service records.
+# What a player's report made of the match that the apps hear of, by the audit action the results service
+# records (a first report waiting for the opponent is announced to nobody: it is in the audit log).
 RESULT_BY_ACTION = {
-    actions.RESULT_REPORTED: result_reported,
     actions.RESULT_CONFIRMED: result_confirmed,
     actions.RESULT_DISPUTED: result_disputed,
 }

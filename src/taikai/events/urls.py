@@ -1,9 +1,11 @@
 from django.urls import path
 
 from taikai.events.views import (
+    announcements,
     archetypes,
     exports,
     limits,
+    match_result,
     organizer,
     player,
     public,
@@ -22,6 +24,8 @@ urlpatterns = [
     path("events/<int:event_id>/limits/lift/", limits.lift_lockout, name="lift_lockout"),
     path("events/<int:event_id>/staff/", organizer.staff_manage, name="staff_manage"),
     path("events/<int:event_id>/staff/remove/", organizer.staff_remove, name="staff_remove"),
+    path("events/<int:event_id>/announcement/", announcements.announcement_send, name="announcement_send"),
+    path("e/<int:event_id>/announcement.json", announcements.announcement_json, name="announcement_json"),
     path("events/<int:event_id>/registration/", organizer.registration_toggle, name="registration_toggle"),
     path("events/<int:event_id>/round-plan/", round_plan.round_plan_set, name="round_plan_set"),
     path("events/<int:event_id>/archetypes/", archetypes.archetypes_publication, name="archetypes_publication"),
@@ -54,7 +58,7 @@ urlpatterns = [
         "events/<int:event_id>/rounds/<int:number>/clock/<str:action>/", rounds.round_clock_action, name="round_clock"
     ),
     path("events/<int:event_id>/rounds/<int:number>/results/", scorekeeper.round_results, name="round_results"),
-    path("events/<int:event_id>/matches/<int:match_id>/result/", rounds.match_result, name="match_result"),
+    path("events/<int:event_id>/matches/<int:match_id>/result/", match_result.match_result, name="match_result"),
     path("events/<int:event_id>/standings/", exports.staff_standings, name="event_standings"),
     path("events/<int:event_id>/export.json", exports.event_export, name="event_export"),
     path("events/<int:event_id>/standings.csv", exports.standings_csv, name="standings_csv"),
@@ -76,4 +80,5 @@ urlpatterns = [
     path("p/<str:token>/notices/<int:notice_id>/close/", player.player_close_notice, name="player_close_notice"),
     path("p/<str:token>/pin/", player.player_set_pin, name="player_set_pin"),
     path("p/<str:token>/register/", player.player_registers_another, name="player_registers_another"),
+    path("p/<str:token>/registered/", player.player_registered, name="player_registered"),
 ]

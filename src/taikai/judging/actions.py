@@ -3,6 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from taikai.audit.actions import register
 
 CALL_RAISED = register("taikai.judging.call_raised", _("Judge called"))
+CALL_JOINED = register("taikai.judging.call_joined", _("Judge call joined by another player at the table"))
+CALL_WITHDRAWN = register("taikai.judging.call_withdrawn", _("Judge call taken back by the player"))
 CALL_TAKEN = register("taikai.judging.call_taken", _("Judge call taken"))
 CALL_RULED = register("taikai.judging.call_ruled", _("Ruling recorded"))
 CALL_CLOSED = register("taikai.judging.call_closed", _("Judge call closed"))
@@ -23,3 +25,5 @@ DATABASE_IMPORTED = register("taikai.judging.database_imported", _("Violator dat
 PRIZE_RANKS_SET = register("taikai.judging.prize_ranks_set", _("Prize ranks defined"))
 PLAYOFF_PAIRED = register("taikai.judging.playoff_paired", _("Playoff paired"))
 TABLE_TOOL = register("taikai.judging.table_tool", _("Coin, die or loop counter used"))
+# registered by the API app, where publishing began; entries already logged keep the name
+PRIZES_PUBLISHED = register("taikai.api.prizes_published", _("Prize list published"))

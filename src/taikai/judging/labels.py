@@ -74,7 +74,14 @@ def kind_label(kind: str) -> str:
 
 
 def infraction_label(infraction: str) -> str:
+    """The ID and the words, for the event's log (where an entry is cited by its ID)."""
     return f"{infraction} {INFRACTION_LABELS.get(infraction, '')}".strip()
+
+
+def infraction_words(infraction: str) -> str:
+    """The words alone, for the judges' pages (issue 24): the ID only where no words exist (a ruleset's own
+    infraction); a page that needs the ID to cite shows it apart, as a small hint."""
+    return str(INFRACTION_LABELS.get(infraction, infraction))
 
 
 # The link to the judges' queue in the events staff navigation (events/_event_nav.html); translated here.

@@ -31,8 +31,14 @@ _R(
 _R("not-in-event", "このプレイヤーはこの大会にいません。", "This player is not in this event.")
 _R("no-current-match", "このプレイヤーには今の対戦がありません。", "This player has no current match.")
 _R("call-closed", "このジャッジコールは終了しています。", "This judge call is closed.")
+_R("call-not-yours", "このジャッジコールはあなたが呼んだものではありません。", "You did not make this judge call.")
+_R(
+    "call-already-taken",
+    "ジャッジがもう向かっています。取り消さずに、そのままお待ちください。",
+    "A judge is already on the way: the call can no longer be taken back. Please wait at your table.",
+)
 _R("table-required", "卓番号を入力してください。", "Enter a table number.")
-_R("unknown-table", "卓 {table} は今のラウンドにありません。", "There is no table {table} in the current round.")
+_R("unknown-table", "{table}番卓は今のラウンドにありません。", "There is no table {table} in the current round.")
 _R("description-required", "内容を入力してください。", "Please describe what happened.")
 _R("already-overturned", "この罰則はすでに取り消されています。", "This penalty was already overturned.")
 _R("appeal-decided", "この上告はすでに裁定済みです。", "This appeal has already been decided.")
@@ -46,10 +52,19 @@ _R(
     "この罰則はヘッドジャッジ自身の裁定ではありません。取り消すには、プレイヤーがヘッドジャッジに上告します。",
     "This penalty is not the head judge's own ruling: to take it back, the player appeals to the head judge.",
 )
-_R("bad-decision", "裁定は支持か取り消しです。", "A decision is either uphold or overturn.")
+_R(
+    "bad-decision",
+    "罰則（裁定）を維持するか取り消すかを選んでください。",
+    "Choose to keep the penalty (the ruling) or to cancel it.",
+)
 _R("bad-prize-ranks", "賞の順位が正しくありません: {detail}", "The prize ranks are not valid: {detail}")
 _R("bad-import", "取り込めないファイルです: {detail}", "This file cannot be imported: {detail}")
 _R("procedure-done", "時間切れの処理はもう終わっています。", "The time procedure is already finished.")
+_R(
+    "procedure-not-done",
+    "時間切れの処理はまだ終わっていません。画面の指示に従って進めてください。",
+    "The time procedure is not finished yet: follow the step shown on the page.",
+)
 _R(
     "procedure-input",
     "今はその操作はできません（ほかの人が先に進めたかもしれません）。画面の指示に従ってください。",
@@ -83,13 +98,11 @@ _R(
 )
 _R(
     "extension-call-elsewhere",
-    "このジャッジコールは別の卓（{table}卓）のものです。",
+    "このジャッジコールは別の卓（{table}番卓）のものです。",
     "That judge call is for another table (table {table}).",
 )
 _R(
     "bad-downgrade-steps",
-    "受賞資格を下げる段階数は1から{most}までです (PEN-2)。"
-    "賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
-    "A prize is lowered by 1 to {most} steps (PEN-2). Taking the prize away is a DQ losing prize eligibility "
-    "(head judge).",
+    "受賞資格を下げる段階数は1から{most}までです。賞を失わせるのは「受賞資格を失う失格」(ヘッドジャッジ) です。",
+    "A prize is lowered by 1 to {most} steps. Taking the prize away is a DQ losing prize eligibility (head judge).",
 )

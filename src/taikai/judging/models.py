@@ -59,6 +59,21 @@ class JudgeCall(models.Model):
         ]
 
 
+class CallCaller(models.Model):
+    """A player who called a judge to their table (JUDGE-1): one card per table, with every player who called
+    on it. ``withdrawn_at``: the player took their call back before a judge took it (kept, not deleted)."""
+
+    call = models.ForeignKey(JudgeCall, on_delete=models.CASCADE, related_name="callers")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    question = models.TextField(blank=True)
+    called_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["call", "player"], name="call_caller_once")]
+
+
 class TimeProcedureRun(models.Model):
     """The inputs a judge gave the time procedure at one table, replayed through core on every load."""
 
@@ -196,3 +211,17 @@ class TableToolLog(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+
+class PrizePublication(models.Model):
+    """The organizer published the event's prize list: from then on anyone may read it.
+
+    Written by ``taikai.judging.services.prizes.publish_prizes``; the table keeps the name it had under the API
+    app."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="prize_publication")
+    published_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    published_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "taikai_api_prizepublication"

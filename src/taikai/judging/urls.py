@@ -1,13 +1,13 @@
 from django.urls import path
 
-from taikai.judging.views import penalties, prizes, public, queue
+from taikai.judging.views import call, penalties, prizes, public, queue
 
 E = "events/<int:event_id>/judging/"
 urlpatterns = [
     path(E, queue.judge_queue, name="judge_queue"),
     path(E + "reports/dismiss-spam/", queue.dismiss_spam_reports, name="dismiss_spam_reports"),
     path(E + "calls/new/", queue.call_new, name="judge_call_new"),
-    path(E + "calls/<int:call_id>/", queue.call_detail, name="judge_call"),
+    path(E + "calls/<int:call_id>/", call.call_detail, name="judge_call"),
     path(E + "matches/<int:match_id>/time/", queue.time_procedure, name="time_procedure"),
     path(E + "tables/<int:table>/", queue.table_tools, name="table_tools"),
     path(E + "penalties/", penalties.penalty_list, name="penalty_list"),
@@ -23,6 +23,7 @@ urlpatterns = [
     path("judging/rules/", public.rules_reference, name="rules_reference"),
     path("e/<int:event_id>/report/", public.report_form, name="spectator_report"),
     path("p/<str:token>/judge/", public.player_call, name="player_call_judge"),
+    path("p/<str:token>/judge/<int:call_id>/cancel/", public.player_call_withdraw, name="player_call_withdraw"),
     path("p/<str:token>/report-table/", public.player_table_report, name="player_table_report"),
     path("p/<str:token>/appeal/", public.player_appeal, name="player_appeal"),
     path("p/<str:token>/record/", public.player_record, name="player_record"),

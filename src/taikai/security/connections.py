@@ -6,7 +6,11 @@ header byte every few seconds, was kept open forever (3,000 of them in the attac
 protocol with a guard, closes a connection:
 
 - whose request head is not complete `TAIKAI_HEADER_TIMEOUT` seconds after the connection opened, or after
-  the first byte of the next request on a kept-alive connection (a 408, then closed);
+  the first byte of the next request on a kept-alive connection (a 408, then closed). A client may send that
+  byte before uvicorn counts the response complete: a2wsgi writes the whole body, then an empty last message
+  from the WSGI thread, and a client holding the whole body (its Content-Length) rightly starts the next
+  request. Such a head gets its deadline when the response completes; before, it got none, and waited for
+  uvicorn's keep-alive close instead (seen under load: 5 s, not 2);
 - whose request head grows past `TAIKAI_MAX_HEADER_BYTES` (431);
 - that would be more than `TAIKAI_MAX_CONNECTIONS` open in this process, or more than
   `TAIKAI_MAX_CONNECTIONS_PER_ADDRESS` from one client address (503 at once; a trusted proxy's address is
@@ -55,6 +59,7 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
     _cycle_at_arm: Any = None
     _head = b""  # the bytes of the request head so far, up to the limit (and the blank line that ends it)
     _address = ""
+    _early = False  # bytes of the next request came before this response was complete
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
@@ -82,6 +87,8 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         waiting = self.cycle is None or self.cycle.response_complete
         if waiting and self._deadline is None:  # the first byte of the next request on a kept-alive connection
             self._arm()
+        elif not waiting and not self.cycle.more_body:  # this request is all in: these bytes are the next one's
+            self._early = True
         if self._deadline is not None and self.cycle is self._cycle_at_arm:
             # only the head counts: a body that comes in the same packet as its head is the body's cap's business
             self._head = (self._head + data)[: LIMITS.max_header_bytes + 4]
@@ -91,6 +98,13 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
         super().data_received(data)
         if self._deadline is not None and self.cycle is not self._cycle_at_arm:
             self._disarm()  # the whole head is in: the request runs (its body has its own deadline)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        early, self._early = self._early, False
+        # a pipelined head already complete runs now (self.cycle is its own, unfinished): only a partial one waits
+        if early and self._deadline is None and self.cycle.response_complete and not self.transport.is_closing():
+            self._arm()
 
     def _arm(self) -> None:
         self._cycle_at_arm = self.cycle

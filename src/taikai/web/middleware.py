@@ -38,7 +38,7 @@ class LanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = choose_language(request)
         translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         translation.deactivate()

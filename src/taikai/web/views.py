@@ -6,12 +6,15 @@ from django.conf import settings
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from taikai.cards.models import Card
+from taikai.web import first_run
 from taikai.web.middleware import SUPPORTED
 
 
@@ -36,8 +39,18 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     from taikai.events.site_roles import is_organizer
 
     user = request.user
-    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()  # type: ignore[union-attr]
-    context = {"events": events[:50], "can_create": is_organizer(user), "stopped_webhooks": _stopped_webhooks(user)}
+    assert not isinstance(user, AnonymousUser)  # login_required
+    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()
+    shown = list(events[:50])
+    can_create = is_organizer(user)
+    steps = first_run.checklist(user, shown) if can_create else []
+    context = {
+        "events": shown,
+        "can_create": can_create,
+        "stopped_webhooks": _stopped_webhooks(user),
+        "first_run": steps if not all(s.done for s in steps) else [],
+        "card_count": Card.objects.count() if user.is_staff else None,
+    }
     return render(request, "taikai/dashboard.html", context)
 
 

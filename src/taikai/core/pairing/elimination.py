@@ -85,6 +85,24 @@ def next_round(winners: Sequence[PlayerId]) -> BracketRound:
     return _pair_slots(tuple(winners))
 
 
+@dataclass(frozen=True)
+class Stage:
+    """What a bracket round is called (決勝 / 準決勝 / 準々決勝, and before those 決勝トーナメント N回戦):
+    ``code`` is final, semifinal, quarterfinal or round; ``number`` is its place in the bracket (1 = first)."""
+
+    code: str
+    number: int
+
+
+def stage(number: int, tables: int) -> Stage:
+    """The stage of the bracket's ``number``-th round from its tables, byes included: every bracket round has a
+    power of two of them (byes fill the first round), so 1 is the final, 2 the semifinals, 4 the quarterfinals,
+    whatever the size of the cut."""
+    left = max(tables, 1).bit_length()  # rounds to play, this one included
+    codes = {1: "final", 2: "semifinal", 3: "quarterfinal"}
+    return Stage(codes.get(left, "round"), number)
+
+
 def _pair_slots(slots: tuple[PlayerId | None, ...]) -> BracketRound:
     pairings: list[tuple[PlayerId, PlayerId]] = []
     byes: list[PlayerId] = []

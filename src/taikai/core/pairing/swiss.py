@@ -112,16 +112,16 @@ def _event(inp: PairingInput) -> _Event:
             raise PairingError(Problem("duplicate-player", player=p.id))
         known.add(p.id)
     for p in inp.players:
-        for o in p.opponents:
-            if o not in known:
-                raise PairingError(Problem("unknown-opponent", player=p.id, opponent=o))
+        if not known.issuperset(p.opponents):
+            o = next(o for o in p.opponents if o not in known)
+            raise PairingError(Problem("unknown-opponent", player=p.id, opponent=o))
     for a, b in inp.forbidden:
         for x in (a, b):
             if x not in known:
                 raise PairingError(Problem("unknown-player", player=x))
     active = sorted((p for p in inp.players if not p.dropped), key=lambda p: -p.points)
     index = {p.id: i for i, p in enumerate(active)}
-    met = [{index[o] for o in p.opponents if o in index} for p in active]
+    met = [_met(index, p.opponents) for p in active]
     barred: list[set[int]] = [set() for _ in active]
     for a, b in inp.forbidden:
         if a in index and b in index:
@@ -143,6 +143,13 @@ def _event(inp: PairingInput) -> _Event:
         groups=groups,
         group_of=group_of,
     )
+
+
+def _met(index: dict[PlayerId, int], opponents: tuple[PlayerId, ...]) -> set[int]:
+    """The indices of the active opponents met (a dropped one has none)."""
+    met: set[int | None] = set(map(index.get, opponents))
+    met.discard(None)
+    return met  # type: ignore[return-value]
 
 
 def _weights(ev: _Event) -> _Weights:

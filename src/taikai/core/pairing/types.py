@@ -9,17 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taikai.core.problems import Problem
+from taikai.core.problems import ProblemError
 
 PlayerId = int | str
 
 
-class PairingError(Exception):
+class PairingError(ProblemError):
     """A request that cannot be paired; ``problem`` carries a code and parameters, never a sentence."""
-
-    def __init__(self, problem: Problem):
-        super().__init__(str(problem))
-        self.problem = problem
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from django.db.backends.sqlite3 import base
 _in_process = threading.Lock()
 
 
-class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
+class DatabaseWrapper(base.DatabaseWrapper):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writer_file: Any = None
@@ -40,7 +40,7 @@ class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
                 raise
             self._writer_file = handle
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]  # not in django-stubs
         except BaseException:
             self._release_writer()
             raise
@@ -55,7 +55,7 @@ class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
                 _in_process.release()
 
     def _set_autocommit(self, autocommit: bool) -> None:
-        super()._set_autocommit(autocommit)
+        super()._set_autocommit(autocommit)  # type: ignore[misc]  # not in django-stubs
         if autocommit:  # the outermost atomic block has committed or rolled back
             self._release_writer()
 

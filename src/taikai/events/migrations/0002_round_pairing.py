@@ -2,9 +2,11 @@
 
 import django.db.models.deletion
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def copy_pairings(apps, schema_editor):
+def copy_pairings(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Move each round's stored pairing input and report into its own row (kept apart from the round)."""
     Round = apps.get_model("events", "Round")
     RoundPairing = apps.get_model("events", "RoundPairing")

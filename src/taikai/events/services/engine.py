@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from taikai.core.pairing import elimination
@@ -54,7 +53,7 @@ def pair_swiss(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "pairings": [list(p) for p in result.pairings],
         "byes": list(result.byes),
-        "explanations": [asdict(e) for e in result.explanations],
+        "explanations": [dict(vars(e)) for e in result.explanations],  # plain fields: asdict without its copying
     }
 
 

@@ -6,12 +6,16 @@ Nothing here adds up points: pairing, standings and previews all call ``event_sh
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 
 from django.db.models import Q
 
+from taikai.audit.models import last_change
 from taikai.core import sheet as core_sheet
 from taikai.core.sheet import Entrant, EventFacts, RoundFacts, Sheet, Stage, Table
+from taikai.db.heavy import in_write_transaction
 from taikai.events.models import Event, Match, Round, TeamMatch
 
 
@@ -52,8 +56,42 @@ def event_facts(
 
 
 def event_sheet(event: Event, before_round: int | None = None, overrides: Mapping[int, str] | None = None) -> Sheet:
-    """Every player's record (points, opponents, byes, missed rounds, stage reached)."""
+    """Every player's record (points, opponents, byes, missed rounds, stage reached).
+
+    Outside a write transaction the current sheet is built once per change to the event and shared
+    (``current_sheet``); inside one, the transaction may have changed facts it has not logged yet, so the
+    sheet is read afresh (a service that knows its writes so far are logged asks ``current_sheet`` itself)."""
+    if before_round is None and not overrides and not in_write_transaction():
+        return current_sheet(event)
     return core_sheet.sheet(event_facts(event, before_round, overrides), event.ruleset)
+
+
+_SHEETS: OrderedDict[tuple[object, ...], Sheet] = OrderedDict()
+_SHEETS_KEPT = 8  # a few events' current sheets (one 4,096-player sheet is a few MB)
+_sheets_guard = threading.Lock()
+
+
+def current_sheet(event: Event) -> Sheet:
+    """The event's sheet as it stands, keyed by its latest audit entry (every change writes one, and an entry
+    is never removed, so a key names one state of the event's facts): the standings after a round's last
+    result and the next round's pairing read the same sheet.
+
+    Inside a transaction, call it only where every write so far has its audit entry. A sheet built inside a
+    write transaction is not kept: that transaction may still roll back, and on SQLite its audit entry's id
+    would then be given to another change."""
+    key = (event.pk, event.created_at, last_change(event.pk), event.ruleset_fingerprint)
+    with _sheets_guard:
+        found = _SHEETS.get(key)
+        if found is not None:
+            _SHEETS.move_to_end(key)
+            return found
+    built = core_sheet.sheet(event_facts(event), event.ruleset)
+    if not in_write_transaction():
+        with _sheets_guard:
+            _SHEETS[key] = built
+            while len(_SHEETS) > _SHEETS_KEPT:
+                _SHEETS.popitem(last=False)
+    return built
 
 
 def round_facts(rnd: Round) -> RoundFacts:

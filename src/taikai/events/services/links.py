@@ -17,7 +17,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -25,6 +24,7 @@ from django.utils.crypto import salted_hmac
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.core.collation import name_order
 from taikai.events import actions, reads
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
@@ -119,8 +119,9 @@ class SlipRun:
         return len(self.slips) - len(self.issued)
 
 
-def print_all_slips(event: Event, *, by: Actor) -> SlipRun:
-    """Every checked-in player's slip. A live link is printed as it is; a player without one gets one, unless the
+def print_all_slips(event: Event, *, by: Actor, registered: bool = False) -> SlipRun:
+    """Every checked-in player's slip (``registered``: every registered player, checked in or not, for slips
+    printed before the doors open). A live link is printed as it is; a player without one gets one, unless the
     desk revoked it (undoing a revocation is a decision: the re-issue)."""
     require_staff(by, event)
     slips: list[tuple[Player, str]] = []
@@ -128,7 +129,10 @@ def print_all_slips(event: Event, *, by: Actor) -> SlipRun:
     revoked: list[Player] = []
     unprintable: list[Player] = []
     with transaction.atomic():
-        players = list(Player.objects.select_for_update().filter(event=event, checked_in_at__isnull=False))
+        chosen = Player.objects.filter(event=event)
+        if not registered:
+            chosen = chosen.filter(checked_in_at__isnull=False)
+        players = list(chosen.select_for_update())
         was_revoked = _revoked_ids(event, [p for p in players if not p.access_token_hash])
         for player in players:
             token = slip_token(player)
@@ -153,6 +157,7 @@ def print_all_slips(event: Event, *, by: Actor) -> SlipRun:
             issued=len(issued),
             kept=len(slips) - len(issued),
             left_out=[p.pk for p in revoked + unprintable],
+            registered=registered,
         )
     slips.sort(key=lambda slip: _kana_key(slip[0]))
     issued.sort(key=_kana_key)
@@ -174,10 +179,5 @@ def _revoked_ids(event: Event, players: list[Player]) -> set[int]:
     return {int(pk) for pk, action in last.items() if action == actions.PLAYER_ACCESS_REVOKED}
 
 
-def _kana_key(player: Player) -> tuple[str, str]:
-    return _kana_sort(player.name_kana or player.name), player.name
-
-
-def _kana_sort(s: str) -> str:
-    s = unicodedata.normalize("NFKC", s)
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
+def _kana_key(player: Player) -> tuple[str, str, str]:
+    return name_order(player.name, player.name_kana)

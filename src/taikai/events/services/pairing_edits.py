@@ -218,5 +218,5 @@ def _replace_tables(rnd: Round, state: PairingState, pairs: list[Pair], by_id: d
     Match.objects.filter(pk__in=[m.pk for i, m in enumerate(old) if i not in same]).delete()
     new = [(i + 1, pair) for i, pair in enumerate(pairs) if i not in same]
     for table, (a, b) in new:
-        _create_matches(rnd, [(by_id[a], by_id[b] if b is not None else None)], manual=True, first_table=table)
+        _create_matches(rnd, [(a, b)], manual=True, first_table=table)
     return [table for table, _pair in new]

@@ -101,7 +101,7 @@ def register_prize_reader(reader: PrizeReader) -> None:
     _PRIZE_READERS.append(reader)
 
 
-# Whether the organizer has made the prize list public (taikai.api registers its publication).
+# Whether the organizer has made the prize list public (the judging app registers its publication).
 PublishedCheck = Callable[[Event], bool]
 _PUBLISHED: list[PublishedCheck] = []
 

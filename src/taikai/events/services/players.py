@@ -17,11 +17,12 @@ from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
+from taikai.core.collation import name_order
 from taikai.core.open_match import Ruling
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
 from taikai.db.heavy import require_outside_write
-from taikai.events import actions
+from taikai.events import actions, reads
 from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, as_dict
@@ -40,7 +41,6 @@ from taikai.events.services.links import player_for_token as player_for_token
 from taikai.events.services.links import print_all_slips as print_all_slips
 from taikai.events.services.links import reprint_slip as reprint_slip
 from taikai.events.services.links import revoke_access as revoke_access
-from taikai.events.signals import player_dropped, send_on_commit
 
 PLAYER_FIELDS = [
     "name",
@@ -82,7 +82,7 @@ def _clean_name(raw: str, field: str, required: bool = True) -> str:
 
 
 def _played_rounds(event: Event) -> int:
-    return event.rounds.filter(stage="swiss").count()
+    return reads.swiss_rounds_played(event.pk)
 
 
 def register_player(
@@ -254,7 +254,8 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     The rows are then written in batches of ``CSV_BATCH``, each its own transaction with its own audit entry
     naming the file (its SHA-256) and the Card Game IDs it registered, so another event's write waits for
     one batch at most. If the server stops mid-way, the finished batches stay registered; sending the same
-    file again registers the rest (its rows already registered by this file are skipped, not refused)."""
+    file again registers the rest (its rows already registered by this file are skipped, not refused).
+    Each imported player gets their personal link at once (issue 24, item 20)."""
     require_organizer(by, event)
     if not event.registration_open:
         raise ServiceError("registration-closed-late-entry")
@@ -264,12 +265,13 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
     for start in range(0, len(rows), CSV_BATCH):
         batch = rows[start : start + CSV_BATCH]
         with transaction.atomic():
-            done = [_register_row(event, by, values) for _line, values in batch]
+            done = [_with_link(_register_row(event, by, values)) for _line, values in batch]
             record(
                 actions.PLAYERS_IMPORTED,
                 actor=by,
                 event_id=event.pk,
                 count=len(done),
+                links_issued=len(done),
                 file=file_id,
                 card_game_ids=[p.card_game_id for p in done],
                 rows=len(rows),
@@ -279,6 +281,15 @@ def import_players_csv(event: Event, *, by: Actor, data: bytes) -> list[Player]:
         if start + CSV_BATCH < len(rows):
             time.sleep(CSV_PAUSE)
     return created
+
+
+def _with_link(player: Player) -> Player:
+    """An imported player gets their personal link at once (issue 24, item 20), so the desk can print every
+    slip before the doors open, the KTS way; the link is derived again from its seed when a slip prints."""
+    new_token(player)
+    player.version += 1
+    player.save(update_fields=LINK_FIELDS)
+    return player
 
 
 def _imported_by(event: Event, file_id: str) -> set[str]:
@@ -376,7 +387,10 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
     require_organizer(by, player.event)
     with transaction.atomic():
         # of=("self",): the event is read with the row (one statement), only the player's row is locked
-        player = Player.objects.select_for_update(of=("self",)).select_related("event").get(pk=player.pk)
+        locked = reads.locked_player(player.pk)
+        if locked is None:
+            raise Player.DoesNotExist  # as the ORM's get() said for a player removed meanwhile
+        player = locked
         if player.event.status == Event.Status.FINISHED:
             raise ServiceError("event-finished")
         before = as_dict(player, PLAYER_FIELDS)
@@ -473,7 +487,6 @@ def drop_player(player: Player, *, by: Actor) -> Player:
             after=as_dict(player, PLAYER_FIELDS),
         )
         _end_open_match(player, by, Ruling.DROP_CONCESSION)
-        send_on_commit(player_dropped, sender=Player, event_id=player.event_id, player_id=player.pk, actor=by)
     return player
 
 
@@ -571,10 +584,11 @@ def search_players(event: Event, query: str, limit: int = 20) -> list[Player]:
     q = unicodedata.normalize("NFKC", query or "").strip()
     players = Player.objects.filter(event=event)
     if not q:
-        return list(players.order_by("name_kana", "name")[:limit])
+        return sorted(players, key=lambda p: name_order(p.name, p.name_kana))[:limit]
     digits = q.replace("-", "").replace(" ", "")
     if digits.isdigit():
         return list(players.filter(card_game_id__startswith=digits)[:limit])
     from django.db.models import Q
 
-    return list(players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q)).order_by("name_kana", "name")[:limit])
+    found = players.filter(Q(name__icontains=q) | Q(name_kana__icontains=q))
+    return sorted(found, key=lambda p: name_order(p.name, p.name_kana))[:limit]

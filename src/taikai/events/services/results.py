@@ -29,10 +29,10 @@ from taikai.events import actions, reads, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round
-from taikai.events.permissions import require_judge, require_organizer
+from taikai.events.permissions import require_judge, require_organizer, require_result_corrector
 from taikai.events.services import notices
 from taikai.events.services.round_end import finish_when_committed
-from taikai.events.services.teams import settle_team_match
+from taikai.events.services.team_play import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
 
 BASES = match_json.BASES  # END-1, END-2
@@ -349,7 +349,8 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             after=_snapshot(m),
             side=side,
         )
-        send_on_commit(signals.RESULT_BY_ACTION[action], sender=Match, **_announced(m, before, player=player))
+        if (signal := signals.RESULT_BY_ACTION.get(action)) is not None:
+            send_on_commit(signal, sender=Match, **_announced(m, before, player=player))
     return m
 
 
@@ -421,9 +422,18 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)
 @announces_refusal("id-contradicts-duels", signals.misreport_suspected)
 def correct_result(match: Match, *, by: Actor, result: ResultInput, reason: str, version: int | None = None) -> Match:
-    """END-3: a confirmed result changes only by the organizer, with a reason; the old one stays in the log."""
-    require_organizer(by, match.round.event)
+    """END-3: a confirmed result changes only by the organizer, or by the judge who entered it, with a reason;
+    the old one stays in the log."""
+    require_result_corrector(by, match.round.event, entered_by(match))
     return _decide(match, by=by, result=result, reason=reason, version=version, cause="correction")
+
+
+def entered_by(match: Match) -> int | None:
+    """The account behind the table's latest report (None: a player's report, or none yet)."""
+    by: int | None = (
+        ResultReport.objects.filter(match=match).order_by("-id").values_list("by_user_id", flat=True).first()
+    )
+    return by
 
 
 def rule_result(

@@ -12,8 +12,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from taikai.audit.services import record
+from taikai.core.progress import NextAction
 from taikai.events import actions, reads
 from taikai.events.models import Event, Match, Round
+from taikai.events.services.progress import plan
 
 
 def finish_when_committed(match: Match) -> None:
@@ -59,10 +61,8 @@ def finish_round(rnd: Round) -> None:
         after={"status": rnd.status, "version": rnd.version},
         number=rnd.number,
     )
-    from taikai.events.services.rounds import plan
-
     event = rnd.event = Event.objects.select_for_update().get(pk=rnd.event_id)
-    if plan(event).next_action == "finished" and event.status != Event.Status.FINISHED:
+    if plan(event).next_action == NextAction.FINISHED and event.status != Event.Status.FINISHED:
         before = {"status": event.status, "version": event.version}
         event.status = Event.Status.FINISHED
         event.version += 1

@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from taikai.audit.services import record
-from taikai.core import extension, progress
+from taikai.core import extension
 from taikai.core import sheet as core_sheet
 from taikai.core.clock import ClockState, Pause, clock_state
+from taikai.core.collation import name_order
 from taikai.core.pairing import elimination
 from taikai.core.pairing.elimination import BracketRound
 from taikai.core.pairing.types import PairingError
@@ -22,20 +23,10 @@ from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Match, Player, Round, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services import engine, round_plan
-from taikai.events.services.history import event_sheet, round_facts
+from taikai.events.services.history import current_sheet, round_facts
+from taikai.events.services.progress import plan
 from taikai.events.services.round_end import finish_round
 from taikai.events.signals import round_paired, round_started, send_on_commit
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What the organizer can do next, for the console."""
-
-    next_action: str  # a taikai.core.progress.NextAction: "pair-swiss", "top-cut", ... "finished"
-    swiss_rounds: int
-    swiss_played: int
-    top_cut: int
-    open_tables: int
 
 
 def planned_swiss_rounds(event: Event) -> int:
@@ -44,27 +35,6 @@ def planned_swiss_rounds(event: Event) -> int:
 
 def planned_top_cut(event: Event) -> int:
     return round_plan.current(event).top_cut
-
-
-def plan(event: Event) -> Plan:
-    """Gather the facts; taikai.core.progress decides what comes next."""
-    rounds = list(event.rounds.all())
-    last = rounds[-1] if rounds else None
-    open_tables = last.matches.exclude(status=Match.Status.CONFIRMED).count() if last is not None else 0
-    bracket = [r for r in rounds if r.stage == Round.Stage.ELIMINATION]
-    decided = round_plan.current(event)
-    swiss_rounds, cut = decided.swiss_rounds, decided.top_cut
-    facts = progress.Progress(
-        format=progress.EventFormat(event.format),
-        swiss_rounds=swiss_rounds,
-        top_cut=cut,
-        swiss_played=len(rounds) - len(bracket),
-        elimination_played=len(bracket),
-        last_round_complete=open_tables == 0,
-        advancing=len(core_sheet.advancing(round_facts(bracket[-1]))) if bracket else 0,
-        closed=event.status == Event.Status.FINISHED,
-    )
-    return Plan(progress.next_action(facts), swiss_rounds, facts.swiss_played, cut, open_tables)
 
 
 def _require_previous_finished(event: Event) -> None:
@@ -93,7 +63,7 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
             round_plan.fix_at_round_one(event, by=by)  # the rounds and the cut stay what they are now
         p = plan(event)
         if p.next_action == "pair-swiss" and event.is_team_event:
-            from taikai.events.services.teams import pair_team_round
+            from taikai.events.services.team_play import pair_team_round
 
             rnd = pair_team_round(event, by, number=event.rounds.count() + 1, seed=seed)
         elif p.next_action == "pair-swiss":
@@ -119,22 +89,22 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
     return rnd
 
 
-def _active_players(event: Event) -> list[Player]:
+def _active(event: Event) -> Any:
     """Who can be paired: checked in (REG-3), not dropped, and with the right to take part (REG-2)."""
-    return list(
-        event.players.filter(
-            dropped_after_round__isnull=True, checked_in_at__isnull=False, ineligible_reason=""
-        ).order_by("id")
-    )
+    return event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False, ineligible_reason="")
+
+
+def _active_players(event: Event) -> list[Player]:
+    return list(_active(event).order_by("id"))
 
 
 def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
-    players = _active_players(event)
-    if len(players) < 2:
+    if _active(event).count() < 2:
         raise ServiceError("no-players")
     given = seed is not None
     seed = secrets.randbits(62) if seed is None else seed
-    request = engine.swiss_request(event_sheet(event), number, seed)
+    # The sheet the standings after the last result read (the event's row is locked, every write so far logged)
+    request = engine.swiss_request(current_sheet(event), number, seed)
     answer = engine.pair_swiss(request)
     rnd = create_round(
         event=event,
@@ -145,9 +115,8 @@ def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -
         pairing_report=answer.get("explanations", []),
         time_limit_seconds=event.ruleset.time.match_minutes * 60,
     )
-    by_id = {p.pk: p for p in event.players.all()}
-    tables = [(by_id[int(a)], by_id[int(b)]) for a, b in answer["pairings"]]
-    _create_matches(rnd, [*tables, *((by_id[int(x)], None) for x in answer["byes"])])
+    tables = [(int(a), int(b)) for a, b in answer["pairings"]]
+    _create_matches(rnd, [*tables, *((int(x), None) for x in answer["byes"])])
     record(
         actions.ROUND_PAIRED,
         actor=by,
@@ -161,9 +130,10 @@ def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -
 
 
 def _create_matches(
-    rnd: Round, tables: list[tuple[Player, Player | None]], manual: bool = False, first_table: int = 1
+    rnd: Round, tables: list[tuple[int, int | None]], manual: bool = False, first_table: int = 1
 ) -> None:
-    """Tables in order from ``first_table``; (player, None) is a bye, reported automatically as a confirmed win."""
+    """Tables in order from ``first_table``, by player id; (player, None) is a bye, reported automatically as a
+    confirmed win. One statement for the round (the ids are the pairing's: players of the event)."""
     rows = []
     for number, (a, b) in enumerate(tables, start=first_table):
         if b is None:
@@ -171,7 +141,7 @@ def _create_matches(
                 Match(
                     round=rnd,
                     table=number,
-                    player_a=a,
+                    player_a_id=a,
                     is_bye=True,
                     status=Match.Status.CONFIRMED,
                     result="a",
@@ -180,7 +150,7 @@ def _create_matches(
                 )
             )
         else:
-            rows.append(Match(round=rnd, table=number, player_a=a, player_b=b, manual=manual))
+            rows.append(Match(round=rnd, table=number, player_a_id=a, player_b_id=b, manual=manual))
     Match.objects.bulk_create(rows)
 
 
@@ -219,8 +189,7 @@ def _elimination_round(event: Event, request: dict[str, Any], seed: int, paired:
         pairing_input=request,
         time_limit_seconds=event.ruleset.time.match_minutes * 60,
     )
-    by_id = {p.pk: p for p in event.players.all()}
-    _create_matches(rnd, [(by_id[int(a)], by_id[int(b)] if b is not None else None) for a, b in paired.tables])
+    _create_matches(rnd, [(int(a), int(b) if b is not None else None) for a, b in paired.tables])
     return rnd
 
 
@@ -444,7 +413,8 @@ def top_cut_preview(event: Event) -> CutPreview:
     eligible = _cut_eligible(event)[:size]
     seats = tuple(CutSeat(k, pid, rows[pid].name, rows[pid].rank) for k, pid in enumerate(eligible, start=1))
     declined = tuple(
-        event.players.filter(declined_top_cut=True).order_by("name_kana", "name").values_list("name", flat=True)
+        p.name
+        for p in sorted(event.players.filter(declined_top_cut=True), key=lambda p: name_order(p.name, p.name_kana))
     )
     return CutPreview(size, seats, declined)
 

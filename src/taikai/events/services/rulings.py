@@ -115,9 +115,10 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
     - The table held a confirmed result before the penalty: that result is restored as a correction.
     - The table held a report or a dispute and its round is still the last: it is put back as it was (the
       opponent confirms, or the judges settle the dispute), never confirmed by the overturn.
-    - A table still being played whose overturned penalty duel has another penalty duel after it: the record
-      stays (the later penalty duel keeps its place; the overturned one is an ordinary duel again), and the
-      judges' queue is asked to rule on that duel; both players are told. Rewinding would drop the later one.
+    - A table whose overturned penalty duel has another penalty duel after it (still being played, or decided
+      by that later penalty duel): the record and any result stay (the later penalty duel keeps its place; the
+      overturned one is an ordinary duel again), and the judges' queue is asked to rule on that duel; both
+      players are told. Rewinding would drop the later one (PEN-1: a record holds every penalty duel).
     - Otherwise (the round is over and no result stood before): nothing changes silently. The result stays,
       the judges' queue is asked to decide it by a correction, and both players are told."""
     require_head_judge(by, match.round.event)
@@ -128,7 +129,7 @@ def restore_result(match: Match, *, by: Actor, before: dict[str, Any], penalty: 
         undo = _Undo(penalty, how)
         if before.get("status") == Match.Status.CONFIRMED and before.get("record"):
             return _restore_decided(m, by, before, kept, undo)
-        if m.being_played and _has_later_penalty_duel(m, kept, penalty):
+        if _has_later_penalty_duel(m, kept, penalty):
             return _to_decide(m, by, kept, undo, "the duel it decided needs a ruling", "duel-to-rule")
         if _round_is_last(m):  # being played, or reported or disputed (END-4): back to that, never confirmed
             return _reopen(m, by, before, kept, undo)

@@ -1,30 +1,37 @@
 """The whole event as one documented JSON file (docs/event-json.md), and its import.
 
-Format ``taikai-event`` version 1. Import creates a new event with new ids; every reference inside the
-file uses the file's own ids, so a round trip reproduces the event exactly (tested).
+Format ``taikai-event`` version 2 (version 1 files still import). Import creates a new event with new ids,
+marked as an imported copy; every reference inside the file uses the file's own ids, so a round trip
+reproduces the event exactly (tested). The other apps add their parts (penalties, deck lists, ...) as
+sections (``register_section``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, transaction
+from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from taikai.audit.services import record
+from taikai.core.open_match import Ruling
 from taikai.core.ruleset import RulesetError, from_document
 from taikai.events import actions
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team, TeamMatch, create_round
 from taikai.events.permissions import require_organizer, require_site_organizer
+from taikai.events.services import transfer_history as history
+from taikai.events.services.transfer_ids import Ids
 
-FORMAT, VERSION = "taikai-event", 1
+FORMAT, VERSION = "taikai-event", 2
+READABLE = (1, 2)  # the versions this server imports; a newer file is refused naming both
 EVENT_KEYS = [
     "name",
     "date",
@@ -44,6 +51,8 @@ EVENT_KEYS = [
 ]
 # Which of swiss_rounds/top_cut were read from the attendance table at round 1, for how many (issue 22).
 PLAN_ATTENDANCE_KEYS = ["swiss_rounds_attendance", "top_cut_attendance"]
+# Keys a version 1 file may lack (they came later); read with their model default.
+LATER_EVENT_KEYS = ["registration_closed", "archetypes_published_at", *PLAN_ATTENDANCE_KEYS]
 PLAYER_KEYS = [
     "id",
     "name",
@@ -57,6 +66,7 @@ PLAYER_KEYS = [
     "ineligible_reason",
     "late_entry_round",
     "dropped_after_round",
+    "disqualified",
     "access_token_hash",
     "pin_hash",
 ]
@@ -91,7 +101,12 @@ MATCH_KEYS = [
     "basis",
     "extension_seconds",
     "manual",
+    "ruling",
+    "penalty_duels",
 ]
+RULINGS = ("", *(ruling.value for ruling in Ruling))  # what may have ended a match instead of its duels
+# Keys a version 1 file may lack, with the value they had before they existed.
+LATER_KEYS = {"disqualified": False, "declined_top_cut": False, "ruling": "", "penalty_duels": []}
 REPORT_KEYS = ["match_id", "by_player_id", "record", "basis", "idempotency_key"]
 # Hashes of the personal links and PINs: a 6-digit PIN hash falls offline in minutes, so an export leaves
 # them out unless asked for (moving a running event to another server with the players' links working).
@@ -114,7 +129,8 @@ def export_event(event: Event, *, by: Actor, secrets: bool = False) -> dict[str,
     return {
         "format": FORMAT,
         "version": VERSION,
-        "event": {k: _json(getattr(event, k)) for k in [*EVENT_KEYS, "registration_closed", *PLAN_ATTENDANCE_KEYS]},
+        "exported_at": timezone.now().isoformat(),
+        "event": {k: _json(getattr(event, k)) for k in [*EVENT_KEYS, *LATER_EVENT_KEYS]},
         "staff": [{"username": s.user.get_username(), "role": s.role} for s in event.staff.select_related("user")],
         "teams": _rows(event.teams.all(), ["id", "name", "dropped_after_round"]),
         "players": _rows(event.players.all(), [*player_keys, "declined_top_cut"]),
@@ -125,6 +141,8 @@ def export_event(event: Event, *, by: Actor, secrets: bool = False) -> dict[str,
         ),
         "matches": _rows(Match.objects.filter(round__event=event).order_by("id"), MATCH_KEYS),
         **{name: export(event) for name, (export, _import) in SECTIONS.items()},
+        "notices": history.export_notices(event),
+        "corrections": history.export_corrections(event),
         "reports": [
             {
                 **{k: _json(getattr(r, k)) for k in REPORT_KEYS},
@@ -139,17 +157,20 @@ def _dt(value: Any) -> dt.datetime | None:
     return parse_datetime(value) if value else None
 
 
-# Sections other apps add to the file (e.g. the prize table of taikai.judging): name -> (export, import).
+# Sections the apps add to the file (penalties, deck lists, the prize table, ...): name -> (export, import).
 # The events app knows no other app; an app registers its section when it starts (AppConfig.ready).
 Exporter = Callable[[Event], list[dict[str, Any]]]
-Importer = Callable[[Event, list[dict[str, Any]], "Mapping[int, int]"], None]
+Importer = Callable[[Event, list[dict[str, Any]], Ids], None]
 SECTIONS: dict[str, tuple[Exporter, Importer]] = {}
 
 
 def register_section(name: str, export: Exporter, import_: Importer) -> None:
-    """``import_`` receives the new event, the section's rows and the file's player ids -> the new ones."""
+    """``import_`` receives the new event, the section's rows and the ids of what was imported before it."""
     SECTIONS[name] = (export, import_)
 
+
+# The events app's own record of what was decided and told, imported after every section (transfer_history).
+HISTORY: dict[str, Importer] = {"notices": history.import_notices, "corrections": history.import_corrections}
 
 _BROKEN = (
     KeyError,
@@ -176,11 +197,15 @@ def _part(name: str) -> Iterator[None]:
 
 
 def _check_shape(data: Any) -> None:
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ServiceError("import-invalid", part="format")
+    if data.get("version") not in READABLE or isinstance(data.get("version"), bool):
+        raise ServiceError(
+            "import-version", version=str(data.get("version")), readable=", ".join(str(v) for v in READABLE)
+        )
     if not isinstance(data.get("event"), dict):
         raise ServiceError("import-invalid", part="event")
-    for key in ("players", "rounds", "matches", "staff", "teams", "team_matches", "reports", *SECTIONS):
+    for key in ("players", "rounds", "matches", "staff", "teams", "team_matches", "reports", *HISTORY, *SECTIONS):
         rows = data.get(key, [])
         if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
             raise ServiceError("import-invalid", part=key)
@@ -218,7 +243,10 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
             deck_deadline=_dt(e.get("deck_deadline")),
             registration_closed=bool(e.get("registration_closed", False)),
             **{k: e.get(k) for k in PLAN_ATTENDANCE_KEYS},
+            archetypes_published_at=_dt(e.get("archetypes_published_at")),
             created_by=owner,
+            imported_at=timezone.now(),
+            imported_from=_origin(data, e),
         )
     User = get_user_model()
     with _part("staff"):
@@ -237,6 +265,7 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
     players: dict[int, Player] = {}
     with _part("players"):
         for p in data["players"]:
+            p = {**LATER_KEYS, **p}
             fields = {k: p[k] for k in PLAYER_KEYS if k not in ("id", "team_id", "checked_in_at", *SECRET_PLAYER_KEYS)}
             fields.update({k: str(p.get(k) or "") for k in SECRET_PLAYER_KEYS})
             # A copy of an event on the server that holds the original must not open with the original's links.
@@ -247,7 +276,7 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
                 event=event,
                 team=teams.get(p["team_id"]),
                 checked_in_at=_dt(p["checked_in_at"]),
-                declined_top_cut=bool(p.get("declined_top_cut", False)),
+                declined_top_cut=bool(p["declined_top_cut"]),
                 **fields,
             )
     rounds: dict[int, Round] = {}
@@ -273,7 +302,10 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
     matches: dict[int, Match] = {}
     with _part("matches"):
         for m in data["matches"]:
+            m = {**LATER_KEYS, **m}
             fields = {k: m[k] for k in MATCH_KEYS if not k.endswith("_id") and k != "id"}
+            if fields["ruling"] not in RULINGS or not isinstance(fields["penalty_duels"], list):
+                raise ValueError("match ruling or penalty duels")
             matches[m["id"]] = Match.objects.create(
                 round=rounds[m["round_id"]],
                 player_a=players[m["player_a_id"]],
@@ -291,10 +323,40 @@ def _import(data: dict[str, Any], owner: Any) -> Event:
                 basis=rep["basis"],
                 idempotency_key=rep["idempotency_key"],
             )
+    ids = Ids(
+        players=new_id,
+        matches={old: m.pk for old, m in matches.items()},
+        rounds={old: r.pk for old, r in rounds.items()},
+        teams={old: t.pk for old, t in teams.items()},
+        owner=owner,
+    )
     for name, (_export, import_section) in SECTIONS.items():
         with _part(name):
-            import_section(event, data.get(name, []), new_id)
+            import_section(event, data.get(name, []), ids)
+    with _part("matches"):
+        _renumber_penalty_duels(list(matches.values()), ids.more.get("penalties", {}))
+    for name, import_part in HISTORY.items():
+        with _part(name):
+            import_part(event, data.get(name, []), ids)
     return event
+
+
+def _origin(data: dict[str, Any], e: dict[str, Any]) -> str:
+    """What the dashboard says of an imported copy: the file's event and when it was exported."""
+    exported = parse_datetime(str(data.get("exported_at") or ""))
+    when = timezone.localtime(exported).strftime("%Y-%m-%d %H:%M") if exported else ""
+    return f"{str(e.get('name', ''))[:150]} {when}".strip()
+
+
+def _renumber_penalty_duels(matches: list[Match], penalties: dict[int, int]) -> None:
+    """A duel a penalty decided names its penalty by id (``Match.penalty_duels``): the new penalty's id."""
+    for m in matches:
+        if m.penalty_duels:
+            m.penalty_duels = [
+                {**d, "penalty": str(penalties.get(int(d["penalty"]), ""))} if d.get("penalty") else d
+                for d in m.penalty_duels
+            ]
+            m.save(update_fields=["penalty_duels"])
 
 
 def _refuse_control_characters(data: Any, depth: int = 0) -> None:

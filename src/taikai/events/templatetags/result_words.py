@@ -30,3 +30,9 @@ def report_words(report: object, match: Match) -> str:
 @register.filter(name="basis_words")
 def basis_words(basis: str) -> str:
     return words.basis_text(basis)
+
+
+@register.filter(name="side_words")
+def side_words(match: Match, side: str | None) -> str:
+    """``{{ match|side_words:side }}``: the result from one player's side (「負け 0–2（投了）」, 「合意の引き分け」)."""
+    return words.side_text(match, side)

@@ -135,7 +135,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
         return render(request, "events/forbidden.html", status=403)
     if request.method == "POST":
         upload = request.FILES.get("file")
-        if upload is None or upload.size > 50_000_000:
+        if upload is None or (upload.size or 0) > 50_000_000:
             messages.error(request, _("Choose an exported event file (50 MB at most)."))
         else:
             try:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,9 +17,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.core.penalties import head_judge_required
 from taikai.core.problems import Problem
+from taikai.core.progress import NextAction
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
@@ -30,17 +33,15 @@ from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
 from taikai.events.venue import browsed_over_loopback, venue_base, venue_known
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
-from taikai.events.views.public import kana_key
 from taikai.events.views.slips import slips_page
 from taikai.security import services as anonymous_limits
 
 
 @login_required
 def event_list(request: HttpRequest) -> HttpResponse:
-    if request.user.is_superuser:  # type: ignore[union-attr]
-        events = Event.objects.all()
-    else:
-        events = Event.objects.filter(staff__user=request.user).distinct()
+    user = request.user
+    assert not isinstance(user, AnonymousUser)  # login_required
+    events = Event.objects.all() if user.is_superuser else Event.objects.filter(staff__user=user).distinct()
     return render(request, "events/event_list.html", {"events": events, "can_create": is_organizer(request.user)})
 
 
@@ -49,7 +50,8 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if not is_organizer(request.user):
         return render(request, "events/forbidden.html", status=403)
     form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    warnings = _unaccepted_warnings(request, form, {})
+    if request.method == "POST" and form.is_valid() and not warnings:
         try:
             event = event_services.create_event(by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
@@ -57,17 +59,24 @@ def event_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Event created."))
             return redirect("event_console", event_id=event.pk)
-    return render(request, "events/event_form.html", {"form": form})
+    return render(request, "events/event_form.html", {"form": form, "warnings": warnings})
+
+
+def _unaccepted_warnings(request: HttpRequest, form: EventForm, before: dict[str, Any]) -> list[str]:
+    """The form's warnings (a past date or deck deadline) until the organizer ticks that they mean it."""
+    if request.method != "POST" or not form.is_valid() or request.POST.get("accept_warnings") == "yes":
+        return []
+    return form.warnings(before)
 
 
 @staff_view
 def event_console(request: HttpRequest, event: Event) -> HttpResponse:
-    from taikai.events.services import round_plan
+    from taikai.events.services import progress, round_plan
     from taikai.events.services import rounds as round_services
 
     players = event.players.all()
     active = [p for p in players if not p.dropped]
-    plan = round_services.plan(event)
+    plan = progress.plan(event)
     context = {
         "event": event,
         "role": request.event_role,  # type: ignore[attr-defined]
@@ -77,7 +86,7 @@ def event_console(request: HttpRequest, event: Event) -> HttpResponse:
         "rounds": event.rounds.all(),
         "round_plan": round_plan.shown(event),
         "plan": plan,
-        "cut": round_services.top_cut_preview(event) if plan.next_action == "top-cut" else None,
+        "cut": round_services.top_cut_preview(event) if plan.next_action == NextAction.TOP_CUT else None,
         "staff": event.staff.select_related("user"),
         "venue": venue_base(request),
         "loopback": browsed_over_loopback(request),
@@ -106,7 +115,8 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             form.fields[name].disabled = True
         form.fields["swiss_rounds"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
         form.fields["top_cut"].help_text = _("Fixed when round 1 was paired: change it on the event console.")
-    if request.method == "POST" and form.is_valid():
+    warnings = _unaccepted_warnings(request, form, initial)
+    if request.method == "POST" and form.is_valid() and not warnings:
         changes = {k: v for k, v in form.cleaned_data.items() if v != initial.get(k)}
         try:
             event_services.update_event(event, by=Staff(request.user), **changes)
@@ -115,7 +125,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect("event_console", event_id=event.pk)
-    return render(request, "events/event_form.html", {"form": form, "event": event})
+    return render(request, "events/event_form.html", {"form": form, "event": event, "warnings": warnings})
 
 
 @staff_view
@@ -195,7 +205,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
             return slips_page(request, event, [(player, token)])
-    rows = sorted(event.players.select_related("team"), key=lambda p: (kana_key(p.name_kana, p.name), p.name))
+    rows = sorted(event.players.select_related("team"), key=lambda p: name_order(p.name, p.name_kana))
     context = {
         "event": event,
         "form": form,
@@ -375,6 +385,7 @@ def _problem(data: dict[str, Any]) -> Problem:
 @staff_view
 def teams(request: HttpRequest, event: Event) -> HttpResponse:
     """Team events: register a team with its three named seats; the team standings."""
+    from taikai.events.services import team_play
     from taikai.events.services import teams as team_services
 
     seats = event.ruleset.team.seats
@@ -406,6 +417,6 @@ def teams(request: HttpRequest, event: Event) -> HttpResponse:
             "error": error,
             "post": request.POST,
             "teams": event.teams.prefetch_related("members"),
-            "standings": team_services.team_standings(event),
+            "standings": team_play.team_standings(event),
         },
     )

@@ -31,6 +31,9 @@ from taikai.events.services import results as result_services
 from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
+from taikai.events.views.panels import player_panels
+from taikai.events.views.penalty_words import decided_lines
+from taikai.events.views.player_finish import finish_of
 from taikai.events.views.result_words import result_text
 from taikai.security import rates
 from taikai.security import services as limits
@@ -51,7 +54,9 @@ def _player(request: HttpRequest, token: str) -> Player:
 def link_not_found(request: HttpRequest) -> HttpResponse:
     """Say what happened and how to get a new link: the desk, or PIN recovery in an event still running."""
     events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-date", "-pk")[:10]
-    return render(request, "events/player_link_not_found.html", {"events": events}, status=404)
+    response = render(request, "events/player_link_not_found.html", {"events": events}, status=404)
+    response["X-Taikai-Page"] = "gone"  # an open page's live refresh or report reloads into this page
+    return response
 
 
 def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -110,9 +115,22 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         "time_note": time_note(ruleset, match.round.format) if match else "",
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
+        # A held report form is dropped when a penalty duel changes what it may say (PEN-1).
+        "form_key": f"{match.pk}:{len(match.penalty_duels)}" if match else "",
+        "live_state": f"{match.status}:{match.version}" if match else "none",
+        "decided": decided_lines(match, side),
         "pin_form": PinForm(),
+        "panels": player_panels(request, player, match, token),  # another app's part (the judge call)
+        **ending(player),
     }
     return render(request, "events/player_home.html", context)
+
+
+def ending(player: Player) -> dict[str, Any]:
+    """Where the player's event ended, once it has for them: no next table is promised and no drop offered
+    (a dropped or disqualified player is not paired again either)."""
+    finish = finish_of(player)
+    return {"finish": finish, "awaits_pairing": finish is None and not (player.dropped or player.disqualified)}
 
 
 def extension_text(seconds: int) -> str:
@@ -313,19 +331,29 @@ def player_registers_another(request: HttpRequest, token: str) -> HttpResponse:
 
 def _self_register(request: HttpRequest, event: Event, by_player: Player | None) -> HttpResponse:
     form = PlayerForm(request.POST or None)
-    context: dict[str, Any] = {"event": event, "form": form, "done": None, "closed": not event.registration_open}
+    context: dict[str, Any] = {"event": event, "form": form, "closed": not event.registration_open}
     if request.method == "POST" and form.is_valid() and not context["closed"]:
         wait = limits.admit(event, "register", rates.client_address(request), by_player)
         if wait:
             return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
-            done, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
+            _, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
-        else:  # the personal link and its QR code at once, shown this one time
-            url = venue_url(request, reverse("player_home", kwargs={"token": token}))  # the address phones open
-            context.update(done=done, url=url, qr_svg=_qr_svg(url))
+        else:  # POST/redirect/GET: a reload of the answer shows the link again and registers nobody twice
+            return redirect("player_registered", token=token)
     return render(request, "events/self_register.html", context)
+
+
+@player_view
+def player_registered(request: HttpRequest, token: str) -> HttpResponse:
+    """The answer to a registration: the personal link and its QR code, under the player's own link (a
+    ``/p/<token>/`` address: as unguessable as the link, and masked in the server's log like every player page),
+    so reloading it or coming back to it shows the same link."""
+    player = _player(request, token)
+    url = venue_url(request, reverse("player_home", kwargs={"token": token}))  # the address phones open
+    context = {"event": player.event, "player": player, "url": url, "qr_svg": _qr_svg(url)}
+    return render(request, "events/player_registered.html", context)
 
 
 def _qr_svg(url: str) -> str:

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext as _
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
+from taikai.core.pairing import elimination
 from taikai.events.models import Event, Match, Round
+from taikai.events.round_names import stage_words
 from taikai.events.services import round_plan
 from taikai.events.services.placings import champion
 from taikai.events.services.standings import standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 from taikai.events.views.final import shown_rows
-
-
-def kana_key(name_kana: str, name: str) -> str:
-    """あいうえお order: by the kana reading (katakana folded to hiragana), then the name."""
-    s = unicodedata.normalize("NFKC", name_kana or name)
-    return "".join(chr(ord(c) - 0x60) if "ァ" <= c <= "ヶ" else c for c in s)
+from taikai.events.views.player_finish import finish_of
 
 
 def current_round(event: Event) -> Round | None:
@@ -39,7 +35,8 @@ def pairing_rows(matches: list[Match]) -> list[dict[str, object]]:
                 {
                     "table": m.table,
                     "name": me.name,
-                    "kana": kana_key(me.name_kana, me.name),
+                    "kana": name_order(me.name, me.name_kana),
+                    "az": name_order(me.name),
                     "opponent": opp.name if opp else None,
                     "bye": m.is_bye,
                     "seat": m.seat,
@@ -73,9 +70,9 @@ def public_pairings(request: HttpRequest, event_id: int, number: int | None = No
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
         rows = pairing_rows(matches) if order != "table" else []
         if order == "kana":
-            rows.sort(key=lambda r: (str(r["kana"]), str(r["name"])))
+            rows.sort(key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
         elif order == "az":
-            rows.sort(key=lambda r: str(r["name"]).casefold())
+            rows.sort(key=lambda r: r["az"])  # type: ignore[arg-type, return-value]
         context = {
             "event": event,
             "round": rnd,
@@ -177,6 +174,7 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
             "tied_by_lot": by_lot,
             "placed": placed,  # the place and prize the placings and the prize page give (PEN-2, PEN-8)
             "placings": placings,
+            "finish": finish_of(player),  # the final placing, once it is final for this player
         },
     )
 
@@ -186,25 +184,30 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         event = get_object_or_404(Event, pk=event_id)
         rnd = current_round(event)
         matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
-        rows = sorted(pairing_rows(matches), key=lambda r: (str(r["kana"]), str(r["name"])))
+        rows = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
         winner = champion(event)
         # the bracket is over: the final placings
         placed = shown_rows(event, public=True)[0] if winner is not None else []
-        context = {"event": event, "round": rnd, "rows": rows, "champion": winner, "placed": placed}
+        context = {
+            "event": event,
+            "round": rnd,
+            "rows": rows,
+            "champion": winner,
+            "placed": placed,
+            "standings": _between_rounds(event, rnd) if winner is None else [],
+        }
         return render(request, "events/projector.html", context)
 
-    return cached_page(request, ("projector", event_id, rounds_key(event_id)), page)
+    # the standings between rounds follow every correction: the key is the event's latest change too
+    return cached_page(request, ("projector", event_id, rounds_key(event_id), event_change_key(event_id)), page)
 
 
-def bracket_stage_name(rounds_left: int) -> str:
-    """決勝 / 準決勝 / 準々決勝 / ベストN, from how many bracket rounds are left (this one included)."""
-    if rounds_left <= 1:
-        return _("Final")
-    if rounds_left == 2:
-        return _("Semifinals")
-    if rounds_left == 3:
-        return _("Quarterfinals")
-    return _("Round of %(n)d") % {"n": 1 << rounds_left}
+def _between_rounds(event: Event, rnd: Round | None) -> list[Any]:
+    """After a Swiss round is over and before the next is paired, the projector shows the standings (dropped
+    players left out: everyone looks for their own place)."""
+    if rnd is None or rnd.stage != Round.Stage.SWISS or rnd.status != Round.Status.FINISHED:
+        return []
+    return [row for row in standings_for(event) if not row.dropped]
 
 
 def bracket_columns(event: Event) -> list[dict[str, Any]]:
@@ -214,8 +217,6 @@ def bracket_columns(event: Event) -> list[dict[str, Any]]:
         return []
     first = rounds[0].pairing_input
     seeds = {int(pid): k for k, pid in enumerate(first.get("seeds") or [], start=1)} if not first.get("random") else {}
-    entrants = first.get("seeds") or [pid for m in rounds[0].matches.all() for pid in (m.player_a_id, m.player_b_id)]
-    total = max(len(entrants) - 1, 0).bit_length()
     columns = []
     for k, rnd in enumerate(rounds):
         tables = []
@@ -238,7 +239,7 @@ def bracket_columns(event: Event) -> list[dict[str, Any]]:
                     ],
                 }
             )
-        columns.append({"round": rnd, "name": bracket_stage_name(total - k), "tables": tables})
+        columns.append({"round": rnd, "name": stage_words(elimination.stage(k + 1, len(tables))), "tables": tables})
     return columns
 
 

@@ -18,10 +18,28 @@ def score_text(first: int, second: int, draws: int = 0) -> str:
 def outcome_text(winner: Player | None, wins_winner: int, wins_other: int, draws: int = 0, basis: str = "") -> str:
     """The winner's name and the duel score from the winner's side; a draw names no one."""
     if basis == "intentional-draw":
-        return _("Intentional draw")
+        return _("Intentional draw")  # 合意の引き分け, never 「引き分け 0–0」
     if winner is None:
         return _("Draw %(score)s") % {"score": score_text(wins_winner, wins_other, draws)}
-    return _("%(name)s wins %(score)s") % {"name": winner.name, "score": score_text(wins_winner, wins_other, draws)}
+    words = _("%(name)s wins %(score)s") % {"name": winner.name, "score": score_text(wins_winner, wins_other, draws)}
+    return conceded(words, basis)
+
+
+def conceded(words: str, basis: str) -> str:
+    """「… の勝ち 2–0（投了）」: a match one player conceded (END-1) says so."""
+    return _("%(result)s (conceded)") % {"result": words} if basis.startswith("concession") else words
+
+
+def side_text(match: Match, side: str | None) -> str:
+    """The table's result from one player's side: 「勝ち 2–1」, 「負け 0–2（投了）」, 「合意の引き分け」."""
+    if match.basis == "intentional-draw":
+        return _("Intentional draw")
+    mine, theirs = (match.duel_wins_a, match.duel_wins_b) if side == "a" else (match.duel_wins_b, match.duel_wins_a)
+    score = score_text(mine, theirs, match.duel_draws)
+    if match.result == "draw":
+        return _("Draw %(score)s") % {"score": score}
+    won = _("Win %(score)s") if match.result == side else _("Loss %(score)s")
+    return conceded(won % {"score": score}, match.basis)
 
 
 def result_text(match: Match) -> str:

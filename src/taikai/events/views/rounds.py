@@ -1,4 +1,4 @@
-"""Rounds for staff: pairing, pairings by table, the clock, result entry and corrections."""
+"""Rounds for staff: pairing, pairings by table, the clock (a table's result: match_result.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
+from taikai.events.round_names import round_name
 from taikai.events.services import pairing_edits
-from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
 from taikai.events.views.public import pairing_rows
@@ -195,7 +196,7 @@ def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse
     """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    by_name = sorted(pairing_rows(matches), key=lambda r: (r["kana"], r["name"]))  # type: ignore[arg-type, return-value]
+    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
     return render(
         request,
         "events/round_print.html",
@@ -215,9 +216,8 @@ def round_slips(request: HttpRequest, event: Event, number: int) -> HttpResponse
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = [m for m in rnd.matches.select_related("player_a", "player_b") if not m.is_bye]
     duels = range(1, event.ruleset.match.duels_to_win * 2)  # best of three: three duel boxes (MATCH-1)
-    return render(
-        request, "events/round_slips.html", {"event": event, "round": rnd, "matches": matches, "duels": duels}
-    )
+    context = {"event": event, "round": rnd, "round_title": round_name(rnd), "matches": matches, "duels": duels}
+    return render(request, "events/round_slips.html", context)
 
 
 @staff_view
@@ -269,7 +269,7 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
             messages.success(request, _saved_words(state))
             return redirect("round_detail", event_id=event.pk, number=number)
     kept = {m.pk for m in state.kept}
-    seated = {pid for m in state.kept for pid in (m.player_a_id, m.player_b_id)}
+    seated = {pid for m in state.kept for pid in (m.player_a_id, m.player_b_id) if pid is not None}
     players = event.players.filter(dropped_after_round__isnull=True, checked_in_at__isnull=False).exclude(pk__in=seated)
     context = {
         "event": event,
@@ -277,7 +277,7 @@ def pairing_edit(request: HttpRequest, event: Event, number: int) -> HttpRespons
         "version": state.version,
         "matches": [(m, m.pk in kept) for m in state.tables],
         "kept": state.kept,
-        "players": list(players.order_by("name_kana", "name")),
+        "players": sorted(players, key=lambda p: name_order(p.name, p.name_kana)),
         "error": error,
     }
     return render(request, "events/pairing_edit.html", context)
@@ -307,55 +307,3 @@ def _saved_words(state: pairing_edits.PairingState) -> str:
         return _("Pairings saved.")
     tables = ", ".join(str(m.table) for m in state.kept)
     return _("Pairings saved. Table %(tables)s has a result and was kept as it is.") % {"tables": tables}
-
-
-@staff_view
-def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """Staff enter a result from the paper slip, or correct a confirmed one (with a reason)."""
-    match = get_object_or_404(
-        Match.objects.select_related("round", "player_a", "player_b"), pk=match_id, round__event=event
-    )
-    error = None
-    preview = None
-    if request.method == "POST":
-        try:
-            form = result_services.ResultInput.from_post(request.POST)
-            if match.status == Match.Status.CONFIRMED:
-                preview = result_services.correction_impact(match, form)
-                if request.POST.get("confirm") == "yes":
-                    result_services.correct_result(
-                        match,
-                        by=Staff(request.user),
-                        result=form,
-                        reason=request.POST.get("reason", ""),
-                        version=_version(request, match.version),
-                    )
-                    messages.success(request, _("Result corrected."))
-                    return redirect("round_detail", event_id=event.pk, number=match.round.number)
-            else:
-                result_services.enter_result(
-                    match, by=Staff(request.user), result=form, version=_version(request, match.version)
-                )
-                messages.success(request, _("Result saved."))
-                return redirect("round_detail", event_id=event.pk, number=match.round.number)
-        except ServiceError as exc:
-            error = error_text(exc)
-        except ValueError:
-            error = _("The form was not filled in correctly.")
-    return render(
-        request,
-        "events/match_result.html",
-        {
-            "event": event,
-            "match": match,
-            "error": error,
-            "preview": preview,
-            "post": request.POST,
-            # After a refused post the form shows what was typed, not the stored record (nothing typed is lost).
-            "prefill": result_services.form_values(match.record, ruleset=event.ruleset)
-            if request.method != "POST"
-            else {k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm", "version")},
-            "result_form": result_services.result_form(match),
-            "reports": match.reports.select_related("by_player", "by_user"),
-        },
-    )

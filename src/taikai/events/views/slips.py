@@ -26,9 +26,11 @@ from taikai.events.views.common import confirm_page, confirmed, flash_error, sta
 @staff_view
 @require_POST
 def slips_print(request: HttpRequest, event: Event) -> HttpResponse:
-    """Every checked-in player's slip on one page to print, each with the link they have (none stops working)."""
+    """Every checked-in player's slip on one page to print (``who=registered``: every registered player's, before
+    the doors open), each with the link they have (none stops working)."""
+    registered = request.POST.get("who") == "registered"
     try:
-        run = player_services.print_all_slips(event, by=Staff(request.user))
+        run = player_services.print_all_slips(event, by=Staff(request.user), registered=registered)
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -149,5 +151,12 @@ def slips_page(
         url = venue_url(request, reverse("player_home", args=[token]))
         svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10).to_string(encoding="unicode")
         rows.append({"player": player, "url": url, "qr_svg": svg, "new": player.pk in (new or ())})
-    context = {"event": event, "slips": rows, "summary": summary or [], "loopback_only": not venue_known(request)}
+    context = {
+        "event": event,
+        "slips": rows,
+        "summary": summary or [],
+        "loopback_only": not venue_known(request),
+        # Over plain http a phone keeps no offline copy (no service worker): the slip says to keep the page open.
+        "offline_copy": all(row["url"].startswith("https://") for row in rows),
+    }
     return render(request, "events/slip.html", context)

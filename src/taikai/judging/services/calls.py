@@ -15,11 +15,11 @@ from taikai.core import extension
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
-from taikai.events.permissions import require_player_or_staff
 from taikai.events.services.rounds import extend_time
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall
-from taikai.judging.services.common import current_match, match_at_table, require_judge
+from taikai.judging.services import player_calls
+from taikai.judging.services.common import match_at_table, require_judge
 
 FIELDS = ["status", "taken_by_id", "ruling"]
 
@@ -48,28 +48,19 @@ def _table(event: Event, table: Any) -> tuple[int, Match | None]:
 def raise_call(
     event: Event, *, table: Any = None, player: Player | None = None, by: Actor, description: str = ""
 ) -> JudgeCall:
-    """A player calls a judge from their phone (their own table), or staff open a call for a table (JUDGE-1)."""
+    """A player calls a judge from their phone (their own table: one card per table, player_calls), or staff
+    open a call for a table (JUDGE-1)."""
     if player is not None:
-        if player.event_id != event.pk:
-            raise ServiceError("not-in-event")
-        require_player_or_staff(by, player)
-        match = current_match(player)
-        if match is None:
-            raise ServiceError("no-current-match")
-        number: int = match.table
-        source = JudgeCall.Source.PLAYER
-    else:
-        require_judge(by, event)
-        number, match = _table(event, table)
-        source = JudgeCall.Source.STAFF
+        return player_calls.call_from_player(event, player, by=by, description=description)
+    require_judge(by, event)
+    number, match = _table(event, table)
     with transaction.atomic():
         call = JudgeCall.objects.create(
             event=event,
             table=number,
             match=match,
-            source=source,
-            raised_by_player=player,
-            raised_by_user=audit_user(by) if player is None else None,
+            source=JudgeCall.Source.STAFF,
+            raised_by_user=audit_user(by),
             description=description.strip()[:2000],
         )
         record(
@@ -214,6 +205,7 @@ def rule_call(
             extension_seconds=extension_seconds,
             ruling_seconds=length,
             measured_seconds=measured,
+            ruling_stated=ruling_seconds is not None,  # the judge said how long it took (TIME-4: recorded late)
         )
     return call
 
@@ -335,10 +327,11 @@ def flag_intentional_draw_attempt(match: Match, *, player: Player | None = None)
 def flag_possible_misreport(match: Match, *, player: Player | None = None, a: int = 0, b: int = 0) -> JudgeCall | None:
     """END-2, CS 4.3: an intentional draw was reported with duels one player leads (refused by the results
     service). Possibly a result different from the one played (INF-22); a judge asks at the table. The
-    refused report is kept here in words, since it was not saved as a report."""
+    refused report is kept here (names and duel score, in no language: the call's topic says it was reported
+    as an agreed draw), since it was not saved as a report."""
     who = f"{player.name}: " if player else ""
     names = (match.player_a.name, match.player_b.name if match.player_b else "-")
-    described = f"{who}{names[0]} {a}–{b} {names[1]} (intentional draw)"
+    described = f"{who}{names[0]} {a}–{b} {names[1]}"
     key = f"misreport:{match.pk}:{match.version}"  # both players trying the same report: one flag
     return _flag(match.round.event, match, "possible-misreport", key, described)
 

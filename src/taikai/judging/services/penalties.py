@@ -36,7 +36,6 @@ from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import rulings
-from taikai.events.signals import penalty_issued, player_disqualified, send_on_commit
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import time_procedure
@@ -191,16 +190,7 @@ def issue_penalty(
         )
         if event.is_team_event and player.team_id and core.propagates_to_team(rules, rung):
             _propagate(penalty, by, fx)
-        _announce(penalty, fx, by)
     return penalty
-
-
-def _announce(penalty: Penalty, fx: core.Effects, by: Actor) -> None:
-    """Tell the apps that care, once the penalty is committed (taikai.events.signals)."""
-    kw = {"event_id": penalty.event_id, "penalty_id": penalty.pk, "player_id": penalty.player_id, "rung": penalty.rung}
-    send_on_commit(penalty_issued, sender=Penalty, actor=by, **kw)
-    if fx.drop:  # PEN-1: a disqualification removes the player from the event
-        send_on_commit(player_disqualified, sender=Penalty, actor=by, **kw)
 
 
 def _create(
@@ -443,7 +433,6 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
             copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk, "dropped_before": was_dropped}]
         copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
-        _announce(copy, fx, by)
     if fx.drop and team.dropped_after_round is None:
         rulings.drop_team(team, by=by, after_round=source.event.rounds.count())
         source.effects = [*source.effects, {"kind": "team-drop", "team": team.pk}]

@@ -21,10 +21,11 @@ from taikai.events.permissions import require_judge, require_organizer
 from taikai.events.services import rounds
 from taikai.events.services.history import event_sheet, team_sheet
 from taikai.events.services.placings import placings_for
+from taikai.events.services.progress import plan
 from taikai.events.services.standings import standings_for
-from taikai.events.services.teams import team_standings
+from taikai.events.services.team_play import team_standings
 from taikai.judging import actions
-from taikai.judging.models import Penalty, Playoff, PrizeRank
+from taikai.judging.models import Penalty, Playoff, PrizePublication, PrizeRank
 
 
 def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int, bool]]) -> list[PrizeRank]:
@@ -49,6 +50,21 @@ def set_prize_ranks(event: Event, *, by: Actor, ranks: list[tuple[str, int, int,
             after=[{"label": r.label, "first": r.first, "last": r.last, "shared": r.shared} for r in rows],
         )
     return rows
+
+
+def publish_prizes(event: Event, *, by: Actor) -> PrizePublication:
+    """The organizer makes the prize list public (``GET …/prizes`` without a token). Publishing twice is once."""
+    require_organizer(by, event)
+    with transaction.atomic():
+        row, created = PrizePublication.objects.get_or_create(event=event, defaults={"published_by": user_of(by)})
+        if created:
+            record(actions.PRIZES_PUBLISHED, actor=by, event_id=event.pk, obj=row)
+    return row
+
+
+def prizes_published(event: Event) -> bool:
+    """Whether the organizer published the prize list: public pages say prizes only then."""
+    return PrizePublication.objects.filter(event=event).exists()
 
 
 def final_order(event: Event) -> list[list[str]]:
@@ -85,7 +101,7 @@ def swiss_over(event: Event) -> bool:
     """Every Swiss round is played (or there are none): the Swiss places are decided (CS 1.2 A)."""
     if event.format == Event.Format.ELIMINATION or event.rounds.filter(stage=Round.Stage.ELIMINATION).exists():
         return True
-    return rounds.plan(event).next_action in (NextAction.TOP_CUT, NextAction.FINISHED)
+    return plan(event).next_action in (NextAction.TOP_CUT, NextAction.FINISHED)
 
 
 def secured_places(event: Event) -> dict[str, int]:
@@ -99,7 +115,7 @@ def secured_places(event: Event) -> dict[str, int]:
         return {str(e): place for e, place in places.items()}
     order = [(row.player_id, row.rank) for row in standings_for(event)]
     cut: list[PlayerId] = []
-    if over and rounds.plan(event).next_action == NextAction.TOP_CUT:
+    if over and plan(event).next_action == NextAction.TOP_CUT:
         cut = [seat.player_id for seat in rounds.top_cut_preview(event).seats]
     out = set(Player.objects.filter(event=event, disqualified=True).values_list("pk", flat=True))
     places = core_placings.secured_places(event_sheet(event), order, swiss_over=over, cut=cut, disqualified=out)

@@ -2,7 +2,9 @@
 
 The judge's inputs are stored (``TimeProcedureRun``) and replayed through ``taikai.core.time_procedure`` on
 every load, so a reload or a second judge's phone shows the same step. When the procedure is done, its
-record is entered through ``events.services.results.enter_result`` and becomes the table's result.
+record is entered through ``events.services.results.enter_ruled_result`` and becomes the table's result: at
+once through the API, and on the judge's screen only once the judge confirms it (``enter_decided``), so the last
+tap can still be undone while the table is unconfirmed (issue 24).
 A penalty's duel loss during the procedure is one more step (``penalty_duel_loss``), so it keeps the time
 state (INF-20 after time, CS 2.1 B); only the penalties service adds it.
 """
@@ -16,13 +18,13 @@ from django.db import transaction
 from taikai.audit.services import record
 from taikai.core import time_procedure as tp
 from taikai.core.match import MatchRecordError, Player
-from taikai.core.match_json import RecordFormatError, parse_record
+from taikai.core.match_json import parse_record
+from taikai.core.problems import ProblemError
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match
 from taikai.events.permissions import require_judge
 from taikai.events.services.results import ResultInput, enter_ruled_result
-from taikai.events.signals import send_on_commit, time_called
 from taikai.judging import actions
 from taikai.judging.models import TimeProcedureRun
 from taikai.judging.services.common import fmt_of
@@ -31,7 +33,7 @@ INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")  # what a ju
 PENALTY = "penalty"  # ["penalty", loser]: a duel loss by penalty, added by the penalties service only
 
 
-def _problem(exc: tp.TimeProcedureError | MatchRecordError | RecordFormatError) -> ServiceError:
+def _problem(exc: ProblemError) -> ServiceError:
     p = exc.problem
     if p.code == "unexpected-input":
         return ServiceError("procedure-input", input=p.params["input"], expected=", ".join(p.params["expected"]))
@@ -49,7 +51,7 @@ def replay(run: TimeProcedureRun, match: Match) -> tp.TimeProcedure:
             proc = tp.call_time(base, ruleset, Player(run.start["turn_player"]))
         for step in run.inputs:
             proc = _step(proc, step)
-    except (tp.TimeProcedureError, MatchRecordError, RecordFormatError) as exc:
+    except ProblemError as exc:
         raise _problem(exc) from exc
     return proc
 
@@ -79,6 +81,7 @@ def start(
     turn_player: str = "A",
     duels: list[dict[str, Any]],
     opening: dict[str, str] | None = None,
+    enter: bool = True,
 ) -> TimeProcedureRun:
     """Time was called at this table: during a turn of ``turn_player``, or between duels. ``opening``:
     duel 1's rock-paper-scissors when the judge records it (MATCH-3)."""
@@ -102,13 +105,14 @@ def start(
         replay(run, match)  # refuse an impossible start before saving it
         run.save()
         record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, after=run.start)
-        send_on_commit(time_called, sender=Match, event_id=match.round.event_id, match_id=match.pk, actor=by)
-        _finish_if_done(run, match, by)
+        if enter:
+            _finish_if_done(run, match, by)
     return run
 
 
-def give(run: TimeProcedureRun, *, by: Actor, step: list[Any]) -> tp.TimeProcedure:
-    """One input: ["win", "A"], ["draw"], ["turn_end"], ["life_points", a, b], ["first_player", "B"]."""
+def give(run: TimeProcedureRun, *, by: Actor, step: list[Any], enter: bool = True) -> tp.TimeProcedure:
+    """One input: ["win", "A"], ["draw"], ["turn_end"], ["life_points", a, b], ["first_player", "B"].
+    ``enter=False``: a step that decides the match waits for the judge's confirmation (``enter_decided``)."""
     match = Match.objects.select_related("round__event").get(pk=run.match_id)
     require_judge(by, match.round.event)
     if not step or step[0] not in INPUTS:
@@ -126,8 +130,24 @@ def give(run: TimeProcedureRun, *, by: Actor, step: list[Any]) -> tp.TimeProcedu
         run.inputs = [*run.inputs, step]
         run.save()
         record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, step=step)
-        _finish_if_done(run, match, by)
+        if enter:
+            _finish_if_done(run, match, by)
     return proc
+
+
+def enter_decided(run: TimeProcedureRun, *, by: Actor) -> Match:
+    """The judge confirms the result the procedure reached: it becomes the table's result (TIME-E-6, TIME-S-7).
+    Refused while the procedure is still going on, or once its result is in."""
+    match = Match.objects.select_related("round__event").get(pk=run.match_id)
+    require_judge(by, match.round.event)
+    with transaction.atomic():
+        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
+        if run.result_entered:
+            raise ServiceError("procedure-done")
+        if replay(run, match).phase is not tp.Phase.DONE:
+            raise ServiceError("procedure-not-done")
+        _finish_if_done(run, match, by)
+    return Match.objects.get(pk=match.pk)
 
 
 def running(match: Match) -> TimeProcedureRun | None:

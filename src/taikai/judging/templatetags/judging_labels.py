@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from taikai.judging.labels import infraction_label, rung_label
+from taikai.judging.labels import infraction_words as words_of
+from taikai.judging.labels import rung_label
 
 register = template.Library()
 
@@ -17,4 +18,4 @@ def rung_name(rung: str) -> str:
 
 @register.filter
 def infraction_name(infraction: str) -> str:
-    return infraction_label(infraction)
+    return words_of(infraction)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from taikai.judging.labels import infraction_label, rung_label
+from taikai.judging.labels import infraction_words as words_of
+from taikai.judging.labels import rung_label
 
 register = template.Library()
 
@@ -16,4 +17,4 @@ def rung_words(rung: str) -> str:
 
 @register.filter(name="infraction_words")
 def infraction_words(infraction: str) -> str:
-    return infraction_label(infraction)
+    return words_of(infraction)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,13 +16,14 @@ from django.views.decorators.http import require_POST
 
 from taikai.core import match_json
 from taikai.core import penalties as core
+from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_head_judge
 from taikai.events.views.common import flash_error, staff_view
-from taikai.judging.labels import FIX_LABELS, infraction_label, kind_label, rung_label
+from taikai.judging.labels import FIX_LABELS, infraction_words, kind_label, rung_label
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, time_procedure
 from taikai.judging.services import database as violators
@@ -100,10 +102,10 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         match = None
     context = {
         "event": event,
-        "players": Player.objects.filter(event=event).order_by("name"),
+        "players": sorted(Player.objects.filter(event=event), key=lambda p: name_order(p.name, p.name_kana)),
         "player": player,
         "match": match,
-        "infractions": [(i.id, infraction_label(i.id), i.default) for i in rules.infractions],
+        "infractions": [(i.id, infraction_words(i.id), i.default) for i in rules.infractions],
         "infraction": infraction,
         "intentional": intentional,
         "asks_intent": bool(infraction) and _asks_intent(rules, infraction),
@@ -115,9 +117,11 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "default_label": rung_label(suggestion.default) if suggestion and suggestion.default else "",
         "history": [{**row, "rung_label": rung_label(row["rung"])} for row in history or []],
         "is_head_judge": head,
-        "posted": request.POST if request.method == "POST" else {},
+        # What the judge typed stays on the form: after a refusal (POST), back from the DQ question or from a
+        # judge call (GET with the fields), never a blank form (issue 24).
+        "posted": source,
         # A duel loss falls on the duel being played: at most the ruleset's last duel (MATCH-1).
-        "prior_rows": range(1, event.ruleset.match.max_duels),
+        "prior_rows": [(i, source.get(f"prior{i}", "")) for i in range(1, event.ruleset.match.max_duels)],
         # PEN-1: where a duel or match loss lands; INF-20: time called at the table
         "time_running": bool(match and time_procedure.running(match)),
     }
@@ -132,7 +136,7 @@ def _kind(rules: Any, infraction: str) -> str:
     entry = rules.infraction(infraction)
     if entry.judged_alone:
         return ""
-    return infraction_label(entry.id) if entry.kind == entry.id else kind_label(entry.kind)
+    return infraction_words(entry.id) if entry.kind == entry.id else kind_label(entry.kind)
 
 
 def _asks_intent(rules: Any, infraction: str) -> bool:
@@ -149,15 +153,15 @@ def _confirm_dq(request: HttpRequest, event: Event, player: Player, infraction: 
         "event": event,
         "question": _("Disqualify %(name)s?") % {"name": player.name},
         "details": [
-            f"{rung_label(rung)} · {infraction_label(infraction)}",
-            _("The player is removed from the event; in a team event, the whole team (PEN-4)."),
+            f"{rung_label(rung)} · {infraction_words(infraction)}",
+            _("The player is removed from the event; in a team event, the whole team."),
         ],
         "action": request.path,
         "fields": fields,
         "button_name": "issue",
         "button_value": "1",
         "button": _("Yes, disqualify"),
-        "back": f"{request.path}?player={player.pk}&infraction={infraction}",
+        "back": f"{request.path}?{urlencode([(k, v) for k, v in fields if k != 'rung'])}",
     }
     return render(request, "judging/confirm.html", context)
 
@@ -179,7 +183,7 @@ def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> Htt
     penalty = get_object_or_404(Penalty.objects.select_related("player"), event=event, pk=penalty_id)
     reason = request.POST.get("reason", "")
     if not request.POST.get("confirmed") and reason.strip():
-        what = f"{rung_label(penalty.rung)} · {infraction_label(penalty.infraction)}"
+        what = f"{rung_label(penalty.rung)} · {infraction_words(penalty.infraction)}"
         context = {
             "event": event,
             "question": _("Withdraw your penalty for %(name)s?") % {"name": penalty.player.name},
@@ -245,18 +249,21 @@ def appeal_decide(request: HttpRequest, event: Event, appeal_id: int) -> HttpRes
 def _confirm_overturn(request: HttpRequest, event: Event, appeal: Appeal) -> HttpResponse:
     """Overturning an appeal undoes the penalty's effects: asked twice, without JavaScript."""
     details = [appeal.reason]
+    question = _("Overturn the ruling appealed by %(name)s?")
+    button = _("Yes, overturn")
     if appeal.penalty is not None:
-        penalty = f"{rung_label(appeal.penalty.rung)} · {infraction_label(appeal.penalty.infraction)}"
+        penalty = f"{rung_label(appeal.penalty.rung)} · {infraction_words(appeal.penalty.infraction)}"
         details.insert(0, _("Penalty: %(penalty)s. Its effects are undone.") % {"penalty": penalty})
+        question, button = _("Cancel the penalty appealed by %(name)s?"), _("Yes, cancel the penalty")
     context = {
         "event": event,
-        "question": _("Overturn the ruling appealed by %(name)s?") % {"name": appeal.player.name},
+        "question": question % {"name": appeal.player.name},
         "details": details,
         "action": request.path,
         "fields": [("note", request.POST.get("note", ""))],
         "button_name": "decision",
         "button_value": "overturn",
-        "button": _("Yes, overturn"),
+        "button": button,
         "back": reverse("judge_queue", args=[event.pk]),
     }
     return render(request, "judging/confirm.html", context)

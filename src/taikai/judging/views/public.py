@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
 
 from taikai.core.ids import parse_id
 from taikai.core.ruleset import DEFAULT, Infraction, Ruleset, builtin
@@ -19,8 +20,9 @@ from taikai.events.models import Event, Player
 from taikai.events.services.players import player_for_token
 from taikai.events.views.common import flash_error
 from taikai.judging.labels import infraction_label, kind_label, rung_label
-from taikai.judging.models import Appeal, Penalty
-from taikai.judging.services import appeals, calls
+from taikai.judging.models import Appeal, JudgeCall, Penalty
+from taikai.judging.services import appeals, calls, player_calls
+from taikai.judging.services.common import current_match
 from taikai.judging.services.penalties import history
 from taikai.security import rates
 from taikai.security import services as limits
@@ -113,9 +115,24 @@ def player_call(request: HttpRequest, token: str) -> HttpResponse:
         except ServiceError as exc:
             flash_error(request, exc)
         else:
-            messages.success(request, _("A judge has been called to your table."))
-            return redirect("player_home", token=token)
-    return render(request, "judging/player_call.html", {"event": player.event, "player": player, "token": token})
+            return redirect("player_home", token=token)  # the page says 「ジャッジを呼びました」 while the call is open
+    state = player_calls.table_call(player, current_match(player))
+    context = {"event": player.event, "player": player, "token": token, "state": state}
+    return render(request, "judging/player_call.html", context)
+
+
+@require_POST
+def player_call_withdraw(request: HttpRequest, token: str, call_id: int) -> HttpResponse:
+    """The player takes back their call (JUDGE-1) while no judge has taken it."""
+    player = _player(token)
+    call = get_object_or_404(JudgeCall, pk=call_id, event=player.event)
+    try:
+        player_calls.withdraw_call(call, player, by=PlayerSelf(player))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    else:
+        messages.success(request, _("Your judge call was cancelled."))
+    return redirect("player_home", token=token)
 
 
 def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
@@ -146,7 +163,7 @@ def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
         "appeals": [
             {
                 "appeal": a,
-                "outcome": APPEAL_OUTCOMES[a.status],
+                "outcome": APPEAL_OUTCOMES[Appeal.Status(a.status)],
                 "penalty": _penalty_words(a.penalty) if a.penalty else "",
             }
             for a in Appeal.objects.filter(player=player).select_related("penalty")

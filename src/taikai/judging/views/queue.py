@@ -1,4 +1,4 @@
-"""The judges' queue, one call, the time procedure at a table, and the table tools."""
+"""The judges' queue, the time procedure at a table, and the table tools (one call: call.py)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from taikai.events.models import Event, Match
 from taikai.events.permissions import is_head_judge
 from taikai.events.services import rounds as round_services
 from taikai.events.views.common import flash_error, staff_view
-from taikai.events.views.result_words import report_text, result_text
+from taikai.events.views.result_words import outcome_text, report_text, result_text
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
-from taikai.judging.services import calls, tools
+from taikai.judging.services import calls, player_calls, tools
 from taikai.judging.services import time_procedure as tps
 from taikai.judging.services.common import current_round, fmt_of
 from taikai.judging.services.penalties import pending_penalties
@@ -48,27 +48,46 @@ def judge_queue(request: HttpRequest, event: Event) -> HttpResponse:
     now = timezone.now()
     queue = calls.open_calls(event)
     rnd = current_round(event)
+    callers = player_calls.callers_by_call(queue)
     for call in queue:
         call.waiting = int((now - call.created_at).total_seconds())  # type: ignore[attr-defined]
-        call.sides = _sides(call) if call.topic == "disputed" else []  # type: ignore[attr-defined]
+        call.called_by = callers[call.pk]  # type: ignore[attr-defined]  # one card per table: everyone who called
+        call.sides = sides(call) if call.topic == "disputed" else []  # type: ignore[attr-defined]
     # The current round's calls (and calls for no table) first; older rounds' calls fold away below.
     current = [c for c in queue if c.match is None or rnd is None or c.match.round_id == rnd.pk]
     older = [c for c in queue if c not in current]
     matches = list(rnd.matches.select_related("player_a", "player_b")) if rnd else []
+    tables = _tables(rnd, matches) if rnd else []
     context = {
         "event": event,
         "calls": current,
         "older_calls": older,
         "pending": pending_penalties(event),
-        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related("player", "penalty"),
+        "appeals": Appeal.objects.filter(event=event, status=Appeal.Status.OPEN).select_related(
+            "player", "penalty__issued_by"
+        ),
         "is_head_judge": is_head_judge(Staff(request.user), event),
         "round": rnd,
-        "matches": matches,
+        "tables": tables,
+        "overtime": [row for row in tables if row["overtime"]],
     }
     return render(request, "judging/queue.html", context)
 
 
-def _sides(call: JudgeCall) -> list[dict[str, Any]]:
+def _tables(rnd: Any, matches: list[Match]) -> list[dict[str, Any]]:
+    """The round's tables, each marked when it is still being played after its time (the round clock plus the
+    table's extensions ran out, TIME-1) and whether the time procedure has started there."""
+    procedures = tps.table_states(matches)
+    rows = []
+    for m in matches:
+        if m.is_bye:
+            continue
+        over = m.being_played and round_services.round_clock(rnd, extension=m.extension_seconds).status == "time"
+        rows.append({"match": m, "overtime": over, "procedure": m.pk in procedures})
+    return rows
+
+
+def sides(call: JudgeCall) -> list[dict[str, Any]]:
     """A disputed table's two reports side by side: each player's name and what they reported, in words."""
     if call.match is None:
         return []
@@ -93,47 +112,6 @@ def call_new(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             return redirect("judge_call", event.pk, call.pk)
     return redirect("judge_queue", event.pk)
-
-
-@staff_view
-def call_detail(request: HttpRequest, event: Event, call_id: int) -> HttpResponse:
-    call = get_object_or_404(
-        JudgeCall.objects.select_related("match__round__event", "match__player_a", "match__player_b"),
-        event=event,
-        pk=call_id,
-    )
-    if request.method == "POST":
-        try:
-            if "take" in request.POST:
-                calls.take_call(call, by=Staff(request.user))
-            else:
-                seconds = int(request.POST.get("extension_seconds") or 0) if request.POST.get("extend") else 0
-                stated = request.POST.get("ruling_seconds", "").strip() if seconds else ""
-                calls.rule_call(
-                    call,
-                    by=Staff(request.user),
-                    ruling=request.POST.get("ruling", ""),
-                    extension_seconds=seconds,
-                    reason=request.POST.get("extension_reason", ""),
-                    ruling_seconds=int(stated) if stated else None,  # TIME-4: the judge's own length, logged
-                )
-                messages.success(request, _("Ruling recorded."))
-                return redirect("judge_queue", event.pk)
-        except ValueError:
-            messages.error(request, _("Enter the extra time in seconds."))
-        except ServiceError as exc:
-            flash_error(request, exc)
-        return redirect("judge_call", event.pk, call.pk)
-    offer = calls.extension_offer(call)
-    context = {
-        "event": event,
-        "call": call,
-        "sides": _sides(call) if call.topic == "disputed" else [],
-        "offer": offer,
-        "ruling_seconds": calls.ruling_length(call) if offer else None,
-        "threshold": event.ruleset.time.extension_threshold_minutes,
-    }
-    return render(request, "judging/call.html", context)
 
 
 def _duels_from_post(post: Any) -> list[dict[str, Any]]:
@@ -166,9 +144,14 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         early = {"minutes": max(1, round(clock.remaining / 60)), "post": _kept(request.POST)}
     elif request.method == "POST":
         try:
+            # A step that decides the match waits for the judge's confirmation: a mis-tapped winner is undone
+            # while the table is still unconfirmed (issue 24).
             if "undo" in request.POST and run is not None:
                 tps.undo(run, by=Staff(request.user))
                 messages.success(request, _("The last step was taken back."))
+            elif "enter" in request.POST and run is not None:
+                tps.enter_decided(run, by=Staff(request.user))
+                messages.success(request, _("The result is entered: it is now the table's result."))
             elif "start" in request.POST:
                 tps.start(
                     match,
@@ -176,9 +159,10 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
                     between=request.POST.get("when") == "between",
                     turn_player=request.POST.get("turn_player", "A"),
                     duels=_duels_from_post(request.POST),
+                    enter=False,
                 )
             elif run is not None:
-                tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST))
+                tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST), enter=False)
         except (ServiceError, ValueError) as exc:
             if isinstance(exc, ServiceError):
                 flash_error(request, exc)
@@ -208,11 +192,24 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         "clock_status": clock.status,
         "steps": len(run.inputs) if run else 0,
         "result_words": result_text(match) if match.status == Match.Status.CONFIRMED else "",
+        "decided_words": _decided_words(proc, match) if proc and not run.result_entered else "",  # type: ignore[union-attr]
         "turn_name": (match.player_a.name if proc.turn_player.value == "A" else match.player_b.name)
         if proc and proc.turn_player and match.player_b
         else "",
     }
     return render(request, "judging/time_procedure.html", context)
+
+
+def _decided_words(proc: tp.TimeProcedure, match: Match) -> str:
+    """The result the procedure reached, in words, before the judge confirms it; empty while it goes on."""
+    if proc.phase is not tp.Phase.DONE:
+        return ""
+    s = proc.state.score
+    if proc.state.winner is None:
+        return outcome_text(None, s.a, s.b, s.draws)
+    if proc.state.winner.value == "A":
+        return outcome_text(match.player_a, s.a, s.b, s.draws)
+    return outcome_text(match.player_b, s.b, s.a, s.draws)
 
 
 def _kept(post: Any) -> list[tuple[str, str]]:

@@ -129,6 +129,8 @@ def _player_rows(event: Event, player_id: int) -> Q:
         )
         | _objects(
             _label(JudgeCall),
-            JudgeCall.objects.filter(event=event, raised_by_player_id=player_id).values_list("pk", flat=True),
+            JudgeCall.objects.filter(Q(raised_by_player_id=player_id) | Q(callers__player_id=player_id), event=event)
+            .values_list("pk", flat=True)
+            .distinct(),
         )
     )

@@ -43,6 +43,7 @@ UNSHOWN = {
 LABELS = {
     "name": _lazy("Name"),
     "name_kana": _lazy("Name (kana)"),
+    "text": _lazy("Announcement"),
     "card_game_id": _lazy("Card Game ID"),
     "contact": _lazy("Contact"),
     "checked_in_at": _lazy("Checked in at"),

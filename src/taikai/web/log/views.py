@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext_lazy
 
+from taikai.core.collation import name_order
 from taikai.events.actors import Actor, PlayerSelf, Staff
 from taikai.events.errors import PermissionDenied
 from taikai.events.messages import problem_text
@@ -41,8 +42,8 @@ class LogFilterForm(forms.Form):
         rounds = event.rounds.order_by("number").values_list("number", flat=True)
         self.fields["round"].choices = everything + [(n, str(n)) for n in rounds]  # type: ignore[attr-defined]
         if with_players:
-            people = event.players.order_by("name_kana", "name", "pk").values_list("pk", "name")
-            self.fields["player"].choices = everything + list(people)  # type: ignore[attr-defined]
+            people = sorted(event.players.values_list("pk", "name", "name_kana"), key=lambda p: name_order(p[1], p[2]))
+            self.fields["player"].choices = everything + [(pk, name) for pk, name, _kana in people]  # type: ignore[attr-defined]
         else:
             del self.fields["player"]
 

@@ -1,7 +1,9 @@
 // The round clock on every screen: fetched from the server (one truth), counted down locally.
-// The element may be swapped by live.js, so it is looked up on every tick. On a player's page the clock URL
-// names the table (?table=N): its own time, with a judge's extension (TIME-4), is shown, and #time-note
-// says what happens at time.
+// The element may be swapped by live.js, so it is looked up on every tick, and it may first appear long after
+// the page was opened (a player's page opened before pairing gets its table, and its clock, by live.js): the
+// script runs on every page that loads it and starts counting whenever a clock is there. On a player's page the
+// clock URL names the table (?table=N): its own time, with a judge's extension (TIME-4), is shown, and
+// #time-note says what happens at time.
 (function () {
   function clockEl() { return document.getElementById("clock"); }
   function clockUrl() {
@@ -10,8 +12,7 @@
     var host = el.closest("[data-clock-url]") || el;
     return el.dataset.clockUrl || host.dataset.clockUrl;
   }
-  if (!clockUrl()) return;
-  var state = null, fetchedAt = 0;
+  var state = null, fetchedAt = 0, stateUrl = null;
   function fmt(sec) {
     sec = Math.max(0, Math.floor(sec));
     var m = Math.floor(sec / 60), s = sec % 60;
@@ -20,7 +21,7 @@
   function render() {
     var el = clockEl();
     if (!el) return;
-    if (!state || state.round === null) { el.textContent = "--:--"; return; }
+    if (!state || state.round === null || stateUrl !== clockUrl()) { el.textContent = "--:--"; return; }
     var clock = state.table || state; // a table's own clock (with its extension) where the page names one
     var remaining = clock.remaining;
     if (clock.status === "running") remaining = clock.remaining - (Date.now() - fetchedAt) / 1000;
@@ -51,14 +52,14 @@
     var url = clockUrl();
     if (!url) return;
     fetch(url, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (data) {
-      state = data; fetchedAt = Date.now(); render();
+      state = data; fetchedAt = Date.now(); stateUrl = url; render();
       try { localStorage.setItem("taikai-clock:" + url, JSON.stringify({ state: state, at: fetchedAt })); } catch (e) { /* full */ }
     }).catch(function () {
       // Offline: keep counting locally, from the last state this phone saw (also after a reload).
-      if (state) return;
+      if (state && stateUrl === url) return;
       try {
         var kept = JSON.parse(localStorage.getItem("taikai-clock:" + url) || "null");
-        if (kept) { state = kept.state; fetchedAt = kept.at; render(); }
+        if (kept) { state = kept.state; fetchedAt = kept.at; stateUrl = url; render(); }
       } catch (e) { /* nothing kept */ }
     });
   }

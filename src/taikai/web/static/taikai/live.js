@@ -4,9 +4,12 @@
 //
 // The stream only says that something changed ("pairings", "result", "judge-call", ...); the page then
 // takes its state from the server: elements with an id and data-live-refresh="result pairings ..." (or "*"
-// for every kind) are re-fetched from the current page and swapped in. A region with data-live-hold (set by
-// a page's script while a person fills in a form inside it) keeps its content and swaps only its
-// [data-live-part] children, unless its data-live-key changed (a new round: the old form no longer applies).
+// for every kind) are re-fetched from the current page and swapped in. Everything in a region comes from the
+// server except an element inside it marked data-live-hold (set by a page's script while a person fills in a
+// form): that element stays where it is, with what was typed and the focus, and the rest of the region is
+// swapped around it, unless the region's or the held element's data-live-key changed (a new round, a new
+// penalty duel: the old form no longer applies). A page the server answers as gone (a revoked or replaced
+// personal link: header X-Taikai-Page: gone) is reloaded, so the person reads why instead of a frozen page.
 // Every update is also sent as a "taikai:live" DOM event ({kind, data}) for other scripts.
 (function () {
   var script = document.currentScript;
@@ -23,37 +26,87 @@
     });
   }
 
+  function copyAttributes(old, fresh, only) {
+    Array.prototype.slice.call(old.attributes).forEach(function (a) {
+      if ((!only || a.name.indexOf(only) === 0) && !fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (a) {
+      if (!only || a.name.indexOf(only) === 0) old.setAttribute(a.name, a.value);
+    });
+  }
+
+  function childHolding(parent, node) {
+    while (node && node.parentNode !== parent) node = node.parentNode;
+    return node;
+  }
+
+  // The held element and its counterpart in the fresh page, when the rest can be swapped around it: the
+  // same key, and the same element names on the way down from the region.
+  function heldPair(old, fresh) {
+    var held = old.querySelector("[data-live-hold][id]");
+    if (!held) return null;
+    var twin = fresh.querySelector("#" + CSS.escape(held.id));
+    if (!twin || (twin.dataset.liveKey || "") !== (held.dataset.liveKey || "")) return null;
+    for (var a = held, b = twin; a !== old; a = a.parentNode, b = b.parentNode) {
+      if (b === fresh || a.tagName !== b.tagName) return null;
+    }
+    return { held: held, twin: twin };
+  }
+
+  // Swap old's content for fresh's, keeping ``held`` in the document (never removed, so it keeps its focus).
+  function graft(old, fresh, held, twin) {
+    if (old === held) return;
+    var keep = childHolding(old, held), next = childHolding(fresh, twin);
+    Array.prototype.slice.call(old.childNodes).forEach(function (n) { if (n !== keep) old.removeChild(n); });
+    var before = true;
+    Array.prototype.slice.call(fresh.childNodes).forEach(function (n) {
+      if (n === next) { before = false; return; }
+      old.insertBefore(document.importNode(n, true), before ? keep : null);
+    });
+    if (keep !== held) {
+      // a details the person opened to fill in the held form stays open, whatever the fresh page says
+      var open = keep.tagName === "DETAILS" && keep.open;
+      copyAttributes(keep, next);
+      if (open) keep.open = true;
+    }
+    graft(keep, next, held, twin);
+  }
+
+  // Returns whether the region's key changed (a new round).
   function swap(old, fresh) {
     var sameKey = (old.dataset.liveKey || "") === (fresh.dataset.liveKey || "");
-    if (old.hasAttribute("data-live-hold") && sameKey) {
-      Array.prototype.forEach.call(old.querySelectorAll("[data-live-part][id]"), function (part) {
-        var next = fresh.querySelector("#" + CSS.escape(part.id));
-        if (next) part.innerHTML = next.innerHTML;
-      });
-      return false;
-    }
-    Array.prototype.forEach.call(fresh.attributes, function (a) {
-      if (a.name.indexOf("data-") === 0) old.setAttribute(a.name, a.value);
-    });
-    old.removeAttribute("data-live-hold");
+    var pair = sameKey ? heldPair(old, fresh) : null;
+    copyAttributes(old, fresh, "data-");
+    if (pair) { graft(old, fresh, pair.held, pair.twin); return false; }
     old.innerHTML = fresh.innerHTML;
     return !sameKey;
   }
 
-  // Someone typing in a field of the region: swap it a little later rather than lose what they typed.
+  // Someone in a field of the region (outside a held element, which is kept as it is): swap it a little later
+  // rather than lose what they typed or tapped.
   function typing(region) {
     var el = document.activeElement;
-    return el && region.contains(el) && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && el.type !== "submit";
+    if (!el || !region.contains(el) || el.closest("[data-live-hold]")) return false;
+    return /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && el.type !== "submit";
   }
   function later(id) {
     pending[id] = true;
     if (!timer) timer = setTimeout(refresh, 2000);
   }
 
+  // Answers can arrive out of order (a stream's refresh and a page script's refreshNow at once): one from a
+  // fetch older than the last one shown would set the page back, so it is dropped.
+  var started = 0, shown = 0;
   function fetchAndSwap(ids) {
+    var seq = ++started;
     return fetch(location.href, { cache: "no-store", headers: { "X-Requested-With": "taikai-live" } })
-      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (r) {
+        if (r.headers.get("X-Taikai-Page") === "gone") { location.reload(); return Promise.reject(r.status); }
+        return r.ok ? r.text() : Promise.reject(r.status);
+      })
       .then(function (html) {
+        if (seq < shown) { ids.forEach(later); return; } // fetched again, after the newer one
+        shown = seq;
         var doc = new DOMParser().parseFromString(html, "text/html");
         var changed = [];
         ids.forEach(function (id) {
@@ -95,7 +148,7 @@
   }
 
   var KINDS = ["pairings", "round-started", "clock-paused", "clock-resumed", "round-finished", "time-called",
-               "time-extended", "result", "players", "event", "judge-call"];
+               "time-extended", "result", "players", "event", "judge-call", "access"];
 
   function connect() {
     if (!window.EventSource) { startPolling(); return; }

@@ -7,6 +7,10 @@
 //   report on the server.
 // * Offline, the report waits in localStorage and is sent when the connection is back; the service worker
 //   (player-sw.js) keeps the last page, so a reload without Wi-Fi still shows the table and opponent.
+// * Everything else on the page comes from the live state (live.js): once the player starts filling in the
+//   report form, only that form is held (what was tapped and typed stays) while the opponent's report, the
+//   confirm button and the result around it keep arriving; a sent report releases it.
+// * A link the server no longer knows (revoked or replaced) reloads into the page that explains.
 (function () {
   var script = document.currentScript;
   var token = script.dataset.token;
@@ -62,14 +66,21 @@
       method: "POST", body: body, credentials: "same-origin",
       headers: { "Accept": "application/json" }
     }).then(function (r) {
+      if (r.headers.get("X-Taikai-Page") === "gone") { // this link was revoked or replaced: say so
+        localStorage.removeItem(PENDING);
+        location.reload();
+        return new Promise(function () { /* the page is going */ });
+      }
       return r.json().then(function (answer) { return answer; }, function () {
         return { ok: false, message: r.status + " " + r.statusText };
       });
     });
   }
 
+  var shownState = null; // the page state the last answer was shown on; another one makes it stale
   function answered(answer, fields) {
     show("answer", answer.message, answer.ok ? "" : "error");
+    if (answer.ok) release(); // sent: the form follows the live state again (kept after a refusal, to fix it)
     var match = fields.filter(function (f) { return f[0] === "match"; })[0];
     if (match) {
       localStorage.removeItem(keyName(match[1])); // answered: the next report is a new one
@@ -77,7 +88,9 @@
         el.value = keyFor(match[1]);
       });
     }
-    if (window.taikaiLive) window.taikaiLive.refreshNow().then(prepare, prepare);
+    shownState = null;
+    function settled() { shownState = live && live.dataset.state; prepare(); }
+    if (window.taikaiLive) window.taikaiLive.refreshNow().then(settled, settled);
   }
 
   function send(action, fields, queueOffline) {
@@ -114,12 +127,22 @@
     send(form.action, fieldsOf(form, e.submitter), isReport);
   });
 
-  // While the duel-by-duel form is being filled in, live updates leave it alone (unless the round changes).
-  document.addEventListener("input", function (e) {
-    if (live && e.target.closest("details.more")) live.setAttribute("data-live-hold", "");
-  });
+  // While the report form is being filled in (duel by duel), or the drop card is open, live updates swap
+  // everything around it but leave it alone, unless the round or the table's penalty duels change (its
+  // data-live-key) or the page no longer offers it (the event has finished).
+  function hold(el) {
+    var part = el && el.closest && el.closest("[data-live-holdable][id]");
+    if (part) part.setAttribute("data-live-hold", "");
+  }
+  function release() {
+    document.querySelectorAll("form[data-report][data-live-hold]").forEach(function (f) { f.removeAttribute("data-live-hold"); });
+  }
+  document.addEventListener("input", function (e) { if (e.target.closest("details")) hold(e.target); });
+  document.addEventListener("toggle", function (e) { if (e.target.open) hold(e.target); }, true);
   document.addEventListener("taikai:refreshed", function (e) {
-    if (e.detail.keyChanged && e.detail.keyChanged.indexOf("player-live") >= 0) hide("answer"); // a new round
+    var state = live && live.dataset.state;
+    var newRound = e.detail.keyChanged && e.detail.keyChanged.indexOf("player-live") >= 0;
+    if (newRound || (shownState !== null && state !== shownState)) { hide("answer"); shownState = null; }
     prepare();
   });
 

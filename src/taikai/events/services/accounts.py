@@ -1,7 +1,9 @@
-"""Accounts made from the command line (`taikai user create`): a generated password, shown once.
+"""Site accounts: the first organizer, created on first start (``taikai serve``), and accounts made from the
+command line (``taikai user create``, ``user list``), each with a generated password shown once.
 
 The web's staff form (``events.services.events.create_staff_user``) takes a password the organizer types;
-the command line has nobody to type one, so taikai draws it (``secrets``) and stores only its hash.
+the command line has nobody to type one, so taikai draws it (``secrets``) and stores only its hash. Below the
+edges, so the command line, the demo and the web share them without importing each other.
 """
 
 from __future__ import annotations
@@ -62,3 +64,21 @@ def list_accounts() -> list[AccountRow]:
     for user in User.objects.order_by("username").prefetch_related("groups", "staff_roles"):
         rows.append(AccountRow(user.get_username(), is_organizer(user), user.is_active, len(user.staff_roles.all())))
     return rows
+
+
+def ensure_first_organizer(username: str = "organizer") -> tuple[str, str] | None:
+    """Create the site's first organizer (a site admin) if no account exists yet.
+
+    Returns (user name, password) when an account was created, so the caller prints it once;
+    the password is stored only as an Argon2 hash.
+    """
+    User = get_user_model()
+    with transaction.atomic():
+        if User.objects.exists():
+            return None
+        password = secrets.token_urlsafe(12)
+        user = User.objects.create_superuser(username=username, password=password, email="")
+        group, _ = Group.objects.get_or_create(name=ORGANIZERS)
+        user.groups.add(group)
+        record(audit_actions.ORGANIZER_CREATED, actor_label="taikai serve", obj=user, after={"username": username})
+    return username, password

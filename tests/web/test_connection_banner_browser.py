@@ -1,0 +1,65 @@
+"""A dropped connection is said on the page (issue 24, item 23): when the venue server goes away, the player's
+phone (390x844, ja-JP) and the projector (1920x1080) show a small banner over what they last received, and
+say "connected again" when the server is back; the page itself keeps its table and opponent meanwhile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from taikai.events.actors import Staff
+from taikai.events.models import Match
+from taikai.events.services import players as player_services
+from taikai.events.services import rounds as round_services
+from tests.conftest import PHONE, PROJECTOR, screenshot
+from tests.events.conftest import make_event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def organizer(transactional_db: Any) -> Any:
+    from django.contrib.auth import get_user_model
+
+    from taikai.events.services.accounts import ensure_first_organizer
+
+    ensure_first_organizer()
+    return get_user_model().objects.get(username="organizer")
+
+
+def test_a_dropped_connection_shows_a_banner_until_the_server_is_back(
+    organizer: Any, venue: Any, venue_page: Any
+) -> None:
+    event = make_event(organizer, 4)
+    round_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
+    m = Match.objects.select_related("player_a", "player_b").get(round__event=event, table=1)
+    token = player_services.issue_access(m.player_a, by=Staff(organizer))
+    phone = venue_page(viewport=PHONE, locale="ja-JP")
+    phone.goto(f"{phone.base_url}/p/{token}/")
+    projector = venue_page(viewport=PROJECTOR, locale="ja-JP")
+    projector.goto(f"{projector.base_url}/e/{event.pk}/projector/")
+    for page in (phone, projector):
+        page.wait_for_function("window.taikaiLive !== undefined && window.taikaiConnection !== undefined")
+        page.wait_for_timeout(1000)  # the stream is open
+        expect(page.locator("#connection-banner")).to_have_count(0)  # nothing said while all is well
+
+    venue.stop()  # the laptop or the venue Wi-Fi goes away
+    for page in (phone, projector):
+        expect(page.locator("#connection-banner")).to_be_visible(timeout=15_000)
+        expect(page.locator("#connection-banner")).to_have_text(
+            "接続が切れています。最後に受け取った内容を表示しています。再接続しています…"
+        )
+    expect(phone.locator(".opponent")).to_contain_text(m.player_b.name)  # the open page keeps what it showed
+    box = phone.locator("#connection-banner").bounding_box()
+    assert box["y"] == 0 and box["height"] < 80  # a small banner at the top, not a page over the page
+    screenshot(phone, "connection-lost-phone")
+    screenshot(projector, "connection-lost-projector")
+
+    venue.start()
+    for page in (phone, projector):
+        expect(page.locator("#connection-banner")).to_have_text("再接続しました。", timeout=25_000)
+    screenshot(phone, "connection-back-phone")
+    for page in (phone, projector):
+        expect(page.locator("#connection-banner")).to_be_hidden(timeout=10_000)

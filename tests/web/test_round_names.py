@@ -1,0 +1,69 @@
+"""The bracket's rounds are called 準々決勝 / 準決勝 / 決勝 on every page and printout that names a round (issue 24,
+item 18): the round page, the console, the printed pairings, the result slips, the results entry, the projector and
+the organizer's report; the projector no longer says the form's 「決勝トーナメント人数」."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from taikai.events.actors import Staff
+from taikai.events.models import Event
+from taikai.events.services import rounds as round_services
+from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.events.test_organizer_desk import _play
+
+pytestmark = pytest.mark.django_db
+
+STAGES = ["準々決勝", "準決勝", "決勝"]
+
+
+@pytest.fixture
+def bracket(organizer: Any) -> Event:  # noqa: F811
+    """Two Swiss rounds, then a top 8 up to its final, paired and being played."""
+    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
+    for _ in range(4):
+        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
+    round_services.pair_next_round(event, by=Staff(organizer), seed=3)
+    assert list(event.rounds.values_list("stage", flat=True)) == ["swiss"] * 2 + ["elimination"] * 3
+    return event
+
+
+def _get(client: Client, url: str, lang: str = "ja") -> str:
+    client.cookies.load({"taikai_language": lang})
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode()
+
+
+def test_each_staff_page_and_printout_names_the_bracket_round(client: Client, organizer: Any, bracket: Event) -> None:  # noqa: F811
+    client.force_login(organizer)
+    base = f"/events/{bracket.pk}"
+    for number, stage in enumerate(STAGES, start=3):
+        for page in ("", "print/", "slips/", "results/", "edit/"):
+            html = _get(client, f"{base}/rounds/{number}/{page}")
+            assert stage in html, (number, page)
+            assert f"第{number}ラウンド" not in html.split("<nav")[-1].split("</nav>")[-1], (number, page)
+    console = _get(client, f"{base}/")
+    assert all(name in console for name in ("第1ラウンド", "第2ラウンド", *STAGES))
+    report = _get(client, f"{base}/report/")
+    assert all(name in report for name in STAGES)
+
+
+def test_the_projector_heads_the_top_cut_with_the_round_not_a_form_label(client: Client, bracket: Event) -> None:
+    html = _get(client, f"/e/{bracket.pk}/projector/")
+    assert "決勝トーナメント人数" not in html
+    assert "<span>決勝</span>" in html
+
+
+def test_a_sixteen_player_bracket_opens_with_its_first_round(client: Client, organizer: Any) -> None:  # noqa: F811
+    event = make_event(organizer, 16, format=Event.Format.ELIMINATION)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer), seed=1)
+    client.force_login(organizer)
+    assert "決勝トーナメント1回戦" in _get(client, f"/events/{event.pk}/rounds/{rnd.number}/")
+    assert "Top cut, round 1" in _get(client, f"/events/{event.pk}/rounds/{rnd.number}/", "en")
+    _play(event, organizer, rnd)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer), seed=1)
+    assert "Quarterfinals" in _get(client, f"/events/{event.pk}/rounds/{rnd.number}/", "en")
