@@ -174,3 +174,53 @@ def test_a_broken_judged_part_is_named_and_nothing_is_written(
         transfer.import_event({**exported, part: rows}, by=Staff(organizer))
     assert refused.value.problem.code == "import-invalid" and refused.value.problem.params["part"] == part
     assert (Event.objects.count(), Penalty.objects.count(), AuditEntry.objects.count()) == before
+
+
+def test_the_announcements_come_back_with_the_copy_in_order_with_their_times(organizer: Any) -> None:
+    """Issue 24, item 19: what the organizer told the room (お知らせ) is part of the event, kept on the
+    projector and every player's page: the copy shows the same message, and the console's list of what was said
+    and when comes back whole (a cleared one included)."""
+    from taikai.events.models import Announcement
+    from taikai.events.services import announcements
+
+    event = make_event(organizer, 2)
+    by = Staff(organizer)
+    first = announcements.announce(event, by=by, text="第1ラウンド開始は10:30です", seen=0)
+    cleared = announcements.announce(event, by=by, text="", seen=first.pk)
+    announcements.announce(event, by=by, text="昼休憩は45分です\n13:00に再開します", seen=cleared.pk)
+    exported = transfer.export_event(event, by=by)
+    assert [a["text"] for a in exported["announcements"]] == [
+        "第1ラウンド開始は10:30です",
+        "",
+        "昼休憩は45分です\n13:00に再開します",
+    ]
+    assert {a["sent_by"] for a in exported["announcements"]} == {organizer.username}
+
+    copy = transfer.import_event(exported, by=by)
+    shown = announcements.current(copy.pk)
+    assert shown is not None and shown.text == "昼休憩は45分です\n13:00に再開します"
+    originals = list(Announcement.objects.filter(event=event).order_by("id"))
+    copies = list(Announcement.objects.filter(event=copy).order_by("id"))
+    assert [(a.text, a.sent_at, a.sent_by) for a in copies] == [(a.text, a.sent_at, a.sent_by) for a in originals]
+    assert transfer.export_event(copy, by=by)["announcements"] == exported["announcements"]
+    # The copy's organizer goes on from what the copy shows (the form carries the latest row's id).
+    announcements.announce(copy, by=by, text="決勝トーナメントは14:00から", seen=announcements.seen_id(copy.pk))
+    assert announcements.current(event.pk).text == "昼休憩は45分です\n13:00に再開します"  # type: ignore[union-attr]
+
+
+def test_a_broken_announcement_is_named_and_nothing_is_written(organizer: Any) -> None:
+    from taikai.events.services import announcements
+
+    event = make_event(organizer, 2)
+    announcements.announce(event, by=Staff(organizer), text="お知らせ", seen=0)
+    exported = transfer.export_event(event, by=Staff(organizer))
+    before = Event.objects.count()
+    for broken in ({"text": "x" * 501}, {"sent_at": "someday"}, {"text": None}):
+        rows = [{**exported["announcements"][0], **broken}]
+        with pytest.raises(ServiceError) as refused:
+            transfer.import_event({**exported, "announcements": rows}, by=Staff(organizer))
+        assert refused.value.problem.params["part"] == "announcements", broken
+    with pytest.raises(ServiceError) as refused:
+        transfer.import_event({**exported, "announcements": "お知らせ"}, by=Staff(organizer))
+    assert refused.value.problem.params["part"] == "announcements"
+    assert Event.objects.count() == before
