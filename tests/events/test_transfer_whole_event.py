@@ -224,3 +224,39 @@ def test_a_broken_announcement_is_named_and_nothing_is_written(organizer: Any) -
         transfer.import_event({**exported, "announcements": "お知らせ"}, by=Staff(organizer))
     assert refused.value.problem.params["part"] == "announcements"
     assert Event.objects.count() == before
+
+
+def test_a_tables_judge_call_comes_back_with_every_player_who_called(organizer: Any) -> None:
+    """JUDGE-1: one call per table, with each player who called on it (their question, when, and a call taken
+    back): the copy's judges' queue shows the same card with the same callers."""
+    from taikai.judging.models import CallCaller
+    from taikai.judging.services import player_calls
+
+    event = make_event(organizer, 4)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    first, second = rnd.matches.filter(is_bye=False).order_by("table")[:2]
+    a, b = first.player_a, first.player_b
+    call = player_calls.call_from_player(event, a, by=PlayerSelf(a), description="裁定をお願いします")
+    player_calls.call_from_player(event, b, by=PlayerSelf(b))
+    other = player_calls.call_from_player(event, second.player_a, by=PlayerSelf(second.player_a))
+    player_calls.withdraw_call(other, second.player_a, by=PlayerSelf(second.player_a))
+    exported = transfer.export_event(event, by=Staff(organizer))
+    rows = {c["id"]: c for c in exported["judge_calls"]}
+    assert [(c["player_id"], c["question"]) for c in rows[call.pk]["callers"]] == [
+        (a.pk, "裁定をお願いします"),
+        (b.pk, ""),
+    ]
+    assert rows[other.pk]["callers"][0]["withdrawn_at"] is not None
+
+    copy = transfer.import_event(exported, by=Staff(organizer))
+    copied = JudgeCall.objects.get(event=copy, status=JudgeCall.Status.OPEN)
+    assert [(c.player.name, c.question) for c in copied.callers.select_related("player")] == [
+        (a.name, "裁定をお願いします"),
+        (b.name, ""),
+    ]
+    originals = CallCaller.objects.filter(call__event=event).order_by("id")
+    copies = CallCaller.objects.filter(call__event=copy).order_by("id")
+    assert [(c.called_at, c.withdrawn_at) for c in copies] == [(c.called_at, c.withdrawn_at) for c in originals]
+    assert all(c.player.event_id == copy.pk for c in copies)
+    again = transfer.export_event(copy, by=Staff(organizer))
+    assert _comparable(again)["judge_calls"] == _comparable(exported)["judge_calls"]
