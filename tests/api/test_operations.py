@@ -142,7 +142,19 @@ def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer
     r = Api(client, player=link).post(f"/events/{event.pk}/calls", {"description": "ruling please"})
     assert r.status_code == 201 and r.json()["table"] == match.table and r.json()["source"] == "player"
     cid = r.json()["id"]
-    assert [c["id"] for c in judge.get(f"/events/{event.pk}/calls").json()["items"]] == [cid]
+    assert [c["player"] for c in r.json()["callers"]] == [str(match.player_a_id)]
+    # JUDGE-1: the opponent's call joins the table's one card; the record names both callers, with when and why.
+    other = player_services.issue_access(match.player_b, by=Staff(organizer))
+    r = Api(client, player=other).post(f"/events/{event.pk}/calls", {"description": "相手の処理について"})
+    assert r.status_code == 201 and r.json()["id"] == cid
+    queued = judge.get(f"/events/{event.pk}/calls").json()["items"]
+    assert [c["id"] for c in queued] == [cid]
+    callers = queued[0]["callers"]
+    assert [(c["player"], c["name"], c["question"]) for c in callers] == [
+        (str(match.player_a_id), match.player_a.name, "ruling please"),
+        (str(match.player_b_id), match.player_b.name, "相手の処理について"),
+    ]
+    assert all(dt.datetime.fromisoformat(c["called_at"]) and c["withdrawn_at"] is None for c in callers)
     assert judge.post(f"/events/{event.pk}/calls/{cid}/take").json()["status"] == "taken"
     taken = JudgeCall.objects.get(pk=cid).taken_at
     JudgeCall.objects.filter(pk=cid).update(taken_at=taken - dt.timedelta(minutes=2))  # TIME-4: it took 2 minutes
