@@ -21,6 +21,7 @@ from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import transfer
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, penalties
 from tests.events.conftest import make_event
@@ -28,8 +29,8 @@ from tests.judging.conftest import staff
 
 pytestmark = pytest.mark.django_db
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 # Ids of the rows inside a row's JSON: renumbered on import, so left out of the comparison.
 NESTED_IDS = {"match", "player", "team", "penalty"}
 

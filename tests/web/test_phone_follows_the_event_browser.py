@@ -20,7 +20,7 @@ from taikai.events.models import Event, Match, Player, Round, StaffRole
 from taikai.events.services import links as link_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
 from tests.conftest import PHONE, PROJECTOR, screenshot
 from tests.events.conftest import make_event

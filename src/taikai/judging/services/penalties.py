@@ -32,10 +32,10 @@ from taikai.events.actors import Actor, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole, Team
 from taikai.events.permissions import HEAD_JUDGE_ROLES, is_head_judge, require_head_judge, require_judge
-from taikai.events.services import players as player_services
+from taikai.events.services import participation, rulings
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services import rulings
+from taikai.events.services.result_input import ResultInput
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import time_procedure
@@ -292,7 +292,7 @@ def _apply(
             _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit", prior_duels)
     if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
         was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
-        player_services.disqualify_player(player, by=by)
+        participation.disqualify_player(player, by=by)
         penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk, "dropped_before": was_dropped}]
     penalty.save()
 
@@ -382,7 +382,7 @@ def _played_before(match: Match, prior_duels: list[dict[str, Any]] | None) -> di
     readable, and holding the duels earlier penalties decided)."""
     if prior_duels is None or not match.being_played:
         return None
-    data = result_services.ResultInput.from_json({"duels": prior_duels})
+    data = ResultInput.from_json({"duels": prior_duels})
     result_services.keeps_penalty_duels(match, data)
     return data.stored()
 
@@ -429,7 +429,7 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
         _forfeit_open_match(copy, by, fx)
         if fx.drop and not member.disqualified:
             was_dropped = member.dropped_after_round
-            player_services.disqualify_player(member, by=by)
+            participation.disqualify_player(member, by=by)
             copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk, "dropped_before": was_dropped}]
         copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=_penalty_state(copy))
