@@ -144,7 +144,7 @@ def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer
     cid = r.json()["id"]
     assert [c["player"] for c in r.json()["callers"]] == [str(match.player_a_id)]
     # JUDGE-1: the opponent's call joins the table's one card; the record names both callers, with when and why.
-    other = player_services.issue_access(match.player_b, by=Staff(organizer))
+    other = links.issue_access(match.player_b, by=Staff(organizer))
     r = Api(client, player=other).post(f"/events/{event.pk}/calls", {"description": "相手の処理について"})
     assert r.status_code == 201 and r.json()["id"] == cid
     queued = judge.get(f"/events/{event.pk}/calls").json()["items"]
