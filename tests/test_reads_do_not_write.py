@@ -26,9 +26,10 @@ from taikai.decks.models import DeckRegistration
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event, Match, StaffRole
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Appeal, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import appeals, calls, penalties
 from taikai.judging.services import time_procedure as tps
@@ -42,8 +43,8 @@ ROLES = ("anonymous", "player", "judge", "head_judge", "organizer")
 # Server-sent events never end, so they cannot be fetched here; the stream only reads (tests/api/test_stream.py).
 SKIPPED = {"api_event_stream", "logout"}
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 
 
 @dataclass
@@ -70,7 +71,7 @@ def build(organizer: Any) -> Tempting:  # noqa: F811
     players = list(event.players.order_by("id"))
     for p in players[:4]:
         deck_services.submit_deck(p, deck_services.DeckInput(text=LEGAL_SHEET), by=PlayerSelf(p))
-    tokens = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in players}
+    tokens = {p.pk: links.issue_access(p, by=Staff(organizer)) for p in players}
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
     disputed, reported, timed, corrected, penalized = rnd.matches.filter(is_bye=False).order_by("table")[:5]

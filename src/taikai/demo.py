@@ -13,11 +13,10 @@ from taikai.events.actors import Actor, Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
-from taikai.events.services import progress
+from taikai.events.services import participation, progress, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 
 FAMILY = [
     "佐藤",
@@ -105,14 +104,14 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
         else:
             f, g = i % len(FAMILY), (i * 7) % len(GIVEN)
             name, kana = f"{FAMILY[f]} {GIVEN[g]}", f"{FAMILY_KANA[f]} {GIVEN_KANA[g]}"
-        p = player_services.register_player(
+        p = registration.register_player(
             event,
             by=by,
             name=f"{name}" if i < 40 else f"{name}{i}",
             name_kana=kana,
             card_game_id=f"{4000000000 + i * 7919:010d}",
         )
-        player_services.check_in(p, by=by)
+        registration.check_in(p, by=by)
     from taikai.decks.demo import add_demo_decks
 
     add_demo_decks(event, by=by)
@@ -125,7 +124,7 @@ def create_demo(players: int = 64, swiss_rounds: int = 6, top_cut: int = 8, seed
         if rnd.number == 2:
             victim = event.players.filter(dropped_after_round__isnull=True).order_by("?").first()
             if victim is not None:
-                player_services.drop_player(victim, by=by)
+                participation.drop_player(victim, by=by)
     return event
 
 

@@ -82,9 +82,10 @@ def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
     """A finished Swiss-then-top-4 event, played through the services: archetypes, a drop, every result."""
     from taikai.decks.archetypes import set_archetype
     from taikai.events.services import clock as clock_services
-    from taikai.events.services import players as player_services
+    from taikai.events.services import participation
     from taikai.events.services import results as result_services
     from taikai.events.services import rounds as round_services
+    from taikai.events.services.result_input import ResultInput
 
     event = make_event(organizer, players, name="チャート杯", format="swiss_cut", swiss_rounds=3, top_cut=4)
     for player, name in zip(event.players.order_by("id"), ARCHETYPES, strict=False):
@@ -98,9 +99,9 @@ def played_event(organizer: Any, players: int = 8) -> Event:  # noqa: F811
         clock_services.start_round(rnd, by=Staff(organizer))
         for k, match in enumerate(rnd.matches.filter(is_bye=False).order_by("table")):
             side = "a" if (match.player_a_id + rnd.number + k) % 3 else "b"
-            data = result_services.ResultInput.from_json({"duels": win[side]})
+            data = ResultInput.from_json({"duels": win[side]})
             result_services.enter_result(match, by=Staff(organizer), result=data)
         if rnd.number == 1:
-            player_services.drop_player(event.players.order_by("-id").first(), by=Staff(organizer))
+            participation.drop_player(event.players.order_by("-id").first(), by=Staff(organizer))
     event.refresh_from_db()
     return event

@@ -118,7 +118,7 @@ def test_etags_answer_304_until_something_changes(client: Client, organizer: Any
     assert etag and first["Cache-Control"] == "no-cache"
     again = api.get(f"/events/{event.pk}/players", **{"If-None-Match": etag})
     assert again.status_code == 304 and again["ETag"] == etag and again.content == b""
-    from taikai.events.services.players import register_player
+    from taikai.events.services.registration import register_player
 
     register_player(event, by=Staff(organizer), name="New", card_game_id="5000000000")
     changed = api.get(f"/events/{event.pk}/players", **{"If-None-Match": etag})

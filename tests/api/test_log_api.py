@@ -9,7 +9,7 @@ from django.test import Client
 
 from taikai.api.services import create_token
 from taikai.events.actors import Staff
-from taikai.events.services import players as player_services
+from taikai.events.services import links, registration
 from tests.api.conftest import Api
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 from tests.web.log_world import World, world_fixture  # noqa: F401  (fixture)
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def _api(client: Client, world: World, role: str, lang: str = "ja") -> Api:
     if role in ("me", "other"):
         player = world.me if role == "me" else world.other
-        return Api(client, player=player_services.issue_access(player, by=Staff(world.organizer)), lang=lang)
+        return Api(client, player=links.issue_access(player, by=Staff(world.organizer)), lang=lang)
     if role == "visitor":
         return Api(client, lang=lang)
     user, role_name = {
@@ -58,7 +58,7 @@ def test_who_reads_the_log(client: Client, world: World, role: str, status: int)
 
 def test_a_player_token_of_another_event_is_refused(client: Client, world: World, organizer: Any) -> None:  # noqa: F811
     elsewhere = make_event(organizer, 2, name="別の大会")
-    token = player_services.issue_access(elsewhere.players.first(), by=Staff(organizer))
+    token = links.issue_access(elsewhere.players.first(), by=Staff(organizer))
     response = Api(client, player=token).get(f"/events/{world.event.pk}/log")
     assert response.status_code == 403
 
@@ -97,7 +97,7 @@ def test_the_player_filter_and_paging(client: Client, world: World) -> None:
 
 
 def test_contact_details_are_hidden_from_the_head_judge_even_as_stored(client: Client, world: World) -> None:
-    player_services.update_player(world.me, by=Staff(world.organizer), contact="090-1234-5678")
+    registration.update_player(world.me, by=Staff(world.organizer), contact="090-1234-5678")
     url = f"/events/{world.event.pk}/log?player={world.me.pk}&limit=1"
     head = _api(client, world, "head").get(url).content.decode()
     boss = _api(client, world, "organizer").get(url).content.decode()

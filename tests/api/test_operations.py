@@ -21,7 +21,7 @@ from taikai.config import load_webhooks
 from taikai.events.actors import Staff, System
 from taikai.events.models import Event, Match
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links, registration
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
 from tests.api.conftest import Api, staff_user
@@ -78,7 +78,7 @@ def test_staff_are_removed_but_the_last_organizer_stays(organizer_api: Api, api_
 def _started(organizer: Any) -> tuple[Event, Match]:  # noqa: F811
     event = make_event(organizer, 4, format="swiss_cut", swiss_rounds=1, top_cut=2)
     for p in event.players.all():
-        player_services.check_in(p, by=Staff(organizer))
+        registration.check_in(p, by=Staff(organizer))
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
     return event, rnd.matches.filter(is_bye=False).order_by("table").first()
@@ -121,7 +121,7 @@ def test_an_appeal_overturned_by_the_head_judge_restores_the_match(client: Clien
     assert change["match"] == str(match.pk) and change["table"] == match.table and change["round"] == 1
     assert change["before"]["status"] == "pending" and change["after"]["result"] == "b"
     pid = r.json()["id"]
-    link = player_services.issue_access(match.player_a, by=Staff(organizer))  # the slip at the desk
+    link = links.issue_access(match.player_a, by=Staff(organizer))  # the slip at the desk
     player = Api(client, player=link)
     assert player.post(f"/events/{event.pk}/penalties/{pid}/appeal", {"reason": "I did not"}).status_code == 201
     refused = judge.post(f"/events/{event.pk}/penalties/{pid}/decision", {"decision": "overturn"})
@@ -139,11 +139,23 @@ def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer
     event, match = _started(organizer)
     floor = staff_user(organizer, event, "floor", "judge")
     judge = Api(client, token=create_token(event, by=Staff(organizer), username=floor.username, role="judge")[1])
-    link = player_services.issue_access(match.player_a, by=Staff(organizer))  # the slip at the desk
+    link = links.issue_access(match.player_a, by=Staff(organizer))  # the slip at the desk
     r = Api(client, player=link).post(f"/events/{event.pk}/calls", {"description": "ruling please"})
     assert r.status_code == 201 and r.json()["table"] == match.table and r.json()["source"] == "player"
     cid = r.json()["id"]
-    assert [c["id"] for c in judge.get(f"/events/{event.pk}/calls").json()["items"]] == [cid]
+    assert [c["player"] for c in r.json()["callers"]] == [str(match.player_a_id)]
+    # JUDGE-1: the opponent's call joins the table's one card; the record names both callers, with when and why.
+    other = links.issue_access(match.player_b, by=Staff(organizer))
+    r = Api(client, player=other).post(f"/events/{event.pk}/calls", {"description": "相手の処理について"})
+    assert r.status_code == 201 and r.json()["id"] == cid
+    queued = judge.get(f"/events/{event.pk}/calls").json()["items"]
+    assert [c["id"] for c in queued] == [cid]
+    callers = queued[0]["callers"]
+    assert [(c["player"], c["name"], c["question"]) for c in callers] == [
+        (str(match.player_a_id), match.player_a.name, "ruling please"),
+        (str(match.player_b_id), match.player_b.name, "相手の処理について"),
+    ]
+    assert all(dt.datetime.fromisoformat(c["called_at"]) and c["withdrawn_at"] is None for c in callers)
     assert judge.post(f"/events/{event.pk}/calls/{cid}/take").json()["status"] == "taken"
     taken = JudgeCall.objects.get(pk=cid).taken_at
     JudgeCall.objects.filter(pk=cid).update(taken_at=taken - dt.timedelta(minutes=2))  # TIME-4: it took 2 minutes

@@ -9,23 +9,22 @@ import pytest
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Round
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from tests.api.conftest import Api
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
 def _paired(event: Event, organizer: Any) -> Round:
     for i in range(4):
-        p = player_services.register_player(
-            event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{4000000000 + i}"
-        )
-        player_services.check_in(p, by=Staff(organizer))
+        p = registration.register_player(event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{4000000000 + i}")
+        registration.check_in(p, by=Staff(organizer))
     return round_services.pair_next_round(event, by=Staff(organizer))
 
 

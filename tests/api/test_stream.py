@@ -22,7 +22,7 @@ from taikai.api.sse_load import run as load_run
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Round
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services import rounds as round_services
 from tests.api.conftest import make_event
 
@@ -73,7 +73,7 @@ def test_a_change_reaches_a_connected_client_within_a_second(server: str, organi
         lines = r.iter_lines()
         _read_until(lines, ": connected")
         changed = time.monotonic()
-        player_services.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="6000000000")
+        registration.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="6000000000")
         got = _read_until(lines, "data:")
         latency = time.monotonic() - changed
     assert "event: players" in got and any(line.startswith("id: ") for line in got)

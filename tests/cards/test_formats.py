@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +22,7 @@ from taikai.cards.formats import (
     write_ydke,
 )
 from taikai.cards.index import MemoryCardIndex
-from taikai.core.deck import Deck
+from taikai.core.deck import CardFacts, Deck
 from tests.cards.conftest import SAMPLE_YDK, SAMPLE_YDKE
 
 # The sample deck as a player would type it on a Japanese deck sheet (full-width and half-width mixed).
@@ -146,6 +147,33 @@ def test_japanese_and_english_sheets_resolve_to_the_same_passcodes(index: Memory
     # The same cards as the .ydk, up to the alternate artwork in the side deck.
     ydk = read_ydk(SAMPLE_YDK.read_text("utf-8"))
     assert copy_keys(ja.deck, index) == copy_keys(ydk, index)
+
+
+class _Counting:
+    """A resolver that counts how it is asked: one name at a time, or a batch."""
+
+    def __init__(self, index: MemoryCardIndex):
+        self.index, self.one, self.batches = index, 0, 0
+
+    def resolve(self, name: str) -> CardFacts | None:
+        self.one += 1
+        return self.index.resolve(name)
+
+    def resolve_many(self, names: Iterable[str]) -> dict[str, CardFacts | None]:
+        self.batches += 1
+        return self.index.resolve_many(names)
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        return self.index.suggest(name, limit)
+
+
+def test_a_sheet_asks_for_its_names_in_batches_not_one_by_one(index: MemoryCardIndex) -> None:
+    # Issue 27: a database index answers a batch in one statement, so the sheet's length must not matter.
+    counting = _Counting(index)
+    sheet = read_text_sheet(SHEET_JA + "灰流うららら ×2\n", counting)
+    assert sheet == read_text_sheet(SHEET_JA + "灰流うららら ×2\n", index)
+    assert counting.one == 0 and counting.batches <= 2  # the literal readings, then the rest of the lines
+    assert [u.name for u in sheet.unknown] == ["灰流うららら"] and sheet.unknown[0].matches[0] == "灰流うらら"
 
 
 def test_an_unknown_name_is_reported_with_its_line_and_closest_matches(index: MemoryCardIndex) -> None:

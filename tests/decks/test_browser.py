@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Staff
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.events.conftest import make_event
@@ -26,7 +26,7 @@ def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: 
     load_demo_cards()
     event = make_event(organizer, 4, ruleset_name="harajuku-cs-1.2", banlist_name="OCG 2026.7 (demo excerpt)")
     player = event.players.order_by("id").first()
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
 
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/")
@@ -89,7 +89,7 @@ def test_a_player_whose_later_list_is_illegal_reads_that_the_registered_one_stay
     from tests.decks.conftest import SAMPLE_TEXT
 
     player = event.players.order_by("id").first()
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/deck/")
     ydk = {"name": "sample_deck.ydk", "mimeType": "application/octet-stream"}

@@ -22,7 +22,7 @@ from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from tests.decks.conftest import SAMPLE_TEXT
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def test_the_player_downloads_their_deck_in_each_format(
     client: Client, event: Event, organizer: Any, real_cards: None
 ) -> None:
     reg, _ = _register_two(event, organizer)
-    token = player_services.issue_access(reg.player, by=Staff(organizer))
+    token = links.issue_access(reg.player, by=Staff(organizer))
     page = client.get(f"/p/{token}/deck/").content.decode()
     assert f"/p/{token}/deck/export/ydk/" in page
     ydk = client.get(f"/p/{token}/deck/export/ydk/")

@@ -10,7 +10,7 @@ import pytest
 from taikai.cards.formats import read_omega, read_ydk, sort_extra, write_omega
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Staff
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from tests.conftest import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,7 +23,7 @@ def test_a_player_registers_an_omega_code_and_downloads_it_back(
 
     sample = read_ydk(SAMPLE_TEXT)
     player = event.players.order_by("id").first()
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/deck/")
     phone.fill("textarea[name=text]", write_omega(sample))

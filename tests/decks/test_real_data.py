@@ -75,13 +75,13 @@ def test_a_ygopro_ydk_with_its_extra_deck_under_main_says_on_the_deck_page_what_
 
     from taikai.cards.formats import read_ydk
     from taikai.events.actors import Staff
-    from taikai.events.services import players as player_services
+    from taikai.events.services import links
 
     sample = read_ydk(SAMPLE_TEXT)
     ydk = "#main\n" + "\n".join(map(str, sample.main + sample.extra)) + "\n!side\n" + "\n".join(map(str, sample.side))
     player = event.players.first()
     reg = services.submit_deck(player, DeckInput(text=ydk), by=PlayerSelf(player))
     assert reg.legal and {n["code"] for n in reg.notes} == {"ydk-moved-to-extra"}
-    token = player_services.issue_access(player, by=Staff(event.created_by))
+    token = links.issue_access(player, by=Staff(event.created_by))
     page = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/p/{token}/deck/").content.decode()
     assert "ファイルの読み取りについて" in page and "メインデッキからエクストラデッキに移しました" in page

@@ -147,10 +147,10 @@ def test_the_player_reads_on_their_deck_page_that_the_list_was_not_accepted_and_
 ) -> None:
     from django.test import Client
 
-    from taikai.events.services import players as player_services
+    from taikai.events.services import links
 
     player, _ = _registered(event)
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     client = Client(HTTP_ACCEPT_LANGUAGE="ja")
     response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_YDK, "languages": ["ja"]}, follow=True)
     html = response.content.decode()
@@ -197,10 +197,10 @@ def test_the_api_says_the_list_sent_was_not_accepted_and_which_list_stays(
 
     from django.test import Client
 
-    from taikai.events.services import players as player_services
+    from taikai.events.services import links
 
     player, _ = _registered(event)
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     response = Client().put(
         f"/api/v1/events/{event.pk}/players/{player.pk}/deck",
         data=json.dumps({"text": write_ydke(read_ydk(FORBIDDEN_YDK))}),
@@ -220,12 +220,12 @@ def test_after_the_lock_the_player_still_reads_which_list_stays_and_is_sent_to_a
     # DECK-9: once the lists lock the form is gone; the notice says the registered list is the one played.
     from django.test import Client
 
-    from taikai.events.services import players as player_services
+    from taikai.events.services import links
 
     player, _ = _registered(event)
     services.submit_deck(player, DeckInput(text=FORBIDDEN_YDK), by=PlayerSelf(player))
     services.lock_decks(event, by=Staff(organizer))
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     html = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/p/{token}/deck/").content.decode()
     assert (
         "次の理由で受理されませんでした" in html and "登録されているリストで対戦します。変更が必要ならジャッジ" in html

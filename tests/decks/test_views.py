@@ -16,7 +16,7 @@ from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def test_the_player_sends_a_list_and_sees_its_problem_in_japanese(
     client: Client, demo_event: Event, organizer: Any
 ) -> None:
     player = demo_event.players.first()
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     page = client.get(f"/p/{token}/deck/")
     assert page.status_code == 200 and "デッキ登録" in page.content.decode()
     response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_SHEET, "languages": ["ja"]}, follow=True)
@@ -44,14 +44,14 @@ def test_the_player_sends_a_list_and_sees_its_problem_in_japanese(
 
 
 def test_the_player_page_speaks_english_after_the_switch(client: Client, demo_event: Event, organizer: Any) -> None:
-    token = player_services.issue_access(demo_event.players.first(), by=Staff(organizer))
+    token = links.issue_access(demo_event.players.first(), by=Staff(organizer))
     client.cookies["taikai_language"] = "en"
     response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_SHEET}, follow=True)
     assert "Pot of Greed is Forbidden" in response.content.decode()
 
 
 def test_unreadable_input_shows_an_error_and_keeps_nothing(client: Client, demo_event: Event, organizer: Any) -> None:
-    token = player_services.issue_access(demo_event.players.first(), by=Staff(organizer))
+    token = links.issue_access(demo_event.players.first(), by=Staff(organizer))
     response = client.post(f"/p/{token}/deck/", {"text": "ydke://AAA!!!"})
     assert response.status_code == 200 and "デッキリストを読めません" in response.content.decode()
     assert not DeckRegistration.objects.exists()
@@ -61,7 +61,7 @@ def test_a_locked_list_has_no_form_for_the_player(client: Client, demo_event: Ev
     player = demo_event.players.first()
     services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     Event.objects.filter(pk=demo_event.pk).update(deck_deadline=timezone.now() - dt.timedelta(minutes=5))
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     html = client.get(f"/p/{token}/deck/").content.decode()
     assert "締め切られ" in html and 'name="submit_deck"' not in html and "🔒" in html
     # STYLE 13: the page shows the lock the clock brought; stamping it is for the services (decks/receivers.py)

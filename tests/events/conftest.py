@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services.accounts import ensure_first_organizer
 
 NAMES = [
@@ -43,7 +43,7 @@ def make_event(organizer: Any, players: int = 8, checked_in: bool = True, **kwar
     event = event_services.create_event(by=Staff(organizer), **{**defaults, **kwargs})
     for i in range(players):
         name, kana = NAMES[i % len(NAMES)]
-        player = player_services.register_player(
+        player = registration.register_player(
             event,
             by=Staff(organizer),
             name=f"{name}{'' if i < len(NAMES) else i}",
@@ -51,7 +51,7 @@ def make_event(organizer: Any, players: int = 8, checked_in: bool = True, **kwar
             card_game_id=f"{1000000000 + i}",
         )
         if checked_in:  # REG-3: only players who checked in are paired
-            player_services.check_in(player, by=Staff(organizer))
+            registration.check_in(player, by=Staff(organizer))
     return event
 
 

@@ -27,12 +27,21 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.permissions import role_of
 from taikai.events.services import clock as clock_services
+from taikai.events.services import (
+    csv_import,
+    links,
+    pairing_edits,
+    participation,
+    registration,
+    round_plan,
+    team_play,
+    transfer,
+)
 from taikai.events.services import events as event_services
-from taikai.events.services import pairing_edits, round_plan, team_play, transfer
-from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import (
     appeals,
     calls,
@@ -49,7 +58,7 @@ from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 pytestmark = pytest.mark.django_db
 
 REFUSALS = {"not-organizer", "not-staff", "not-judge", "not-head-judge", "registration-closed"}
-WIN_A = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
+WIN_A = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
 @dataclass
@@ -184,19 +193,19 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         "register_player",
         "organizer",
         False,
-        lambda w, a: player_services.register_player(w.event, by=a, name="新人", card_game_id="1999999999"),
+        lambda w, a: registration.register_player(w.event, by=a, name="新人", card_game_id="1999999999"),
     ),
     (
         "import_players_csv",
         "organizer",
         False,
-        lambda w, a: player_services.import_players_csv(w.event, by=a, data=b"name\n"),
+        lambda w, a: csv_import.import_players_csv(w.event, by=a, data=b"name\n"),
     ),
-    ("check_in", "organizer", False, lambda w, a: player_services.check_in(w.own, by=a)),
-    ("issue_access", "organizer", False, lambda w, a: player_services.issue_access(w.own, by=a)),
-    ("revoke_access", "organizer", False, lambda w, a: player_services.revoke_access(w.own, by=a)),
-    ("mark_ineligible", "organizer", False, lambda w, a: player_services.mark_ineligible(w.own, by=a, reason="REG-2")),
-    ("drop_player", "player_or_organizer", False, lambda w, a: player_services.drop_player(w.own, by=a)),
+    ("check_in", "organizer", False, lambda w, a: registration.check_in(w.own, by=a)),
+    ("issue_access", "organizer", False, lambda w, a: links.issue_access(w.own, by=a)),
+    ("revoke_access", "organizer", False, lambda w, a: links.revoke_access(w.own, by=a)),
+    ("mark_ineligible", "organizer", False, lambda w, a: participation.mark_ineligible(w.own, by=a, reason="REG-2")),
+    ("drop_player", "player_or_organizer", False, lambda w, a: participation.drop_player(w.own, by=a)),
     ("pair_next_round", "organizer", False, lambda w, a: round_services.pair_next_round(w.event, by=a)),
     ("repair_round", "organizer", False, lambda w, a: pairing_edits.repair_round(w.match.round, by=a)),
     ("edit_pairing", "organizer", False, lambda w, a: pairing_edits.edit_pairing(w.match.round, by=a, pairs=[])),
@@ -230,7 +239,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         False,
         lambda w, a: result_services.rule_result(w.match, by=a, result=WIN_A, reason="PEN-1"),
     ),
-    ("disqualify_player", "head_judge", False, lambda w, a: player_services.disqualify_player(w.own, by=a)),
+    ("disqualify_player", "head_judge", False, lambda w, a: participation.disqualify_player(w.own, by=a)),
     ("export_event", "organizer", False, lambda w, a: transfer.export_event(w.event, by=a)),
     (
         "issue_penalty",
@@ -336,19 +345,19 @@ def test_a_token_for_one_event_cannot_act_on_another(world: World) -> None:
     assert role_of(token, world.other_event) == StaffRole.Role.ORGANIZER
     assert role_of(token, world.event) is None
     with pytest.raises(PermissionDenied):
-        player_services.check_in(world.own, by=token)
+        registration.check_in(world.own, by=token)
 
 
 def test_a_player_cannot_act_for_another_player(world: World) -> None:
     for service in (
-        lambda: player_services.drop_player(world.own, by=PlayerSelf(world.other)),
+        lambda: participation.drop_player(world.own, by=PlayerSelf(world.other)),
         lambda: archetypes.set_archetype(world.own, name="青眼", by=PlayerSelf(world.other)),
         lambda: appeals.file_appeal(world.own, reason="not mine", by=PlayerSelf(world.other)),
     ):
         with pytest.raises(PermissionDenied):
             service()
     assert Player.objects.get(pk=world.own.pk).dropped_after_round is None
-    player_services.drop_player(world.own, by=PlayerSelf(world.own))
+    participation.drop_player(world.own, by=PlayerSelf(world.own))
     entry = AuditEntry.objects.filter(action="taikai.player.dropped").latest("id")
     assert entry.actor is None and entry.actor_label == f"player:{world.own.pk}"
 
@@ -364,17 +373,17 @@ def test_reverse_penalty_refuses_anyone_but_the_head_judge(world: World) -> None
 
 def test_a_visitor_registers_themself_only_before_the_first_round(organizer: Any) -> None:  # noqa: F811
     event = make_event(organizer, 2)
-    player = player_services.register_player(event, by=Visitor(), name="当日 参加", card_game_id="1234567890")
+    player = registration.register_player(event, by=Visitor(), name="当日 参加", card_game_id="1234567890")
     entry = AuditEntry.objects.filter(action="taikai.player.registered").latest("id")
     assert player.pk and entry.actor is None and entry.actor_label == "self-service"
     round_services.pair_next_round(event, by=Staff(organizer))
     with pytest.raises(ServiceError) as err:
-        player_services.register_player(event, by=Visitor(), name="遅刻", card_game_id="1234567891")
+        registration.register_player(event, by=Visitor(), name="遅刻", card_game_id="1234567891")
     assert err.value.problem.code == "registration-closed"
 
 
 def test_the_audit_entry_names_the_staff_account(world: World) -> None:
-    player_services.check_in(world.own, by=world.actors["organizer"])
+    registration.check_in(world.own, by=world.actors["organizer"])
     entry = AuditEntry.objects.filter(action="taikai.player.checked_in").latest("id")
     assert entry.actor is not None and entry.actor.get_username() == "org" and entry.actor_label == "org"
 
@@ -383,10 +392,17 @@ def test_the_audit_entry_names_the_staff_account(world: World) -> None:
 
 SERVICE_MODULES = [
     "taikai.events.services.events",
-    "taikai.events.services.players",
+    "taikai.events.services.registration",
+    "taikai.events.services.csv_import",
+    "taikai.events.services.links",
+    "taikai.events.services.recovery",
+    "taikai.events.services.participation",
     "taikai.events.services.rounds",
     "taikai.events.services.clock",
     "taikai.events.services.results",
+    "taikai.events.services.result_input",
+    "taikai.events.services.result_form",
+    "taikai.events.services.correction_preview",
     "taikai.events.services.teams",
     "taikai.events.services.team_play",
     "taikai.events.services.progress",

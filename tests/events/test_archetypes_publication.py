@@ -19,12 +19,13 @@ from taikai.events.models import Event, StaffRole
 from taikai.events.services import events as event_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
 DECKS = ["スネークアイ", "ティアラメンツ", "R-ACE", "天盃龍"]
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
 def running_event(organizer: Any, **kwargs: Any) -> Event:  # noqa: F811

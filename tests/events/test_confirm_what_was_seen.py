@@ -12,7 +12,7 @@ from django.test import Client
 from taikai.events.errors import Conflict
 from taikai.events.models import Match
 from taikai.events.services import results as result_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.events.test_player_page import _paired
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Match, Notice
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput, outcome_of
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +112,7 @@ def test_random_histories_store_what_the_accepted_decisions_say(organizer: Any, 
     stored = Match.objects.get(pk=m.pk)
     assert stored.status == model.status
     if model.status in ("reported", "confirmed"):
-        wanted = result_services.outcome_of(stored, ResultInput(RECORDS[model.record]))
+        wanted = outcome_of(stored, ResultInput(RECORDS[model.record]))
         assert (stored.result, stored.duel_wins_a, stored.duel_wins_b) == (
             wanted.result,
             wanted.duel_wins_a,

@@ -23,7 +23,7 @@ from taikai.events.models import Event, Match, Notice, Round, StaffRole
 from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Penalty
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as penalty_services

@@ -11,11 +11,12 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
-from taikai.events.services import progress
+from taikai.events.services import participation, progress, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.correction_preview import correction_impact
+from taikai.events.services.result_form import form_values
+from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
 from tests.events.conftest import make_event
 
@@ -72,7 +73,7 @@ def test_dropped_player_is_never_paired(organizer: Any) -> None:
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, rnd)
     dropped = event.players.first()
-    player_services.drop_player(dropped, by=Staff(organizer))
+    participation.drop_player(dropped, by=Staff(organizer))
     rnd2 = round_services.pair_next_round(event, by=Staff(organizer))
     ids = {m.player_a_id for m in rnd2.matches.all()} | {m.player_b_id for m in rnd2.matches.all()}
     assert dropped.pk not in ids
@@ -126,7 +127,7 @@ def test_correction_shows_what_changes_and_is_logged(organizer: Any) -> None:  #
     r2 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r2)
     m = r1.matches.get(table=1)
-    impact = result_services.correction_impact(m, B_WINS)
+    impact = correction_impact(m, B_WINS)
     assert impact["result"] == "b" and impact["later_rounds"] == [2]
     assert impact["moved"]
     with pytest.raises(ServiceError):
@@ -222,12 +223,12 @@ def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
     r1 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r1)
     with pytest.raises(ServiceError) as refused:  # registration closed with round 1: only an explicit late entry
-        player_services.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999")
+        registration.register_player(event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999")
     assert refused.value.problem.code == "registration-closed-late-entry"
-    late = player_services.register_player(
+    late = registration.register_player(
         event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999", late_entry=True
     )
-    late, _token = player_services.check_in(late, by=Staff(organizer))
+    late, _token = registration.check_in(late, by=Staff(organizer))
     assert late.late_entry_round == 2
     row = next(r for r in standings_for(event) if r.player_id == late.pk)
     assert (row.wins, row.losses, row.points) == (0, 1, 0)
@@ -257,7 +258,7 @@ def test_form_values_show_a_stored_record_from_either_side() -> None:
         "time_called_between_duels": False,
         "basis": "played",
     }
-    assert result_services.form_values(record) == {
+    assert form_values(record) == {
         "duel1": "A",
         "duel2": "time",
         "duel2_lp_a": "800",
@@ -265,8 +266,8 @@ def test_form_values_show_a_stored_record_from_either_side() -> None:
         "duel2_sd": "B",
         "basis": "played",
     }
-    flipped = result_services.form_values(record, flip=True)
+    flipped = form_values(record, flip=True)
     assert flipped["duel1"] == "B" and flipped["duel2_sd"] == "A"
     # what the form sends back is the same record again
-    again = ResultInput.from_post(result_services.form_values(record))
+    again = ResultInput.from_post(form_values(record))
     assert again.stored()["duels"] == record["duels"]

@@ -18,13 +18,14 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-B_WINS_2_1 = result_services.ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "B"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
+B_WINS_2_1 = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "B"}))
 
 
 def cut_event(organizer: Any) -> tuple[Event, list[str]]:  # noqa: F811

@@ -14,12 +14,11 @@ from taikai.events.actors import Staff, Visitor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, StaffRole
 from taikai.events.services import clock as clock_services
+from taikai.events.services import csv_import, pairing_edits, participation, registration, transfer
 from taikai.events.services import events as event_services
-from taikai.events.services import pairing_edits, transfer
-from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
 from tests.events.conftest import make_event
 
@@ -45,12 +44,12 @@ def test_registration_closes_when_the_organizer_says(organizer: Any) -> None:
     event.refresh_from_db()
     assert not event.registration_open
     with pytest.raises(ServiceError) as refused:
-        player_services.register_player(event, by=Staff(organizer), name="新人", card_game_id="1999999999")
+        registration.register_player(event, by=Staff(organizer), name="新人", card_game_id="1999999999")
     assert _code(refused) == "registration-closed-late-entry"
     with pytest.raises(ServiceError) as visitor:
-        player_services.register_player(event, by=Visitor(), name="新人", card_game_id="1999999999")
+        registration.register_player(event, by=Visitor(), name="新人", card_game_id="1999999999")
     assert _code(visitor) == "registration-closed"
-    late = player_services.register_player(
+    late = registration.register_player(
         event, by=Staff(organizer), name="新人", card_game_id="1999999999", late_entry=True
     )
     assert late.late_entry_round is None  # no round missed yet
@@ -66,10 +65,10 @@ def test_pairing_round_one_closes_registration_and_a_late_entry_holds_the_missed
     assert not event.registration_open
     with pytest.raises(ServiceError):
         event_services.close_registration(event, by=Staff(organizer), closed=False)
-    late = player_services.register_player(
+    late = registration.register_player(
         event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999", late_entry=True
     )
-    player_services.check_in(late, by=Staff(organizer))
+    registration.check_in(late, by=Staff(organizer))
     row = next(r for r in standings_for(event) if r.player_id == late.pk)
     assert (row.wins, row.losses) == (0, 1)  # the ruleset scores a missed round as a loss
 
@@ -81,12 +80,10 @@ def test_nobody_registers_or_checks_in_after_the_event_finished(organizer: Any) 
     event.refresh_from_db()
     for kwargs in ({}, {"late_entry": True}):
         with pytest.raises(ServiceError) as refused:
-            player_services.register_player(
-                event, by=Staff(organizer), name="終了後", card_game_id="1999999999", **kwargs
-            )
+            registration.register_player(event, by=Staff(organizer), name="終了後", card_game_id="1999999999", **kwargs)
         assert _code(refused) == "event-finished"
     with pytest.raises(ServiceError):
-        player_services.check_in(waiting, by=Staff(organizer))
+        registration.check_in(waiting, by=Staff(organizer))
 
 
 # --- who is paired --------------------------------------------------------------------------------
@@ -94,7 +91,7 @@ def test_nobody_registers_or_checks_in_after_the_event_finished(organizer: Any) 
 
 def test_a_player_who_never_checked_in_is_never_paired_nor_ranked(organizer: Any) -> None:  # REG-3
     event = make_event(organizer, 4)
-    absent = player_services.register_player(event, by=Staff(organizer), name="欠席 花子", card_game_id="1888888888")
+    absent = registration.register_player(event, by=Staff(organizer), name="欠席 花子", card_game_id="1888888888")
     for _ in range(2):
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         seated = set(rnd.matches.values_list("player_a_id", flat=True)) | set(
@@ -107,9 +104,9 @@ def test_a_player_who_never_checked_in_is_never_paired_nor_ranked(organizer: Any
 
 def test_checking_in_after_round_one_is_a_late_entry(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    slow = player_services.register_player(event, by=Staff(organizer), name="寝坊 次郎", card_game_id="1777777777")
+    slow = registration.register_player(event, by=Staff(organizer), name="寝坊 次郎", card_game_id="1777777777")
     _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer)))
-    slow, _token = player_services.check_in(slow, by=Staff(organizer))
+    slow, _token = registration.check_in(slow, by=Staff(organizer))
     assert slow.late_entry_round == 2
     rnd2 = round_services.pair_next_round(event, by=Staff(organizer))
     assert rnd2.matches.filter(player_a=slow).exists() or rnd2.matches.filter(player_b=slow).exists()
@@ -117,7 +114,7 @@ def test_checking_in_after_round_one_is_a_late_entry(organizer: Any) -> None:
 
 def test_a_hand_pairing_refuses_a_player_not_checked_in(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    absent = player_services.register_player(event, by=Staff(organizer), name="欠席", card_game_id="1888888888")
+    absent = registration.register_player(event, by=Staff(organizer), name="欠席", card_game_id="1888888888")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     ids = list(event.players.filter(checked_in_at__isnull=False).values_list("pk", flat=True))
     with pytest.raises(ServiceError) as refused:
@@ -131,24 +128,24 @@ def test_a_hand_pairing_refuses_a_player_not_checked_in(organizer: Any) -> None:
 def test_a_player_is_edited_and_the_card_game_id_stays_unique(organizer: Any) -> None:
     event = make_event(organizer, 2)
     first, second = event.players.order_by("id")
-    player_services.update_player(first, by=Staff(organizer), name="山田 太朗", card_game_id="1234-5678-90")
+    registration.update_player(first, by=Staff(organizer), name="山田 太朗", card_game_id="1234-5678-90")
     first.refresh_from_db()
     assert (first.name, first.card_game_id) == ("山田 太朗", "1234567890")
     with pytest.raises(ServiceError) as taken:
-        player_services.update_player(second, by=Staff(organizer), card_game_id="1234567890")
+        registration.update_player(second, by=Staff(organizer), card_game_id="1234567890")
     assert _code(taken) == "already-registered"
 
 
 def test_a_player_is_deleted_before_round_one_only(organizer: Any) -> None:
     event = make_event(organizer, 5)
     mistake = event.players.last()
-    player_services.delete_player(mistake, by=Staff(organizer))
+    registration.delete_player(mistake, by=Staff(organizer))
     assert not Player.objects.filter(pk=mistake.pk).exists()
     entry = AuditEntry.objects.get(event_id=event.pk, action="taikai.player.deleted")
     assert entry.before["name"] == mistake.name
     round_services.pair_next_round(event, by=Staff(organizer))
     with pytest.raises(ServiceError) as refused:
-        player_services.delete_player(event.players.first(), by=Staff(organizer))
+        registration.delete_player(event.players.first(), by=Staff(organizer))
     assert _code(refused) == "player-delete-after-start"
 
 
@@ -156,13 +153,13 @@ def test_a_drop_is_taken_back_until_the_next_pairing(organizer: Any) -> None:
     event = make_event(organizer, 4)
     _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer)))
     player = event.players.first()
-    player_services.drop_player(player, by=Staff(organizer))
-    player_services.undrop_player(player, by=Staff(organizer))
+    participation.drop_player(player, by=Staff(organizer))
+    participation.undrop_player(player, by=Staff(organizer))
     assert not Player.objects.get(pk=player.pk).dropped
-    player_services.drop_player(player, by=Staff(organizer))
+    participation.drop_player(player, by=Staff(organizer))
     round_services.pair_next_round(event, by=Staff(organizer))
     with pytest.raises(ServiceError) as refused:
-        player_services.undrop_player(player, by=Staff(organizer))
+        participation.undrop_player(player, by=Staff(organizer))
     assert _code(refused) == "undrop-too-late"
 
 
@@ -171,9 +168,9 @@ def test_a_disqualification_is_not_taken_back_at_the_desk(organizer: Any) -> Non
     player = event.players.first()
     head = get_user_model().objects.create_user(username="head", password="head-judge-pass-2026")
     event_services.assign_staff(event, by=Staff(organizer), username="head", role="head_judge")
-    player_services.disqualify_player(player, by=Staff(head))
+    participation.disqualify_player(player, by=Staff(head))
     with pytest.raises(ServiceError) as refused:
-        player_services.undrop_player(player, by=Staff(organizer))
+        participation.undrop_player(player, by=Staff(organizer))
     assert _code(refused) == "undrop-disqualified"
 
 
@@ -191,7 +188,7 @@ def test_every_bad_csv_row_is_reported_and_nothing_is_imported(organizer: Any) -
         "高橋,,1000000000,\n"
     ).encode()
     with pytest.raises(ServiceError) as exc:
-        player_services.import_players_csv(event, by=Staff(organizer), data=data)
+        csv_import.import_players_csv(event, by=Staff(organizer), data=data)
     rows = [(p.params["line"], p.params["inner"].code) for p in exc.value.problem.params["problems"]]
     assert rows == [(3, "required"), (4, "bad-card-game-id"), (5, "csv-duplicate"), (6, "already-registered")]
     assert event.players.count() == 1
@@ -199,8 +196,8 @@ def test_every_bad_csv_row_is_reported_and_nothing_is_imported(organizer: Any) -
 
 def test_japanese_headers_and_the_template_import(organizer: Any) -> None:
     event = make_event(organizer, 0)
-    created = player_services.import_players_csv(
-        event, by=Staff(organizer), data=("\ufeff" + player_services.CSV_TEMPLATE).encode()
+    created = csv_import.import_players_csv(
+        event, by=Staff(organizer), data=("\ufeff" + csv_import.CSV_TEMPLATE).encode()
     )
     assert [(p.name, p.name_kana, p.card_game_id) for p in created] == [("山田 太郎", "やまだ たろう", "0000000001")]
 
@@ -410,7 +407,7 @@ def test_destroying_asks_first_and_changes_nothing_until_confirmed(organizer: An
 def test_readings_in_katakana_sort_with_hiragana(organizer: Any, client: Any) -> None:
     event = make_event(organizer, 0)
     for name, kana, cgid in (("渡辺", "わたなべ", "1"), ("阿部", "アベ", "2"), ("加藤", "かとう", "3")):
-        player_services.register_player(
+        registration.register_player(
             event, by=Staff(organizer), name=name, name_kana=kana, card_game_id=cgid.rjust(10, "0")
         )
     client.force_login(organizer)
@@ -429,10 +426,10 @@ def test_why_am_i_ranked_here_shows_zero_points_missed_rounds_and_a_tie_by_lot(o
     html = client.get(f"/e/{event.pk}/players/{winners[0].player_id}/").content.decode()
     assert '<td class="num">0</td>' in html  # the opponent's 0 points, not a blank
     assert winners[1].name in html and "recorded random draw" in html
-    late = player_services.register_player(
+    late = registration.register_player(
         event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999", late_entry=True
     )
-    player_services.check_in(late, by=Staff(organizer))
+    registration.check_in(late, by=Staff(organizer))
     html = client.get(f"/e/{event.pk}/players/{late.pk}/").content.decode()
     assert "round missed" in html  # round 1, a loss in this ruleset
 

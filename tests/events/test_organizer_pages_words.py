@@ -10,7 +10,7 @@ import pytest
 
 from taikai.events.actors import Staff
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services import rounds as round_services
 from tests.events.conftest import make_event
 
@@ -51,7 +51,7 @@ def _pages(event: Any) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_organizer_pages_show_no_internal_codes(organizer: Any, client: Any, lang: str) -> None:
     event = make_event(organizer, 5)  # an odd number: a bye
-    player_services.register_player(event, by=Staff(organizer), name="欠席", card_game_id="1888888888")
+    registration.register_player(event, by=Staff(organizer), name="欠席", card_game_id="1888888888")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     match = rnd.matches.filter(is_bye=False).first()
     clock_services.extend_time(match, by=Staff(organizer), seconds=180, reason="judge call", ruling_seconds=180)

@@ -9,7 +9,7 @@ import pytest
 from taikai.core.placings import Stage
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player, StaffRole
-from taikai.events.services import players as player_services
+from taikai.events.services import participation
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.placings import champion, placings_for
@@ -54,7 +54,7 @@ def test_a_disqualified_player_is_placed_last_and_marked(organizer: Any) -> None
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     _play_round(event, organizer)
     leader = standings_for(event)[0].player_id
-    player_services.disqualify_player(Player.objects.get(pk=leader), by=Staff(head))
+    participation.disqualify_player(Player.objects.get(pk=leader), by=Staff(head))
     rows = placings_for(event)
     assert rows[-1].player_id == leader and rows[-1].disqualified
     assert [r.rank for r in rows] == sorted(r.rank for r in rows)
@@ -69,5 +69,5 @@ def test_only_the_head_judge_disqualifies(organizer: Any) -> None:  # noqa: F811
     from taikai.events.errors import PermissionDenied
 
     with pytest.raises(PermissionDenied):
-        player_services.disqualify_player(target, by=Staff(judge))
+        participation.disqualify_player(target, by=Staff(judge))
     assert not Player.objects.get(pk=target.pk).disqualified

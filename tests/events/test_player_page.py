@@ -13,10 +13,10 @@ from django.test import Client
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +40,8 @@ def _paired(organizer: Any, players: int = 2, **kwargs: Any) -> tuple[Match, str
     event = make_event(organizer, players, **kwargs)
     match = round_services.pair_next_round(event, by=Staff(organizer)).matches.filter(is_bye=False).first()
     assert match is not None
-    token_a = player_services.issue_access(match.player_a, by=Staff(organizer))
-    token_b = player_services.issue_access(match.player_b, by=Staff(organizer))
+    token_a = links.issue_access(match.player_a, by=Staff(organizer))
+    token_b = links.issue_access(match.player_b, by=Staff(organizer))
     return match, token_a, token_b
 
 
@@ -155,7 +155,7 @@ def test_self_registration_gives_the_link_at_once_and_check_in_keeps_it(organize
     path = "/" + link.group(1).split("/", 3)[3]
     assert _client().get(path).status_code == 200  # a deck list can be sent before the event
     player = Player.objects.get(event=event, card_game_id="3000000001")
-    _, token = player_services.check_in(player, by=Staff(organizer))
+    _, token = registration.check_in(player, by=Staff(organizer))
     assert token == "" and _client().get(path).status_code == 200  # check-in confirms, the link stays
 
 

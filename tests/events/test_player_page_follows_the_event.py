@@ -16,10 +16,10 @@ from taikai.api.stream import KINDS
 from taikai.events import actions
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
 from tests.events.conftest import make_event
 from tests.events.test_final_placings_pages import cut_event, expected_top
@@ -39,7 +39,7 @@ def _page(token: str, path: str = "") -> str:
 
 
 def _link(organizer: Any, player: Player) -> str:
-    return player_services.issue_access(player, by=Staff(organizer))
+    return links.issue_access(player, by=Staff(organizer))
 
 
 def _live_state(html: str) -> str:

@@ -11,7 +11,7 @@ from taikai.events.actors import Staff
 from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -83,11 +83,11 @@ def test_big_standings_come_in_pages(organizer: Any, monkeypatch: Any) -> None:
 
 def test_player_page_reminds_to_start_from_the_registered_deck(organizer: Any) -> None:
     # DECK-10 (guide): each match starts from the registered deck; DECK-11: counts stay the same between duels
-    from taikai.events.services import players as player_services
+    from taikai.events.services import links
 
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     player = rnd.matches.get().player_a
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     page = Client().get(f"/p/{token}/").content.decode()
     assert "1デュエル目の前のサイドチェンジはできません" in page

@@ -17,11 +17,11 @@ from django.test.utils import CaptureQueriesContext
 from taikai.events import reads
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.links import _hash_token
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any
     event = _paired(organizer)
     player = event.players.order_by("id").first()
     assert player is not None
-    token = player_services.issue_access(player, by=Staff(organizer))
+    token = links.issue_access(player, by=Staff(organizer))
     orm = Player.objects.select_related("event").get(access_token_hash=_hash_token(token))
     with CaptureQueriesContext(connection) as read:
         mine = reads.player_by_token_hash(_hash_token(token))

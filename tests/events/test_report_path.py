@@ -17,10 +17,10 @@ from django.test.utils import CaptureQueriesContext
 from taikai.events.actors import Staff
 from taikai.events.models import Match, Round
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.links import issue_access
+from taikai.events.services.result_input import ResultInput
 from taikai.events.services.round_end import finish_round_if_complete
 from tests.events.conftest import make_event
 
@@ -32,7 +32,7 @@ def _round_with_links(organizer: Any, players: int = 8) -> tuple[Round, dict[int
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
-    links = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
+    links = {p.pk: issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     return rnd, links
 
 

@@ -13,7 +13,8 @@ from taikai.events.messages import problem_text
 from taikai.events.models import Match
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_form import form_values, result_form
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def test_player_b_reports_from_their_side_and_it_is_stored_as_a_and_b(organizer:
     assert match.record["duels"] == [{"winner": "B"}, {"winner": "A"}, {"time": {"A": 1000, "B": 3000}}]
     assert (match.result, match.duel_wins_a, match.duel_wins_b) == ("b", 1, 2)
     # A confirms with the same match seen from A's side: no dispute.
-    mirrored = result_services.form_values(match.record)
+    mirrored = form_values(match.record)
     result_services.report_result(match, player=match.player_a, result=ResultInput.from_post(mirrored))
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
@@ -64,7 +65,7 @@ def test_a_form_error_is_a_code_with_the_duel_and_reads_as_a_sentence_for_the_pe
 
 def test_the_result_form_offers_the_rows_of_the_ruleset(organizer: Any) -> None:
     match = _match(organizer)
-    form = result_services.result_form(match)
+    form = result_form(match)
     max_duels = match.round.event.ruleset.match.max_duels
     assert [r.number for r in form.rows] == list(range(1, max_duels + 1))  # MATCH-1; Swiss has no extra duel
     assert form.intentional_draw  # END-2

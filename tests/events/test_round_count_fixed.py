@@ -17,11 +17,10 @@ from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Round
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
-from taikai.events.services import progress, round_plan, transfer
+from taikai.events.services import participation, progress, registration, round_plan, transfer
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +36,7 @@ def _play(organizer: Any, rnd: Round) -> None:
 def _event_with_no_shows(organizer: Any, registered: int, no_shows: int, **kwargs: Any) -> Event:
     event = make_event(organizer, registered, checked_in=False, **kwargs)
     for player in event.players.order_by("id")[no_shows:]:  # REG-3: only players who checked in are paired
-        player_services.check_in(player, by=Staff(organizer))
+        registration.check_in(player, by=Staff(organizer))
     return event
 
 
@@ -55,7 +54,7 @@ def test_a_drop_after_round_one_does_not_take_a_round_away(organizer: Any) -> No
     event = make_event(organizer, 9)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     _play(organizer, rnd)
-    player_services.drop_player(event.players.order_by("id").first(), by=Staff(organizer))
+    participation.drop_player(event.players.order_by("id").first(), by=Staff(organizer))
     plan = progress.plan(event)
     assert (plan.swiss_rounds, plan.next_action) == (4, "pair-swiss")
     for _ in range(3):
@@ -71,7 +70,7 @@ def test_the_top_cut_is_fixed_from_the_checked_in_count(organizer: Any) -> None:
     event.refresh_from_db()
     assert (event.swiss_rounds, event.top_cut) == (3, 0)
     late = event.players.order_by("id").first()
-    player_services.check_in(late, by=Staff(organizer))
+    registration.check_in(late, by=Staff(organizer))
     plan = progress.plan(event)
     assert (plan.swiss_rounds, plan.top_cut) == (3, 0)
 
@@ -80,8 +79,8 @@ def test_before_round_one_the_numbers_are_provisional_for_todays_check_ins(organ
     event = _event_with_no_shows(organizer, 17, 2, format=Event.Format.SWISS_CUT)
     shown = round_plan.shown(event)
     assert (shown.swiss_rounds, shown.top_cut, shown.provisional, shown.attendance) == (4, 4, True, 15)
-    player_services.check_in(event.players.order_by("id")[0], by=Staff(organizer))
-    player_services.check_in(event.players.order_by("id")[1], by=Staff(organizer))
+    registration.check_in(event.players.order_by("id")[0], by=Staff(organizer))
+    registration.check_in(event.players.order_by("id")[1], by=Staff(organizer))
     assert (round_plan.shown(event).swiss_rounds, round_plan.shown(event).attendance) == (5, 17)
     round_services.pair_next_round(event, by=Staff(organizer))
     event.refresh_from_db()
@@ -151,7 +150,7 @@ def test_undoing_round_one_reads_the_table_again_when_it_is_paired_again(organiz
     event.refresh_from_db()
     assert (event.swiss_rounds, event.swiss_rounds_attendance) == (None, None)
     assert round_plan.shown(event).provisional
-    player_services.drop_player(event.players.order_by("id").first(), by=Staff(organizer))
+    participation.drop_player(event.players.order_by("id").first(), by=Staff(organizer))
     round_services.pair_next_round(event, by=Staff(organizer))
     event.refresh_from_db()
     assert (event.swiss_rounds, event.swiss_rounds_attendance) == (4, 16)
@@ -176,7 +175,7 @@ def test_an_exported_event_keeps_the_numbers_fixed_at_round_one(organizer: Any) 
     assert (exported["event"]["swiss_rounds"], exported["event"]["swiss_rounds_attendance"]) == (4, 16)
     copy = transfer.import_event(exported, by=Staff(organizer))
     for player in copy.players.order_by("id")[:3]:
-        player_services.drop_player(player, by=Staff(organizer))
+        participation.drop_player(player, by=Staff(organizer))
     assert progress.plan(copy).swiss_rounds == 4
     assert (copy.swiss_rounds, copy.swiss_rounds_attendance) == (4, 16)
 
@@ -190,5 +189,5 @@ def test_an_older_file_of_a_running_event_reads_the_table_for_its_round_one(orga
         del exported["event"][key]
     exported["event"]["swiss_rounds"] = None  # a file from before the numbers were fixed at round 1
     copy = transfer.import_event(exported, by=Staff(organizer))
-    player_services.check_in(copy.players.order_by("id").first(), by=Staff(organizer))  # a late entry
+    registration.check_in(copy.players.order_by("id").first(), by=Staff(organizer))  # a late entry
     assert progress.plan(copy).swiss_rounds == 4  # the 16 round 1 seated, not the 17 now

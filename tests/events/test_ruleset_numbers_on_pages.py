@@ -16,7 +16,7 @@ from django.test import Client
 from taikai.core.ruleset import builtin
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import rounds as round_services
 from tests.events.conftest import make_event
 
@@ -114,7 +114,7 @@ def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organize
 def test_the_players_result_form_follows_the_ruleset_too(organizer: Any) -> None:
     event = make_event(organizer, 2, ruleset_document=_house_rules())
     match = _match(event, organizer)
-    token = player_services.issue_access(match.player_a, by=Staff(organizer))
+    token = links.issue_access(match.player_a, by=Staff(organizer))
     page = _page(Client(), f"/p/{token}/", "en")
     assert 'name="duel5"' in page and 'name="duel6"' not in page
     assert "Life points after the 5 extra turns" in page

@@ -18,12 +18,11 @@ from taikai.core.ruleset import builtin
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
-from taikai.events.services import progress, team_play
+from taikai.events.services import participation, progress, registration, team_play
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
 
 pytestmark = pytest.mark.django_db
@@ -50,10 +49,10 @@ def _event(organizer: Any, players: int, rounds: int, **kwargs: Any) -> Event:
         **kwargs,
     )
     for i in range(players):
-        player = player_services.register_player(
+        player = registration.register_player(
             event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{1000000000 + i}"
         )
-        player_services.check_in(player, by=Staff(organizer))
+        registration.check_in(player, by=Staff(organizer))
     return event
 
 
@@ -70,18 +69,18 @@ def test_pairing_and_standings_see_the_same_points(organizer: Any, data: st.Data
     for number in range(1, rounds + 1):
         late = None
         if number > 1 and data.draw(st.booleans(), label="late entry"):
-            late = player_services.register_player(
+            late = registration.register_player(
                 event,
                 by=Staff(organizer),
                 name=f"遅刻{number}",
                 card_game_id=f"2{event.pk:05d}{number:04d}",
                 late_entry=True,
             )
-            late, _token = player_services.check_in(late, by=Staff(organizer))
+            late, _token = registration.check_in(late, by=Staff(organizer))
             assert late.late_entry_round == number
         active = list(event.players.filter(dropped_after_round__isnull=True).order_by("id"))
         if number > 1 and len(active) > 3 and data.draw(st.booleans(), label="drop"):
-            player_services.drop_player(data.draw(st.sampled_from(active), label="who drops"), by=Staff(organizer))
+            participation.drop_player(data.draw(st.sampled_from(active), label="who drops"), by=Staff(organizer))
         ranked = {row.player_id: row.points for row in standings_for(event)}
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         paired = {p["id"]: p["points"] for p in rnd.pairing_input["players"]}

@@ -12,7 +12,7 @@ from taikai.events import actions
 from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Player
-from taikai.events.services import players as player_services
+from taikai.events.services import csv_import, links, registration
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -24,32 +24,32 @@ def _links(run: Any) -> dict[int, str]:
 
 def test_printing_all_slips_twice_keeps_every_link(organizer: Any) -> None:
     event = make_event(organizer, 4)
-    first = player_services.print_all_slips(event, by=Staff(organizer))
-    second = player_services.print_all_slips(event, by=Staff(organizer))
+    first = links.print_all_slips(event, by=Staff(organizer))
+    second = links.print_all_slips(event, by=Staff(organizer))
     assert _links(first) == _links(second) and len(_links(first)) == 4
     assert (len(second.issued), second.kept) == (0, 4)
     for pk, token in _links(first).items():  # the first slips still open their player's page
-        found = player_services.player_for_token(token)
+        found = links.player_for_token(token)
         assert found is not None and found.pk == pk
 
 
 def test_the_check_in_slip_is_the_slip_printed_later(organizer: Any) -> None:
     event = make_event(organizer, 0)
-    player = player_services.register_player(event, by=Staff(organizer), name="山田", card_game_id="1000000001")
-    player, token = player_services.check_in(player, by=Staff(organizer))
-    run = player_services.print_all_slips(event, by=Staff(organizer))
+    player = registration.register_player(event, by=Staff(organizer), name="山田", card_game_id="1000000001")
+    player, token = registration.check_in(player, by=Staff(organizer))
+    run = links.print_all_slips(event, by=Staff(organizer))
     assert _links(run) == {player.pk: token} and run.kept == 1
 
 
 def test_printing_all_slips_issues_links_only_to_players_without_one(organizer: Any) -> None:
     event = make_event(organizer, 3)
     kept = {p.pk: p.access_token_hash for p in event.players.all()}
-    late = player_services.register_player(event, by=Staff(organizer), name="遅刻", card_game_id="1999999999")
+    late = registration.register_player(event, by=Staff(organizer), name="遅刻", card_game_id="1999999999")
     Player.objects.filter(pk=late.pk).update(checked_in_at=event.created_at)  # checked in, never given a link
-    run = player_services.print_all_slips(event, by=Staff(organizer))
+    run = links.print_all_slips(event, by=Staff(organizer))
     assert [p.pk for p in run.issued] == [late.pk] and run.kept == 3
     assert {p.pk: p.access_token_hash for p in event.players.exclude(pk=late.pk)} == kept
-    assert player_services.player_for_token(_links(run)[late.pk]).pk == late.pk  # type: ignore[union-attr]
+    assert links.player_for_token(_links(run)[late.pk]).pk == late.pk  # type: ignore[union-attr]
     entry = AuditEntry.objects.filter(action=actions.SLIPS_PRINTED, event_id=event.pk).get()
     assert (entry.data["issued"], entry.data["kept"]) == (1, 3)
 
@@ -58,9 +58,9 @@ def test_reprinting_one_slip_keeps_its_link(organizer: Any) -> None:
     event = make_event(organizer, 2)
     player = event.players.first()
     assert player is not None
-    token = player_services.reprint_slip(player, by=Staff(organizer))
-    again = player_services.reprint_slip(player, by=Staff(organizer))
-    assert token == again and player_services.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
+    token = links.reprint_slip(player, by=Staff(organizer))
+    again = links.reprint_slip(player, by=Staff(organizer))
+    assert token == again and links.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
     assert AuditEntry.objects.filter(action=actions.PLAYER_SLIP_PRINTED, object_id=str(player.pk)).count() == 2
 
 
@@ -68,11 +68,11 @@ def test_a_re_issued_link_kills_the_old_one_and_is_the_one_printed_from_then_on(
     event = make_event(organizer, 2)
     player = Player.objects.filter(event=event).first()
     assert player is not None
-    old = player_services.reprint_slip(player, by=Staff(organizer))
-    new = player_services.issue_access(player, by=Staff(organizer), version=player.version)
-    assert new != old and player_services.player_for_token(old) is None
-    assert player_services.reprint_slip(player, by=Staff(organizer)) == new
-    assert _links(player_services.print_all_slips(event, by=Staff(organizer)))[player.pk] == new
+    old = links.reprint_slip(player, by=Staff(organizer))
+    new = links.issue_access(player, by=Staff(organizer), version=player.version)
+    assert new != old and links.player_for_token(old) is None
+    assert links.reprint_slip(player, by=Staff(organizer)) == new
+    assert _links(links.print_all_slips(event, by=Staff(organizer)))[player.pk] == new
     assert Player.objects.get(pk=player.pk).version == player.version + 1
 
 
@@ -82,26 +82,26 @@ def test_a_re_issue_decided_on_an_old_version_is_refused(organizer: Any) -> None
     player = Player.objects.filter(event=event).first()
     assert player is not None
     seen = player.version
-    first = player_services.issue_access(player, by=Staff(organizer), version=seen)
+    first = links.issue_access(player, by=Staff(organizer), version=seen)
     with pytest.raises(Conflict) as exc:
-        player_services.issue_access(player, by=Staff(organizer), version=seen)
+        links.issue_access(player, by=Staff(organizer), version=seen)
     assert exc.value.problem.code == "player-link-changed"
-    assert player_services.player_for_token(first) is not None
+    assert links.player_for_token(first) is not None
 
 
 def test_a_revoked_link_is_not_printed_again_nor_silently_replaced(organizer: Any) -> None:
     event = make_event(organizer, 3)
     player = Player.objects.filter(event=event).first()
     assert player is not None
-    old = player_services.reprint_slip(player, by=Staff(organizer))
-    player_services.revoke_access(player, by=Staff(organizer))
+    old = links.reprint_slip(player, by=Staff(organizer))
+    links.revoke_access(player, by=Staff(organizer))
     with pytest.raises(ServiceError) as exc:
-        player_services.reprint_slip(player, by=Staff(organizer))
+        links.reprint_slip(player, by=Staff(organizer))
     assert exc.value.problem.code == "slip-no-link"
-    run = player_services.print_all_slips(event, by=Staff(organizer))
+    run = links.print_all_slips(event, by=Staff(organizer))
     assert [p.pk for p in run.revoked] == [player.pk] and player.pk not in _links(run)
     assert Player.objects.get(pk=player.pk).access_token_hash == ""  # the revocation stands
-    assert player_services.player_for_token(old) is None
+    assert links.player_for_token(old) is None
 
 
 def test_a_link_that_cannot_be_printed_again_is_left_alone_and_named(organizer: Any) -> None:
@@ -112,11 +112,11 @@ def test_a_link_that_cannot_be_printed_again_is_left_alone_and_named(organizer: 
     assert player is not None
     Player.objects.filter(pk=player.pk).update(access_token_seed="")
     hash_before = Player.objects.get(pk=player.pk).access_token_hash
-    run = player_services.print_all_slips(event, by=Staff(organizer))
+    run = links.print_all_slips(event, by=Staff(organizer))
     assert [p.pk for p in run.unprintable] == [player.pk] and run.kept == 1
     assert Player.objects.get(pk=player.pk).access_token_hash == hash_before
     with pytest.raises(ServiceError) as exc:
-        player_services.reprint_slip(player, by=Staff(organizer))
+        links.reprint_slip(player, by=Staff(organizer))
     assert exc.value.problem.code == "slip-not-reprintable"
 
 
@@ -125,13 +125,13 @@ def test_the_database_alone_does_not_give_a_link_away(organizer: Any, settings: 
     # without the server's secret key.
     event = make_event(organizer, 1)
     player = Player.objects.get(event=event)
-    token = player_services.reprint_slip(player, by=Staff(organizer))
+    token = links.reprint_slip(player, by=Staff(organizer))
     stored = Player.objects.filter(pk=player.pk).values()[0]
     assert token not in {str(v) for v in stored.values()}
-    assert player_services.player_for_token(player.access_token_seed) is None
+    assert links.player_for_token(player.access_token_seed) is None
     settings.SECRET_KEY = "another-server-" + "x" * 40
     with pytest.raises(ServiceError) as exc:
-        player_services.reprint_slip(player, by=Staff(organizer))
+        links.reprint_slip(player, by=Staff(organizer))
     assert exc.value.problem.code == "slip-not-reprintable"
 
 
@@ -140,9 +140,9 @@ def test_only_staff_print_slips_and_only_organizers_re_issue(organizer: Any, dja
     player = Player.objects.get(event=event)
     stranger = django_user_model.objects.create_user("stranger", password="x-long-password-1")
     with pytest.raises(ServiceError):
-        player_services.reprint_slip(player, by=Staff(stranger))
+        links.reprint_slip(player, by=Staff(stranger))
     with pytest.raises(ServiceError):
-        player_services.print_all_slips(event, by=Staff(stranger))
+        links.print_all_slips(event, by=Staff(stranger))
     assert not AuditEntry.objects.filter(action__in=[actions.SLIPS_PRINTED, actions.PLAYER_SLIP_PRINTED]).exists()
 
 
@@ -179,15 +179,15 @@ def test_csv_imported_players_have_their_link_and_their_slips_print_before_check
     # issue 24, item 20: the KTS way, every slip printed before the doors open
     event = make_event(organizer, 0)
     data = "名前,カードゲームID\n山田 太郎,1000000001\n阿部 花子,1000000002\n".encode()
-    imported = player_services.import_players_csv(event, by=Staff(organizer), data=data)
+    imported = csv_import.import_players_csv(event, by=Staff(organizer), data=data)
     assert all(p.access_token_hash for p in Player.objects.filter(event=event))
-    assert player_services.print_all_slips(event, by=Staff(organizer)).slips == []  # nobody checked in yet
-    run = player_services.print_all_slips(event, by=Staff(organizer), registered=True)
+    assert links.print_all_slips(event, by=Staff(organizer)).slips == []  # nobody checked in yet
+    run = links.print_all_slips(event, by=Staff(organizer), registered=True)
     assert {p.pk for p, _token in run.slips} == {p.pk for p in imported} and run.issued == []
     for player, token in run.slips:  # the slip opens the player's page, and check-in keeps that link
-        assert player_services.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
-        assert player_services.check_in(player, by=Staff(organizer))[1] == ""
-        assert player_services.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
+        assert links.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
+        assert registration.check_in(player, by=Staff(organizer))[1] == ""
+        assert links.player_for_token(token).pk == player.pk  # type: ignore[union-attr]
     entry = AuditEntry.objects.filter(action=actions.PLAYERS_IMPORTED, event_id=event.pk).get()
     assert entry.data["links_issued"] == 2
 

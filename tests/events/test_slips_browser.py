@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 
@@ -32,10 +32,10 @@ def _desk(new_page: Any, settings: Any) -> tuple[Any, Event]:
         by=Staff(user), name="案内票テスト杯", date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2"
     )
     for i, (name, kana) in enumerate(NAMES):
-        player = player_services.register_player(
+        player = registration.register_player(
             event, by=Staff(user), name=name, name_kana=kana, card_game_id=f"{4000000000 + i}"
         )
-        player_services.check_in(player, by=Staff(user))
+        registration.check_in(player, by=Staff(user))
     page = new_page(viewport=PHONE, locale="ja-JP")
     settings.TAIKAI_PUBLIC_URL = page.base_url  # the slips' links open on this test server
     page.goto(page.base_url + "/login/")

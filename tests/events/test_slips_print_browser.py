@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player
+from taikai.events.services import csv_import
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
 from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PROJECTOR, screenshot
 
@@ -97,7 +97,7 @@ def test_imported_players_slips_print_eight_to_an_a4_page(new_page: Any, setting
 
 def test_the_english_slips_fit_as_well(new_page: Any, settings: Any) -> None:
     page, event = _desk(new_page, settings, locale="en-US")
-    player_services.import_players_csv(event, by=Staff(event.created_by), data=CSV.encode())
+    csv_import.import_players_csv(event, by=Staff(event.created_by), data=CSV.encode())
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
     page.click("#print-registered-slips")
     expect(page.locator(".slip .keep-open").first).to_contain_text("Keep this page open.")

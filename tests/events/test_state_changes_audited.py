@@ -19,7 +19,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.events.services.accounts import ORGANIZERS
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db

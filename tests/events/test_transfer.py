@@ -9,11 +9,10 @@ import pytest
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
-from taikai.events.services import players as player_services
+from taikai.events.services import csv_import, links, participation, recovery, registration, transfer
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services import transfer
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
 from tests.events.conftest import make_event
 
@@ -26,7 +25,7 @@ def test_round_trip_reproduces_the_event(organizer: Any) -> None:
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         for m in rnd.matches.filter(is_bye=False):
             result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
-    player_services.drop_player(event.players.last(), by=Staff(organizer))
+    participation.drop_player(event.players.last(), by=Staff(organizer))
     exported = transfer.export_event(event, by=Staff(organizer))
     copy = transfer.import_event(exported, by=Staff(organizer))
     assert copy.pk != event.pk
@@ -91,48 +90,48 @@ def test_a_half_broken_file_leaves_nothing_behind(organizer: Any) -> None:
 def test_csv_import_is_all_or_nothing(organizer: Any) -> None:  # REG-1, REG-2
     event = make_event(organizer, 0)
     good = "name,card_game_id,name_kana\n山田 太郎,0000000001,やまだ たろう\nAlice,０００００００００２,\n".encode()
-    created = player_services.import_players_csv(event, by=Staff(organizer), data=good)
+    created = csv_import.import_players_csv(event, by=Staff(organizer), data=good)
     assert [p.card_game_id for p in created] == ["0000000001", "0000000002"]  # full-width digits accepted
     bad = b"name,card_game_id\nBob,0000000003\nCarol,12345\n"
     with pytest.raises(ServiceError) as exc:
-        player_services.import_players_csv(event, by=Staff(organizer), data=bad)
+        csv_import.import_players_csv(event, by=Staff(organizer), data=bad)
     (row,) = exc.value.problem.params["problems"]  # every bad row, each with its line and reason
     assert row.params["line"] == 3 and row.params["inner"].code == "bad-card-game-id"
     assert event.players.count() == 2
     sjis = "name,card_game_id\n佐藤,0000000009\n".encode("cp932")
-    assert len(player_services.import_players_csv(event, by=Staff(organizer), data=sjis)) == 1
+    assert len(csv_import.import_players_csv(event, by=Staff(organizer), data=sjis)) == 1
 
 
 def test_card_game_id_is_ten_digits_and_once_per_event(organizer: Any) -> None:  # REG-1, REG-2
     event = make_event(organizer, 0)
     for bad in ("", "123", "12345678901", "abcdefghij"):
         with pytest.raises(ServiceError):
-            player_services.register_player(event, by=Staff(organizer), name="x", card_game_id=bad)
-    player_services.register_player(event, by=Staff(organizer), name="x", card_game_id="1234-5678-90")
+            registration.register_player(event, by=Staff(organizer), name="x", card_game_id=bad)
+    registration.register_player(event, by=Staff(organizer), name="x", card_game_id="1234-5678-90")
     with pytest.raises(ServiceError) as exc:
-        player_services.register_player(event, by=Staff(organizer), name="y", card_game_id="1234567890")
+        registration.register_player(event, by=Staff(organizer), name="y", card_game_id="1234567890")
     assert exc.value.problem.code == "already-registered"
 
 
 def test_check_in_records_the_id_card_and_gives_a_personal_link(organizer: Any) -> None:  # REG-1, REG-3
     event = make_event(organizer, 1, checked_in=False)
     player = event.players.get()
-    player, token = player_services.check_in(player, by=Staff(organizer))
+    player, token = registration.check_in(player, by=Staff(organizer))
     assert player.id_card_shown and player.checked_in_at is not None
-    assert player_services.player_for_token(token) == player
-    new = player_services.issue_access(player, by=Staff(organizer))
-    assert player_services.player_for_token(token) is None  # the old link stops working
-    player_services.set_pin(player, pin="864213")
-    _, recovered = player_services.recover_access(event, card_game_id=player.card_game_id, pin="864213")
-    assert player_services.player_for_token(recovered) == player and player_services.player_for_token(new) is None
+    assert links.player_for_token(token) == player
+    new = links.issue_access(player, by=Staff(organizer))
+    assert links.player_for_token(token) is None  # the old link stops working
+    recovery.set_pin(player, pin="864213")
+    _, recovered = recovery.recover_access(event, card_game_id=player.card_game_id, pin="864213")
+    assert links.player_for_token(recovered) == player and links.player_for_token(new) is None
     with pytest.raises(ServiceError):
-        player_services.recover_access(event, card_game_id=player.card_game_id, pin="000000")
-    player_services.revoke_access(player, by=Staff(organizer))
-    assert player_services.player_for_token(recovered) is None
+        recovery.recover_access(event, card_game_id=player.card_game_id, pin="000000")
+    links.revoke_access(player, by=Staff(organizer))
+    assert links.player_for_token(recovered) is None
 
 
 def test_search_finds_by_id_digits_or_name(organizer: Any) -> None:
     event = make_event(organizer, 8)
-    assert [p.card_game_id for p in player_services.search_players(event, "1000000003")] == ["1000000003"]
-    assert [p.name for p in player_services.search_players(event, "やまだ")] == ["山田 太郎"]
-    assert [p.name for p in player_services.search_players(event, "alice")] == ["Alice Smith"]
+    assert [p.card_game_id for p in registration.search_players(event, "1000000003")] == ["1000000003"]
+    assert [p.name for p in registration.search_players(event, "やまだ")] == ["山田 太郎"]
+    assert [p.name for p in registration.search_players(event, "alice")] == ["Alice Smith"]

@@ -22,6 +22,7 @@ from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import transfer
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, penalties
 from tests.events.conftest import make_event
@@ -29,8 +30,8 @@ from tests.judging.conftest import staff
 
 pytestmark = pytest.mark.django_db
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 # Ids of the rows inside a row's JSON: renumbered on import, so left out of the comparison.
 NESTED_IDS = {"match", "player", "team", "penalty"}
 
@@ -175,3 +176,89 @@ def test_a_broken_judged_part_is_named_and_nothing_is_written(
         transfer.import_event({**exported, part: rows}, by=Staff(organizer))
     assert refused.value.problem.code == "import-invalid" and refused.value.problem.params["part"] == part
     assert (Event.objects.count(), Penalty.objects.count(), AuditEntry.objects.count()) == before
+
+
+def test_the_announcements_come_back_with_the_copy_in_order_with_their_times(organizer: Any) -> None:
+    """Issue 24, item 19: what the organizer told the room (お知らせ) is part of the event, kept on the
+    projector and every player's page: the copy shows the same message, and the console's list of what was said
+    and when comes back whole (a cleared one included)."""
+    from taikai.events.models import Announcement
+    from taikai.events.services import announcements
+
+    event = make_event(organizer, 2)
+    by = Staff(organizer)
+    first = announcements.announce(event, by=by, text="第1ラウンド開始は10:30です", seen=0)
+    cleared = announcements.announce(event, by=by, text="", seen=first.pk)
+    announcements.announce(event, by=by, text="昼休憩は45分です\n13:00に再開します", seen=cleared.pk)
+    exported = transfer.export_event(event, by=by)
+    assert [a["text"] for a in exported["announcements"]] == [
+        "第1ラウンド開始は10:30です",
+        "",
+        "昼休憩は45分です\n13:00に再開します",
+    ]
+    assert {a["sent_by"] for a in exported["announcements"]} == {organizer.username}
+
+    copy = transfer.import_event(exported, by=by)
+    shown = announcements.current(copy.pk)
+    assert shown is not None and shown.text == "昼休憩は45分です\n13:00に再開します"
+    originals = list(Announcement.objects.filter(event=event).order_by("id"))
+    copies = list(Announcement.objects.filter(event=copy).order_by("id"))
+    assert [(a.text, a.sent_at, a.sent_by) for a in copies] == [(a.text, a.sent_at, a.sent_by) for a in originals]
+    assert transfer.export_event(copy, by=by)["announcements"] == exported["announcements"]
+    # The copy's organizer goes on from what the copy shows (the form carries the latest row's id).
+    announcements.announce(copy, by=by, text="決勝トーナメントは14:00から", seen=announcements.seen_id(copy.pk))
+    assert announcements.current(event.pk).text == "昼休憩は45分です\n13:00に再開します"  # type: ignore[union-attr]
+
+
+def test_a_broken_announcement_is_named_and_nothing_is_written(organizer: Any) -> None:
+    from taikai.events.services import announcements
+
+    event = make_event(organizer, 2)
+    announcements.announce(event, by=Staff(organizer), text="お知らせ", seen=0)
+    exported = transfer.export_event(event, by=Staff(organizer))
+    before = Event.objects.count()
+    for broken in ({"text": "x" * 501}, {"sent_at": "someday"}, {"text": None}):
+        rows = [{**exported["announcements"][0], **broken}]
+        with pytest.raises(ServiceError) as refused:
+            transfer.import_event({**exported, "announcements": rows}, by=Staff(organizer))
+        assert refused.value.problem.params["part"] == "announcements", broken
+    with pytest.raises(ServiceError) as refused:
+        transfer.import_event({**exported, "announcements": "お知らせ"}, by=Staff(organizer))
+    assert refused.value.problem.params["part"] == "announcements"
+    assert Event.objects.count() == before
+
+
+def test_a_tables_judge_call_comes_back_with_every_player_who_called(organizer: Any) -> None:
+    """JUDGE-1: one call per table, with each player who called on it (their question, when, and a call taken
+    back): the copy's judges' queue shows the same card with the same callers."""
+    from taikai.judging.models import CallCaller
+    from taikai.judging.services import player_calls
+
+    event = make_event(organizer, 4)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    first, second = rnd.matches.filter(is_bye=False).order_by("table")[:2]
+    a, b = first.player_a, first.player_b
+    call = player_calls.call_from_player(event, a, by=PlayerSelf(a), description="裁定をお願いします")
+    player_calls.call_from_player(event, b, by=PlayerSelf(b))
+    other = player_calls.call_from_player(event, second.player_a, by=PlayerSelf(second.player_a))
+    player_calls.withdraw_call(other, second.player_a, by=PlayerSelf(second.player_a))
+    exported = transfer.export_event(event, by=Staff(organizer))
+    rows = {c["id"]: c for c in exported["judge_calls"]}
+    assert [(c["player_id"], c["question"]) for c in rows[call.pk]["callers"]] == [
+        (a.pk, "裁定をお願いします"),
+        (b.pk, ""),
+    ]
+    assert rows[other.pk]["callers"][0]["withdrawn_at"] is not None
+
+    copy = transfer.import_event(exported, by=Staff(organizer))
+    copied = JudgeCall.objects.get(event=copy, status=JudgeCall.Status.OPEN)
+    assert [(c.player.name, c.question) for c in copied.callers.select_related("player")] == [
+        (a.name, "裁定をお願いします"),
+        (b.name, ""),
+    ]
+    originals = CallCaller.objects.filter(call__event=event).order_by("id")
+    copies = CallCaller.objects.filter(call__event=copy).order_by("id")
+    assert [(c.called_at, c.withdrawn_at) for c in copies] == [(c.called_at, c.withdrawn_at) for c in originals]
+    assert all(c.player.event_id == copy.pk for c in copies)
+    again = transfer.export_event(copy, by=Staff(organizer))
+    assert _comparable(again)["judge_calls"] == _comparable(exported)["judge_calls"]

@@ -9,6 +9,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 from tests.web.conftest import venue  # noqa: F401  (fixture: the ASGI venue server with the live stream)
 
@@ -38,8 +39,8 @@ def head(event: Event) -> Any:
     return staff(event, "head", StaffRole.Role.HEAD_JUDGE)
 
 
-def A_WINS(n: int = 2) -> result_services.ResultInput:
-    return result_services.ResultInput(tuple({"winner": "A"} for _ in range(n)))
+def A_WINS(n: int = 2) -> ResultInput:
+    return ResultInput(tuple({"winner": "A"} for _ in range(n)))
 
 
 def pair(event: Event, by: Any) -> list[Match]:

@@ -16,6 +16,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import progress
 from taikai.events.services import results as result_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall, TableToolLog
 from taikai.judging.services import calls, prizes, tools
 from taikai.judging.services import penalties as svc
@@ -78,8 +79,8 @@ def test_spectator_report_reaches_the_queue(event: Event, organizer: Any) -> Non
 def test_disputed_result_goes_to_the_queue_once(event: Event, organizer: Any) -> None:
     # END-2, END-4
     m = pair(event, organizer)[0]
-    a_wins = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-    b_wins = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+    a_wins = ResultInput(({"winner": "A"}, {"winner": "A"}))
+    b_wins = ResultInput(({"winner": "B"}, {"winner": "B"}))
     result_services.report_result(m, player=m.player_a, result=a_wins)
     result_services.report_result(m, player=m.player_b, result=b_wins)
     queue = calls.open_calls(event)
@@ -90,9 +91,9 @@ def test_disputed_result_goes_to_the_queue_once(event: Event, organizer: Any) ->
 def test_result_changed_after_confirmation_goes_to_the_queue(event: Event, organizer: Any) -> None:
     # END-2, END-3
     m = pair(event, organizer)[0]
-    result_services.enter_result(m, by=Staff(organizer), result=result_services.ResultInput(({"winner": "A"},) * 2))
+    result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"},) * 2))
     result_services.correct_result(
-        m, by=Staff(organizer), result=result_services.ResultInput(({"winner": "B"},) * 2), reason="slip misread"
+        m, by=Staff(organizer), result=ResultInput(({"winner": "B"},) * 2), reason="slip misread"
     )
     assert [c.topic for c in calls.open_calls(event)] == ["changed-after-confirmation"]
 
@@ -103,9 +104,7 @@ def test_intentional_draw_in_elimination_is_refused_and_flagged(organizer: Any) 
     m = pair(event, organizer)[0]
     assert m.round.stage == Round.Stage.ELIMINATION
     with pytest.raises(ServiceError) as exc:
-        result_services.report_result(
-            m, player=m.player_a, result=result_services.ResultInput(basis="intentional-draw")
-        )
+        result_services.report_result(m, player=m.player_a, result=ResultInput(basis="intentional-draw"))
     assert exc.value.problem.code == "id-not-in-elimination"
     # the refusal is announced (taikai.events.signals); judging flags it, whichever edge sent the report
     assert [c.topic for c in calls.open_calls(event)] == ["id-in-elimination"]
@@ -114,7 +113,7 @@ def test_intentional_draw_in_elimination_is_refused_and_flagged(organizer: Any) 
 def test_intentional_draw_in_swiss_is_recorded(event: Event, organizer: Any) -> None:
     # END-2
     m = pair(event, organizer)[0]
-    draw = result_services.ResultInput(basis="intentional-draw")
+    draw = ResultInput(basis="intentional-draw")
     result_services.report_result(m, player=m.player_a, result=draw)
     result_services.report_result(m, player=m.player_b, result=draw)
     assert (fresh(m).result, fresh(m).basis) == ("draw", "intentional-draw")
@@ -124,7 +123,7 @@ def test_intentional_draw_in_swiss_is_recorded(event: Event, organizer: Any) -> 
 def test_concession_basis_is_kept(event: Event, organizer: Any) -> None:
     # END-1
     m = pair(event, organizer)[0]
-    conceded = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}), basis="concession-own-turn")
+    conceded = ResultInput(({"winner": "A"}, {"winner": "A"}), basis="concession-own-turn")
     result_services.enter_result(m, by=Staff(organizer), result=conceded)
     assert fresh(m).basis == "concession-own-turn"
 

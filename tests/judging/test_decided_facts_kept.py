@@ -18,9 +18,9 @@ from taikai.core.ruleset import builtin
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Notice, Round
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as svc
@@ -88,8 +88,8 @@ def test_a_one_tap_two_nil_no_longer_erases_a_penalty_duel_loss(event: Event, ju
 
 def test_the_phone_offers_only_results_that_keep_the_penalty_duel(event: Event, judge: Any, organizer: Any) -> None:
     m = _duel_loss_for_a(event, judge, organizer)
-    token_a = player_services.issue_access(m.player_a, by=Staff(organizer))
-    token_b = player_services.issue_access(m.player_b, by=Staff(organizer))
+    token_a = links.issue_access(m.player_a, by=Staff(organizer))
+    token_b = links.issue_access(m.player_b, by=Staff(organizer))
     client = Client()
     client.cookies.load({settings.LANGUAGE_COOKIE_NAME: "ja"})
     page = client.get(f"/p/{token_a}/").content.decode()

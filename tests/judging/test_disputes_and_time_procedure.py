@@ -12,6 +12,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall, TimeProcedureRun
 from taikai.judging.services import time_procedure as tps
 from tests.judging.conftest import PASSWORD, fresh, pair
@@ -19,8 +20,8 @@ from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "A"}, {"winner": "B"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "A"}, {"winner": "B"}))
 
 
 def disputed(event: Event, organizer: Any) -> Match:

@@ -10,8 +10,9 @@ from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, StaffRole
-from taikai.events.services import players as player_services
-from taikai.events.services import results
+from taikai.events.services import links, results
+from taikai.events.services.result_form import result_form
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import time_procedure as tps
 from tests.events.conftest import make_event
@@ -31,10 +32,10 @@ def _flags(match: Match) -> set[str]:
 def test_match_2_one_all_and_a_draw_goes_to_the_extra_duel_entered_on_the_staff_form(organizer: Any) -> None:
     # MATCH-2, TIME-E-5: 1-1-1 has no 4th duel (最大３デュエル): the extra duel decides, on the form's extra row
     event, table, head = _elimination(organizer)
-    form = results.result_form(table)
+    form = result_form(table)
     assert [(r.number, r.extra_duel, r.draw) for r in form.rows][3:] == [(4, True, True), (5, True, True)]
     post = {"duel1": "A", "duel2": "draw", "duel3": "B", "duel4": "B", "duel4_extra": "1"}
-    results.enter_result(table, by=Staff(organizer), result=results.ResultInput.from_post(post))
+    results.enter_result(table, by=Staff(organizer), result=ResultInput.from_post(post))
     m = fresh(table)
     assert (m.status, m.result) == (Match.Status.CONFIRMED, "b")
     assert _flags(m) == {"reading-tied-after-most-duels"}
@@ -43,7 +44,7 @@ def test_match_2_one_all_and_a_draw_goes_to_the_extra_duel_entered_on_the_staff_
 def test_time_e_7_a_game_drawn_in_the_extra_turns_is_recorded_and_flagged(organizer: Any) -> None:
     event, table, head = _elimination(organizer)
     post = {"duel1": "A", "duel2": "draw", "duel2_tc": "1"}  # A 1-0 up, then the game drew after time
-    results.enter_result(table, by=Staff(organizer), result=results.ResultInput.from_post(post))
+    results.enter_result(table, by=Staff(organizer), result=ResultInput.from_post(post))
     m = fresh(table)
     assert (m.result, m.duel_wins_a, m.duel_draws) == ("a", 1, 1)
     assert _flags(m) == {"reading-draw-after-time"}
@@ -53,7 +54,7 @@ def test_time_e_6_a_drawn_extra_duel_is_played_again_on_the_replay_row(organizer
     event, table, head = _elimination(organizer)
     post = {"between": "1", "duel4": "draw", "duel4_extra": "1", "duel5": "time", "duel5_extra": "1",
             "duel5_lp_a": "8000", "duel5_lp_b": "6500"}  # fmt: skip
-    results.enter_result(table, by=Staff(organizer), result=results.ResultInput.from_post(post))
+    results.enter_result(table, by=Staff(organizer), result=ResultInput.from_post(post))
     m = fresh(table)
     assert m.result == "a" and _flags(m) == {"reading-draw-in-extra-duel"}
 
@@ -76,7 +77,7 @@ def test_time_e_7_the_judge_records_a_game_draw_in_the_time_procedure(organizer:
 def test_time_e_6_the_flag_is_in_the_head_judges_queue_in_words(organizer: Any, client: Client) -> None:
     event, table, head = _elimination(organizer)
     post = {"duel1": "A", "duel2": "draw", "duel3": "B", "duel4": "B", "duel4_extra": "1"}
-    results.enter_result(table, by=Staff(organizer), result=results.ResultInput.from_post(post))
+    results.enter_result(table, by=Staff(organizer), result=ResultInput.from_post(post))
     client.login(username=head.username, password=PASSWORD)
     page = client.get(f"/events/{event.pk}/judging/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "トーナメントで1勝1敗1引き分け" in page and "エキストラデュエルで判定" in page
@@ -86,7 +87,7 @@ def test_time_e_6_both_forms_offer_the_extra_duel_rows_with_a_draw(organizer: An
     event, table, head = _elimination(organizer)
     client.force_login(organizer)
     staff_page = client.get(f"/events/{event.pk}/matches/{table.pk}/result/", HTTP_ACCEPT_LANGUAGE="ja")
-    token = player_services.issue_access(table.player_a, by=Staff(organizer))
+    token = links.issue_access(table.player_a, by=Staff(organizer))
     phone = Client().get(f"/p/{token}/", HTTP_ACCEPT_LANGUAGE="ja")
     for page in (staff_page.content.decode(), phone.content.decode()):
         assert 'name="duel5_extra"' in page and page.count('name="duel5" value="draw"') == 1

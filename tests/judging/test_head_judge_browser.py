@@ -9,7 +9,7 @@ import pytest
 
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event, Player, Team
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import teams as team_services
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, prizes
@@ -54,7 +54,7 @@ def test_head_judge_team_dq_appeal_and_prize_downgrade_on_a_phone(new_page: Any)
     matches = pair(event, organizer)
     target = matches[0].player_a
     pen = svc.issue_penalty(event, by=Staff(floor), player=target, infraction="INF-17")
-    token = player_services.issue_access(target, by=Staff(organizer))
+    token = links.issue_access(target, by=Staff(organizer))
     appeals.file_appeal(target, reason="デッキケースは片付けていました", penalty=pen, by=PlayerSelf(target))
     head.goto(f"{head.base_url}/events/{event.pk}/judging/")
     appeal_card = head.locator(".appeal").first

@@ -9,6 +9,7 @@ import pytest
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Notice
 from taikai.events.services import results as result_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as svc
@@ -85,7 +86,7 @@ def test_an_overturned_match_loss_on_a_disputed_table_does_not_confirm_one_side(
 ) -> None:  # END-4, PEN-6
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS())
-    b_wins = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+    b_wins = ResultInput(({"winner": "B"}, {"winner": "B"}))
     result_services.report_result(fresh(m), player=m.player_b, result=b_wins)
     assert fresh(m).status == Match.Status.DISPUTED
     pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-1", rung="match-loss",

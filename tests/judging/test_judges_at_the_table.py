@@ -20,6 +20,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall, TimeProcedureRun
 from taikai.judging.services import appeals, calls
 from taikai.judging.services import penalties as penalty_services
@@ -122,7 +123,7 @@ def test_end_3_the_judge_who_entered_a_result_corrects_it_and_another_judge_does
     tps.enter_decided(run, by=Staff(judge))  # TIME-S-6: 1-0 between duels wins the match
     assert fresh(m).result == "a"
     other = staff(event, "floor2", "judge")
-    b_wins = result_services.ResultInput(({"winner": "B"},), time_called_between_duels=True)
+    b_wins = ResultInput(({"winner": "B"},), time_called_between_duels=True)
     with pytest.raises(PermissionDenied):
         result_services.correct_result(fresh(m), by=Staff(other), result=b_wins, reason="押し間違い")
     client = _client(judge)
@@ -146,7 +147,7 @@ def test_end_2_an_integrity_flag_is_a_live_judge_call_message() -> None:
 def test_end_2_the_misreport_flag_says_the_score_without_english(event: Event, organizer: Any) -> None:
     # END-2, INF-22: an intentional draw reported over a 1-0 lead
     m = pair(event, organizer)[0]
-    over_a_lead = result_services.ResultInput(({"winner": "A"},), basis="intentional-draw")
+    over_a_lead = ResultInput(({"winner": "A"},), basis="intentional-draw")
     with pytest.raises(ServiceError):
         result_services.report_result(m, player=m.player_b, result=over_a_lead)
     call = JudgeCall.objects.get(match=m, topic="possible-misreport")
@@ -162,9 +163,7 @@ def test_time_1_tables_still_playing_after_time_are_marked(event: Event, organiz
     type(rnd).objects.filter(pk=rnd.pk).update(
         started_at=timezone.now() - dt.timedelta(seconds=rnd.time_limit_seconds + 60)
     )
-    result_services.enter_result(
-        matches[1], by=Staff(organizer), result=result_services.ResultInput(({"winner": "A"},) * 2)
-    )
+    result_services.enter_result(matches[1], by=Staff(organizer), result=ResultInput(({"winner": "A"},) * 2))
     Match.objects.filter(pk=matches[2].pk).update(extension_seconds=600)  # ten minutes added: still in time
     html = _client(judge).get(f"/events/{event.pk}/judging/").content.decode()
     section = html[html.index('id="overtime"') : html.index("</section>", html.index('id="overtime"'))]

@@ -16,9 +16,10 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, StaffRole
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.links import issue_access
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls
 from tests.conftest import PHONE, screenshot
@@ -53,7 +54,7 @@ def _event(organizer: Any) -> tuple[Event, dict[int, str], list[Match]]:
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
-    links = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
+    links = {p.pk: issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     tables = list(rnd.matches.filter(is_bye=False).select_related("player_a", "player_b").order_by("table"))
     return event, links, tables
 
@@ -101,7 +102,7 @@ def test_the_judge_settles_a_disputed_table_with_one_thumb_while_both_players_wa
     expect(judge.locator("section.topic-disputed")).to_be_visible(timeout=8000)
     # item 12: an intentional draw reported over a 1-0 lead at the other table reaches it too
     with pytest.raises(ServiceError):
-        over_a_lead = result_services.ResultInput(({"winner": "A"},), basis="intentional-draw")
+        over_a_lead = ResultInput(({"winner": "A"},), basis="intentional-draw")
         result_services.report_result(other, player=other.player_b, result=over_a_lead)
     expect(judge.locator("section.topic-possible-misreport")).to_contain_text("合意の引き分け", timeout=8000)
     expect(judge.locator("section.topic-possible-misreport")).to_contain_text("1–0")

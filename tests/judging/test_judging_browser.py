@@ -9,7 +9,7 @@ import pytest
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Team
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services.accounts import ensure_first_organizer
 from taikai.judging.models import Penalty
 from taikai.judging.services import penalties as svc
@@ -161,7 +161,7 @@ def test_earlier_warning_shows_with_a_suggested_escalation(new_page: Any) -> Non
     screenshot(page, "judging-history-phone")
 
     # the player sees their own record on their phone (PEN-5)
-    token = player_services.issue_access(p2, by=Staff(organizer))
+    token = links.issue_access(p2, by=Staff(organizer))
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/p/{token}/")
     phone.locator("details.more-actions > summary").click()  # the record is one tap away, under その他

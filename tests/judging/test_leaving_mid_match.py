@@ -13,7 +13,7 @@ from taikai.events import actions as event_actions
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event, Match, Notice
 from taikai.events.notice_texts import notice_text
-from taikai.events.services import players as player_services
+from taikai.events.services import participation
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.standings import standings_for
@@ -40,7 +40,7 @@ def test_a_drop_mid_match_concedes_it_and_the_next_round_pairs(event: Event, org
     matches = pair(event, organizer)
     table = matches[0]
     leaver, opponent = table.player_a, table.player_b
-    player_services.drop_player(leaver, by=PlayerSelf(leaver))
+    participation.drop_player(leaver, by=PlayerSelf(leaver))
     m = fresh(table)
     assert (m.status, m.result, m.ruling) == (Match.Status.CONFIRMED, "b", "drop-concession")
     assert (m.duel_wins_b, m.duel_wins_a) == (2, 0)
@@ -60,7 +60,7 @@ def test_a_drop_mid_match_concedes_it_and_the_next_round_pairs(event: Event, org
 def test_a_drop_after_the_table_reported_leaves_the_report_as_it_is(event: Event, organizer: Any) -> None:  # END-3
     table = pair(event, organizer)[0]
     result_services.report_result(table, player=table.player_b, result=A_WINS())
-    player_services.drop_player(table.player_a, by=Staff(organizer))
+    participation.drop_player(table.player_a, by=Staff(organizer))
     m = fresh(table)
     assert (m.status, m.result, m.ruling) == (Match.Status.REPORTED, "a", "")
     assert not Notice.objects.filter(match=m).exists()
@@ -70,7 +70,7 @@ def test_a_drop_between_rounds_changes_no_table(event: Event, organizer: Any) ->
     matches = pair(event, organizer)
     result_services.enter_result(matches[0], by=Staff(organizer), result=A_WINS())
     before = fresh(matches[0]).version
-    player_services.drop_player(matches[0].player_b, by=Staff(organizer))
+    participation.drop_player(matches[0].player_b, by=Staff(organizer))
     assert fresh(matches[0]).version == before and fresh(matches[0]).ruling == ""
 
 
@@ -80,7 +80,7 @@ def test_losing_the_right_to_take_part_mid_match_forfeits_it_and_marks_the_row(
     matches = pair(event, organizer)
     table = matches[0]
     leaver, opponent = table.player_a, table.player_b
-    player_services.mark_ineligible(leaver, by=Staff(organizer), reason="IDの登録情報に誤り")
+    participation.mark_ineligible(leaver, by=Staff(organizer), reason="IDの登録情報に誤り")
     m = fresh(table)
     assert (m.status, m.result, m.ruling) == (Match.Status.CONFIRMED, "b", "ineligible-forfeit")
     assert f"{leaver.name} が参加資格を失ったため" in _words(m)
@@ -121,6 +121,6 @@ def test_a_drop_while_time_is_called_at_the_table_ends_the_time_procedure_too(
     table = pair(event, organizer)[0]
     run = time_procedure.start(table, by=Staff(judge), between=False, turn_player="A", duels=[{"winner": "A"}])
     assert time_procedure.running(fresh(table)) is not None
-    player_services.drop_player(table.player_b, by=PlayerSelf(table.player_b))
+    participation.drop_player(table.player_b, by=PlayerSelf(table.player_b))
     assert fresh(table).ruling == "drop-concession" and fresh(table).result == "a"
     assert time_procedure.running(fresh(table)) is None and fresh(run).result_entered

@@ -16,10 +16,11 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round, TeamMatch
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall, Penalty
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import penalty_effects, penalty_reversal, time_procedure
@@ -200,7 +201,7 @@ def test_pen_1_the_judge_may_send_a_duel_loss_to_the_next_match(event: Event, ju
 
 def test_pen_1_the_player_sees_where_the_penalty_landed(event: Event, judge: Any, organizer: Any) -> None:
     m = pair(event, organizer)[0]
-    token = player_services.issue_access(m.player_a, by=Staff(organizer))
+    token = links.issue_access(m.player_a, by=Staff(organizer))
     svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-3", rung="match-loss", reason="r")
     page = Client().get(f"/p/{token}/record/").content.decode()
     assert "player-penalties" in page and f"{m.table}" in page and "INF-3" in page
@@ -209,8 +210,8 @@ def test_pen_1_the_player_sees_where_the_penalty_landed(event: Event, judge: Any
 # --- 6. reports that differ from the game (END-2, CS 4.3, INF-22) ---------------------------------------
 
 
-def id_with(*winners: str) -> result_services.ResultInput:
-    return result_services.ResultInput(tuple({"winner": w} for w in winners), basis="intentional-draw")
+def id_with(*winners: str) -> ResultInput:
+    return ResultInput(tuple({"winner": w} for w in winners), basis="intentional-draw")
 
 
 def test_end_2_both_players_reporting_an_id_with_two_won_duels_is_refused_and_queued(
@@ -255,7 +256,7 @@ def test_end_2_a_broken_id_agreement_is_reported_as_played_and_nobody_is_flagged
 def test_match_2_a_drawn_duel_in_elimination_is_reported_and_the_match_goes_on(organizer: Any) -> None:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     m = pair(event, organizer)[0]
-    drawn = result_services.ResultInput(({"winner": "A"}, {"draw": True}, {"winner": "A"}))
+    drawn = ResultInput(({"winner": "A"}, {"draw": True}, {"winner": "A"}))
     m = result_services.enter_result(m, by=Staff(organizer), result=drawn)
     assert (m.result, m.duel_wins_a, m.duel_draws) == ("a", 2, 1)
 
@@ -265,9 +266,7 @@ def test_match_2_a_drawn_duel_in_elimination_is_reported_and_the_match_goes_on(o
 
 def test_match_3_the_opening_is_kept_and_never_disputes_a_report(event: Event, organizer: Any) -> None:
     m = pair(event, organizer)[0]
-    with_opening = result_services.ResultInput(
-        ({"winner": "A"}, {"winner": "A"}), opening={"rps_winner": "B", "first": "A"}
-    )
+    with_opening = ResultInput(({"winner": "A"}, {"winner": "A"}), opening={"rps_winner": "B", "first": "A"})
     result_services.report_result(m, player=m.player_a, result=with_opening)
     m = result_services.report_result(m, player=m.player_b, result=A_WINS())  # B left it out
     assert m.status == "confirmed"

@@ -14,7 +14,7 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.judging.models import CallCaller, JudgeCall
 from taikai.judging.services import calls, player_calls
 from tests.judging.conftest import fresh, pair
@@ -104,8 +104,8 @@ def test_judge_1_a_judge_on_the_way_is_not_sent_back(event: Event, organizer: An
 def test_judge_1_the_page_says_it_was_called_and_cancels_it(event: Event, organizer: Any, judge: Any) -> None:
     # JUDGE-1: through the pages, in Japanese
     m = pair(event, organizer)[0]
-    token_a = player_services.issue_access(m.player_a, by=Staff(organizer))
-    token_b = player_services.issue_access(m.player_b, by=Staff(organizer))
+    token_a = links.issue_access(m.player_a, by=Staff(organizer))
+    token_b = links.issue_access(m.player_b, by=Staff(organizer))
     client = Client(HTTP_ACCEPT_LANGUAGE="ja")
     assert "ジャッジを呼びました" not in client.get(f"/p/{token_a}/").content.decode()  # nothing called yet
     assert client.post(f"/p/{token_a}/judge/", {"description": "裁定"}).status_code == 302

@@ -26,6 +26,7 @@ from taikai.events.services import progress
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
 from taikai.judging.services.prizes import publish_prizes
@@ -56,7 +57,7 @@ def _open(event: Event) -> list[Match]:
 def _play_round(event: Event, organizer: Any, winner: Callable[[Match], str] = lambda m: "A") -> None:
     for m in _open(event):
         who = winner(m)
-        result = A_WINS() if who == "A" else result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+        result = A_WINS() if who == "A" else ResultInput(({"winner": "B"}, {"winner": "B"}))
         result_services.enter_result(m, by=Staff(organizer), result=result)
 
 

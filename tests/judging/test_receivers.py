@@ -18,8 +18,9 @@ from taikai.events import signals
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import penalties
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
@@ -27,8 +28,8 @@ from tests.judging.conftest import A_WINS, fresh, pair
 
 pytestmark = pytest.mark.django_db
 
-ID = result_services.ResultInput(basis="intentional-draw")
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+ID = ResultInput(basis="intentional-draw")
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 
 
 def flags(event: Event, topic: str) -> list[JudgeCall]:
@@ -38,7 +39,7 @@ def flags(event: Event, topic: str) -> list[JudgeCall]:
 @pytest.fixture
 def elimination(organizer: Any) -> tuple[Event, Match, str]:  # noqa: F811
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
-    tokens = {p.pk: player_services.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
+    tokens = {p.pk: links.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     match = pair(event, organizer)[0]
     return event, match, tokens[match.player_a_id]
 
@@ -116,7 +117,7 @@ def test_a_refusal_for_another_reason_is_not_announced(elimination: Any) -> None
     signals.intentional_draw_attempted.connect(listen)
     try:
         with pytest.raises(ServiceError):
-            result_services.report_result(match, player=match.player_a, result=result_services.ResultInput())
+            result_services.report_result(match, player=match.player_a, result=ResultInput())
         with pytest.raises(ServiceError):
             result_services.report_result(match, player=match.player_a, result=ID)
     finally:

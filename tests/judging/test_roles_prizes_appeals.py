@@ -16,7 +16,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole, Team
 from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links, participation, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
@@ -79,11 +79,11 @@ def test_a_floor_judge_does_not_register_link_drop_enter_results_run_the_clock_o
     p = m.player_a
     by = Staff(judge)
     attempts = [
-        lambda: player_services.register_player(event, by=by, name="新人", card_game_id="1999999999"),
-        lambda: player_services.check_in(p, by=by),
-        lambda: player_services.issue_access(p, by=by),
-        lambda: player_services.revoke_access(p, by=by),
-        lambda: player_services.drop_player(p, by=by),
+        lambda: registration.register_player(event, by=by, name="新人", card_game_id="1999999999"),
+        lambda: registration.check_in(p, by=by),
+        lambda: links.issue_access(p, by=by),
+        lambda: links.revoke_access(p, by=by),
+        lambda: participation.drop_player(p, by=by),
         lambda: result_services.enter_result(m, by=by, result=A_WINS()),
         lambda: clock_services.start_round(m.round, by=by),
         lambda: transfer.export_event(event, by=by),
@@ -203,10 +203,10 @@ def test_pen_5_a_teammates_dq_does_not_escalate_the_next_event(organizer: Any) -
         (members[2].card_game_id, True),
     }
     second = make_event(organizer, 0, name="次の大会")
-    again = player_services.register_player(
+    again = registration.register_player(
         second, by=Staff(organizer), name=members[1].name, card_game_id=members[1].card_game_id
     )
-    violator = player_services.register_player(
+    violator = registration.register_player(
         second, by=Staff(organizer), name=members[0].name, card_game_id=members[0].card_game_id
     )
     assert not penalty_history.suggestion(second, again, "INF-9").escalated  # never penalised themself
@@ -328,7 +328,7 @@ def test_pen_2_team_prizes_rank_teams_and_downgrade_the_team(organizer: Any) -> 
 def test_reg_2_a_player_marked_ineligible_is_not_paired(event: Event, organizer: Any) -> None:
     # REG-2 (参加資格)
     p = player(event, 0)
-    player_services.mark_ineligible(p, by=Staff(organizer), reason="カードゲームIDの登録内容が違う")
+    participation.mark_ineligible(p, by=Staff(organizer), reason="カードゲームIDの登録内容が違う")
     matches = pair(event, organizer)
     paired = {m.player_a_id for m in matches} | {m.player_b_id for m in matches}
     rnd = event.rounds.get()
@@ -342,7 +342,7 @@ def test_reg_2_a_player_marked_ineligible_is_not_paired(event: Event, organizer:
 def test_reg_3_a_late_check_in_is_recorded_and_can_open_inf_1(event: Event, judge: Any, organizer: Any) -> None:
     # REG-3, INF-1: lateness is a violation; the judge decides the penalty (INF-1 has no default).
     p = player(event, 0)
-    checked, _token = player_services.check_in(p, by=Staff(organizer))
+    checked, _token = registration.check_in(p, by=Staff(organizer))
     assert checked.checked_in_at is not None
     with pytest.raises(ServiceError) as exc:
         svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-1")
@@ -390,7 +390,7 @@ def test_the_player_reads_their_penalty_in_words_and_a_dq_says_disqualified(
 ) -> None:
     m = pair(event, organizer)[0]
     p = m.player_a
-    token = player_services.issue_access(p, by=Staff(organizer))
+    token = links.issue_access(p, by=Staff(organizer))
     svc.issue_penalty(
         event, by=Staff(judge), player=p, infraction="INF-16", rung="match-loss", reason="制限超過のカード"
     )

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.judging.models import Appeal, JudgeCall, TableToolLog
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
@@ -26,7 +26,7 @@ def test_calls_reports_ruling_extension_and_appeal(new_page: Any) -> None:
     event = make_event(organizer, 4)
     staff(event, "floor", "judge")
     m = pair(event, organizer)[0]
-    token = player_services.issue_access(m.player_a, by=Staff(organizer))
+    token = links.issue_access(m.player_a, by=Staff(organizer))
 
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/p/{token}/")

@@ -15,7 +15,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links, registration
 from taikai.events.services import rounds as round_services
 from taikai.events.site_roles import ORGANIZERS
 
@@ -45,10 +45,10 @@ def new_event(by: Any, players: int, name: str = "権限テスト大会", **kwar
         by=Staff(by), name=name, date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2", **kwargs
     )
     for i in range(players):
-        player = player_services.register_player(
+        player = registration.register_player(
             event, by=Staff(by), name=f"選手{i:04d}", card_game_id=f"{event.pk:03d}{i:07d}"
         )
-        player_services.check_in(player, by=Staff(by))  # REG-3: only checked-in players are paired
+        registration.check_in(player, by=Staff(by))  # REG-3: only checked-in players are paired
     return event
 
 
@@ -87,7 +87,7 @@ def build_world(players: int = 8) -> World:
     other = new_event(other_staff, 4, name="別の大会")
     world = World(admin, organizer, head_judge, judge, other_staff, event, other)
     for p in event.players.all():
-        token = player_services.issue_access(p, by=Staff(organizer))
+        token = links.issue_access(p, by=Staff(organizer))
         world.tokens[p.pk] = token
     world.round = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(world.round, by=Staff(organizer))

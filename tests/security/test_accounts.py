@@ -16,7 +16,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
 
-from taikai.events.services import players as player_services
+from taikai.events.services import recovery
 from taikai.security.models import FailedAttempt
 from taikai.web import throttle
 from tests.security.conftest import make_user, new_event
@@ -89,7 +89,7 @@ def test_player_page_recovery_is_throttled_per_card_game_id(db: Any) -> None:
     event = new_event(organizer, 2)
     player = event.players.first()
     assert player is not None
-    player_services.set_pin(player, pin="864213")
+    recovery.set_pin(player, pin="864213")
     client = Client()
     url = f"/e/{event.pk}/recover/"
     for _ in range(throttle.LIMIT):

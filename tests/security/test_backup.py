@@ -16,7 +16,7 @@ from taikai.bench._live import Database, Server, report_jobs, seed, send_reports
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import results as result_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.security.backup import BackupError, backup, restore
 from tests.security.conftest import build_world, new_event
 

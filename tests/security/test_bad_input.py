@@ -22,7 +22,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team
 from taikai.events.services import results as result_services
 from taikai.events.services import transfer
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput, outcome_of
 from tests.security.conftest import World, build_world
 from tests.security.routes import all_routes
 from tests.security.test_permissions import values
@@ -132,7 +132,7 @@ FORM_KEYS = [f"duel{i}{suffix}" for i in range(1, 6) for suffix in ("", "_lp_a",
 def test_a_result_form_is_read_or_refused_with_a_message(small_world: World, post: dict[str, str]) -> None:
     match = small_world.match()
     try:
-        outcome = result_services.outcome_of(match, ResultInput.from_post(post))
+        outcome = outcome_of(match, ResultInput.from_post(post))
     except ServiceError as exc:
         assert exc.problem.code
     else:
@@ -155,7 +155,7 @@ def test_a_result_form_is_read_or_refused_with_a_message(small_world: World, pos
 def test_a_result_in_json_is_read_or_refused_with_a_message(small_world: World, data: Any) -> None:
     match = small_world.match()
     try:
-        outcome = result_services.outcome_of(match, ResultInput.from_json(data))
+        outcome = outcome_of(match, ResultInput.from_json(data))
     except ServiceError as exc:
         assert exc.problem.code
     else:

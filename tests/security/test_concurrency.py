@@ -26,7 +26,7 @@ from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Match, Player, ResultReport, Round
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.security.conftest import World, build_world
 
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))

@@ -19,7 +19,7 @@ from taikai.events import actions
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Player
-from taikai.events.services import players as player_services
+from taikai.events.services import csv_import, registration
 from tests.security.conftest import make_user, new_event
 
 
@@ -41,10 +41,10 @@ def test_a_file_over_the_row_cap_is_refused_whole(organizer: Any, settings: Any)
     settings.SERVER_LIMITS = dataclasses.replace(settings.SERVER_LIMITS, csv_max_rows=50)
     event = new_event(organizer, 0)
     with pytest.raises(ServiceError) as refused:
-        player_services.import_players_csv(event, by=Staff(organizer), data=_csv(51))
+        csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(51))
     assert refused.value.problem.code == "csv-too-many-rows" and refused.value.problem.params == {"limit": 50}
     assert not event.players.exists()
-    assert len(player_services.import_players_csv(event, by=Staff(organizer), data=_csv(50))) == 50
+    assert len(csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(50))) == 50
 
 
 @pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_a_huge_field_is_a_line_numbered_refusal_not_a_server_error(organizer: A
     event = new_event(organizer, 0)
     data = _csv(3) + ("巨大," + "9" * 200_000 + "\r\n").encode()
     with pytest.raises(ServiceError) as refused:
-        player_services.import_players_csv(event, by=Staff(organizer), data=data)
+        csv_import.import_players_csv(event, by=Staff(organizer), data=data)
     (problem,) = refused.value.problem.params["problems"]
     assert problem.code == "csv-row" and problem.params["line"] == 5
     assert problem.params["inner"].code == "csv-unreadable-line"
@@ -73,7 +73,7 @@ def _upload(data: bytes) -> Any:
 def test_a_bad_last_row_writes_nothing_and_names_its_line(organizer: Any) -> None:
     event = new_event(organizer, 0)
     with pytest.raises(ServiceError) as refused:
-        player_services.import_players_csv(event, by=Staff(organizer), data=_csv(350, bad_line=351))
+        csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(350, bad_line=351))
     assert [p.params["line"] for p in refused.value.problem.params["problems"]] == [351]
     assert not event.players.exists()
 
@@ -81,10 +81,10 @@ def test_a_bad_last_row_writes_nothing_and_names_its_line(organizer: Any) -> Non
 @pytest.mark.django_db
 def test_the_rows_are_written_in_short_batches_each_with_its_audit_entry(organizer: Any) -> None:
     event = new_event(organizer, 0)
-    created = player_services.import_players_csv(event, by=Staff(organizer), data=_csv(450))
+    created = csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(450))
     assert len(created) == event.players.count() == 450
     entries = AuditEntry.objects.filter(event_id=event.pk, action=actions.PLAYERS_IMPORTED).order_by("id")
-    assert [e.data["count"] for e in entries] == [player_services.CSV_BATCH] * 9
+    assert [e.data["count"] for e in entries] == [csv_import.CSV_BATCH] * 9
     assert entries.last().data["written"] == 450  # type: ignore[union-attr]
 
 
@@ -94,7 +94,7 @@ def test_a_file_stopped_mid_way_is_finished_by_sending_it_again(
 ) -> None:
     event = new_event(organizer, 0)
     data = _csv(350)
-    real = player_services._register_row
+    real = csv_import.register_row
     calls = {"n": 0}
 
     def dies_at_row_201(*args: Any, **kwargs: Any) -> Player:
@@ -103,16 +103,16 @@ def test_a_file_stopped_mid_way_is_finished_by_sending_it_again(
             raise RuntimeError("the server stopped")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(player_services, "_register_row", dies_at_row_201)
+    monkeypatch.setattr(csv_import, "register_row", dies_at_row_201)
     with pytest.raises(RuntimeError):
-        player_services.import_players_csv(event, by=Staff(organizer), data=data)
+        csv_import.import_players_csv(event, by=Staff(organizer), data=data)
     assert event.players.count() == 200  # four whole batches; the fifth rolled back whole
-    monkeypatch.setattr(player_services, "_register_row", real)
-    assert len(player_services.import_players_csv(event, by=Staff(organizer), data=data)) == 150
+    monkeypatch.setattr(csv_import, "register_row", real)
+    assert len(csv_import.import_players_csv(event, by=Staff(organizer), data=data)) == 150
     assert event.players.count() == 350
     # Another file naming a player already registered is still refused, with the line.
     with pytest.raises(ServiceError) as refused:
-        player_services.import_players_csv(event, by=Staff(organizer), data=_csv(1, start=3))
+        csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(1, start=3))
     assert refused.value.problem.params["problems"][0].params["inner"].code == "already-registered"
 
 
@@ -125,7 +125,7 @@ def test_another_events_write_waits_for_one_batch_not_the_whole_file(organizer: 
 
     def import_big() -> None:
         try:
-            player_services.import_players_csv(big, by=Staff(organizer), data=_csv(2000))
+            csv_import.import_players_csv(big, by=Staff(organizer), data=_csv(2000))
         except BaseException as exc:  # noqa: BLE001 - reported by the test below
             failed.append(exc)
         finally:
@@ -139,7 +139,7 @@ def test_another_events_write_waits_for_one_batch_not_the_whole_file(organizer: 
     i = 0
     while not done.is_set():
         t0 = time.monotonic()
-        player_services.register_player(other, by=Staff(organizer), name=f"他{i}", card_game_id=f"{8_000_000_000 + i}")
+        registration.register_player(other, by=Staff(organizer), name=f"他{i}", card_game_id=f"{8_000_000_000 + i}")
         waits.append(time.monotonic() - t0)
         i += 1
         time.sleep(0.05)

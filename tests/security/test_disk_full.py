@@ -25,7 +25,7 @@ from taikai.api.services import create_token
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.models import Player
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.security import diskfull
 from taikai.security import sessions as session_store
 from taikai.security.models import FailedAttempt, RevokedSession
@@ -71,7 +71,7 @@ def test_a_service_write_on_the_full_database_is_refused_whole(world: World, ful
     full.fill()
     before = Player.objects.count(), AuditEntry.objects.count()
     with pytest.raises(Exception) as refused:  # the player's row, then its audit entry, in one transaction
-        player_services.register_player(
+        registration.register_player(
             world.event, by=Staff(world.organizer), name="満杯", card_game_id="9999999999", late_entry=True
         )
     assert diskfull.is_disk_full(refused.value)

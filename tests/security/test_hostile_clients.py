@@ -19,7 +19,7 @@ from django.utils import timezone
 from taikai.db import heavy
 from taikai.events.errors import ServiceError
 from taikai.events.models import Player
-from taikai.events.services import players as player_services
+from taikai.events.services import links, recovery
 from taikai.judging.models import JudgeCall
 from taikai.security import rates
 from taikai.security.models import RateHit
@@ -46,14 +46,14 @@ def test_a_pin_is_hashed_before_the_write_transaction(db: Any, monkeypatch: pyte
     organizer = make_user("org_h", organizer=True)
     player = new_event(organizer, 1).players.get()
     seen: list[bool] = []
-    real = player_services.make_password
+    real = recovery.make_password
 
     def watching(pin: str, **options: Any) -> str:
         seen.append(heavy.in_write_transaction())
         return real(pin, **options)
 
-    monkeypatch.setattr(player_services, "make_password", watching)
-    player_services.set_pin(player, pin="864213")
+    monkeypatch.setattr(recovery, "make_password", watching)
+    recovery.set_pin(player, pin="864213")
     assert seen == [False]  # before: True, and 16 PIN loops made every staff write wait seconds
     player.refresh_from_db()
     assert player.pin_hash.startswith("taikai_pin_argon2$argon2id$")
@@ -64,7 +64,7 @@ def test_a_pin_costs_one_core_for_milliseconds_not_both_cores_for_a_third_of_a_s
     both cores each) stalled every result report (make bench: attack). A PIN hash uses one lane, 19 MiB."""
     from django.contrib.auth.hashers import check_password, identify_hasher
 
-    encoded = make_password("864213", hasher=player_services.PIN_HASHER)
+    encoded = make_password("864213", hasher=recovery.PIN_HASHER)
     hasher = identify_hasher(encoded)
     assert (hasher.parallelism, hasher.memory_cost) == (1, 19456)  # type: ignore[attr-defined]
     assert "$m=19456,t=2,p=1$" in encoded and check_password("864213", encoded)
@@ -75,7 +75,7 @@ def test_heavy_work_inside_a_write_transaction_is_refused(db: Any) -> None:
     organizer = make_user("org_w", organizer=True)
     player = new_event(organizer, 1).players.get()
     with transaction.atomic(), pytest.raises(heavy.HeavyWorkInWriteTransaction):
-        player_services.set_pin(player, pin="864213")
+        recovery.set_pin(player, pin="864213")
     assert Player.objects.get(pk=player.pk).pin_hash == ""
     assert heavy.in_write_transaction() is False
 
@@ -83,7 +83,7 @@ def test_heavy_work_inside_a_write_transaction_is_refused(db: Any) -> None:
 def test_a_pin_change_loop_on_one_link_is_throttled(db: Any) -> None:
     organizer = make_user("org_p", organizer=True)
     event = new_event(organizer, 1)
-    token = player_services.issue_access(event.players.get(), by=player_services_staff(organizer))
+    token = links.issue_access(event.players.get(), by=player_services_staff(organizer))
     client = Client()
     for i in range(rates.PIN_PER_PLAYER.limit):
         assert client.post(f"/p/{token}/pin/", {"pin": f"86421{i}"}).status_code == 302
@@ -106,12 +106,12 @@ def test_new_pins_have_six_digits_and_old_four_digit_pins_still_recover(db: Any)
     event = new_event(organizer, 1)
     player = event.players.get()
     with pytest.raises(ServiceError) as refused:
-        player_services.set_pin(player, pin="4321")
+        recovery.set_pin(player, pin="4321")
     assert refused.value.problem.code == "bad-pin"
     with pytest.raises(ServiceError):
-        player_services.set_pin(player, pin="４３２１")  # full-width digits are still four digits
+        recovery.set_pin(player, pin="４３２１")  # full-width digits are still four digits
     Player.objects.filter(pk=player.pk).update(pin_hash=make_password("4321"))  # chosen before the change
-    got, _ = player_services.recover_access(event, card_game_id=player.card_game_id, pin="4321")
+    got, _ = recovery.recover_access(event, card_game_id=player.card_game_id, pin="4321")
     assert got == player
 
 
@@ -253,7 +253,7 @@ def test_a_deck_list_loop_on_one_link_is_refused_after_a_few(db: Any) -> None:
     """Each list is a whole deck check: a player's own page refuses a loop of them (the API does the same)."""
     organizer = make_user("org_d", organizer=True)
     event = new_event(organizer, 1)
-    token = player_services.issue_access(event.players.get(), by=player_services_staff(organizer))
+    token = links.issue_access(event.players.get(), by=player_services_staff(organizer))
     client = Client()
     form = {"text": "3 灰流うらら", "languages": ["ja"]}
     answers = [client.post(f"/p/{token}/deck/", form).status_code for _ in range(rates.DECK_PER_PLAYER.limit + 1)]

@@ -13,8 +13,7 @@ from taikai.charts.svg import esc
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.services import players as player_services
-from taikai.events.services import transfer
+from taikai.events.services import csv_import, links, recovery, registration, transfer
 from tests.security.conftest import World, new_event
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def test_an_export_holds_no_pin_or_link_hashes_by_default(world: World) -> None:
     player = world.event.players.first()
     assert player is not None
-    player_services.set_pin(player, pin="864213")
+    recovery.set_pin(player, pin="864213")
     client = Client()
     client.force_login(world.organizer)
     exported = client.get(f"/events/{world.event.pk}/export.json").content.decode()
@@ -41,10 +40,10 @@ def test_a_copy_on_the_same_server_does_not_open_with_the_originals_links(world:
     copy = transfer.import_event(
         transfer.export_event(world.event, by=Staff(world.organizer), secrets=True), by=Staff(world.organizer)
     )
-    assert player_services.player_for_token(token) == player  # the original's link opens the original only
+    assert links.player_for_token(token) == player  # the original's link opens the original only
     assert not Player.objects.filter(event=copy).exclude(access_token_hash="").exists()
-    player_services.revoke_access(player, by=Staff(world.organizer))
-    assert player_services.player_for_token(token) is None  # revoked stays revoked
+    links.revoke_access(player, by=Staff(world.organizer))
+    assert links.player_for_token(token) is None  # revoked stays revoked
 
 
 def test_the_importer_refuses_an_unknown_staff_role_and_control_characters(world: World) -> None:
@@ -74,16 +73,16 @@ def test_nul_and_control_characters_in_csv_names_are_refused(world: World) -> No
     data = "name,card_game_id\n悪\x00意,5000000001\n".encode()
     event = new_event(world.organizer, 0, name="CSV大会")  # before round 1: registration is open
     with pytest.raises(ServiceError) as refused:
-        player_services.import_players_csv(event, by=Staff(world.organizer), data=data)
+        csv_import.import_players_csv(event, by=Staff(world.organizer), data=data)
     assert refused.value.problem.params["problems"][0].params["inner"].code == "bad-characters"
     assert not event.players.filter(card_game_id="5000000001").exists()
 
 
 def test_card_game_ids_in_other_scripts_digits_become_ascii_and_numerals_are_refused() -> None:
-    assert player_services.normalize_card_game_id("١٢٣٤٥٦٧٨٩٠") == "1234567890"  # Arabic-Indic
-    assert player_services.normalize_card_game_id("１２３４-５６７８-９０") == "1234567890"
+    assert registration.normalize_card_game_id("١٢٣٤٥٦٧٨٩٠") == "1234567890"  # Arabic-Indic
+    assert registration.normalize_card_game_id("１２３４-５６７８-９０") == "1234567890"
     with pytest.raises(ServiceError):
-        player_services.normalize_card_game_id("一二三四五六七八九〇")  # kanji numerals are not digits
+        registration.normalize_card_game_id("一二三四五六七八九〇")  # kanji numerals are not digits
 
 
 def test_a_control_character_in_a_name_cannot_break_an_svg_chart(world: World) -> None:

@@ -13,7 +13,7 @@ from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from tests.conftest import PHONE
 from tests.security.conftest import World
 from tests.web.conftest import venue, venue_page  # noqa: F401 - fixtures, used by name
@@ -62,7 +62,7 @@ def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20_000)
     page.reload()
     _until(page, lambda urls: any(old in u for u in urls))
-    new = player_services.issue_access(player, by=Staff(world.organizer))  # the desk re-issues the link
+    new = links.issue_access(player, by=Staff(world.organizer))  # the desk re-issues the link
     page.reload()  # online: the old link answers 404, and its copies go
     _until(page, lambda urls: urls and not any(old in u for u in urls))
     page.goto(f"{page.base_url}/p/{new}/")

@@ -17,9 +17,9 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player, StaffRole
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import results as result_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from tests.security.conftest import World
 from tests.security.routes import Route, all_routes, routes
 
@@ -147,7 +147,7 @@ def _player_routes() -> list[Route]:
 def test_a_wrong_or_revoked_personal_link_finds_nothing(world: World) -> None:
     client = client_for(world, "anonymous")
     player = world.match().player_a
-    player_services.revoke_access(player, by=Staff(world.organizer))
+    links.revoke_access(player, by=Staff(world.organizer))
     for token in ("not-a-token", "x" * 200, world.token_of(player)):
         for route in _player_routes():
             for method in ("get", "post"):
@@ -188,7 +188,7 @@ def test_a_player_cannot_report_or_confirm_another_players_match(world: World) -
     # A player of another event is refused in this one.
     stranger = world.other_event.players.first()
     assert stranger is not None
-    stranger_token = player_services.issue_access(stranger, by=Staff(world.other_staff))
+    stranger_token = links.issue_access(stranger, by=Staff(world.other_staff))
     response = client.post(
         f"/api/v1/events/{world.event.pk}/matches/{theirs.pk}/result",
         json.dumps({"duels": [{"winner": "A"}, {"winner": "A"}]}),

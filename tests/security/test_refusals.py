@@ -12,7 +12,7 @@ from django.test import Client
 
 from taikai.bench._openloop import run_loop
 from taikai.events.actors import Staff
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.security import rates
 from taikai.security.refusals import MARK, Refusals
 from tests.security.conftest import make_user, new_event
@@ -93,7 +93,7 @@ def test_the_pin_rate_limits_refusal_is_marked_for_the_memory(db: Any) -> None:
     """The mark is what the memory keys on: the PIN rate's 429 carries it; a sign-in refusal does not."""
     organizer = make_user("org_refusal", organizer=True)
     event = new_event(organizer, 1)
-    token = player_services.issue_access(event.players.get(), by=Staff(organizer))
+    token = links.issue_access(event.players.get(), by=Staff(organizer))
     client = Client()
     answers = [client.post(f"/p/{token}/pin/", {"pin": f"86421{i}"}) for i in range(rates.PIN_PER_PLAYER.limit + 1)]
     assert [a.status_code for a in answers] == [302] * rates.PIN_PER_PLAYER.limit + [429]

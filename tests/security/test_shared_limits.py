@@ -21,7 +21,7 @@ from django.test import Client
 
 from taikai.bench._openloop import run_loop
 from taikai.events.actors import Staff
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.security import rates
 from taikai.security.models import RateHit
 from taikai.security.refusals import MARK, Refusals
@@ -41,8 +41,8 @@ def _two_players(name: str) -> tuple[Any, Any, str, str]:
     return (
         event,
         victim,
-        player_services.issue_access(victim, by=Staff(organizer)),
-        player_services.issue_access(attacker, by=Staff(organizer)),
+        links.issue_access(victim, by=Staff(organizer)),
+        links.issue_access(attacker, by=Staff(organizer)),
     )
 
 
@@ -201,7 +201,7 @@ def test_a_valid_player_link_is_not_held_by_the_anonymous_caps(world: World) -> 
     assert teammate.status_code == 302  # before: refused with everyone else for ten minutes
     assert JudgeCall.objects.filter(event=event, source="spectator").count() == 4
     other = world.other_event  # registration is open there (round 1 of the first event closed it)
-    other_token = player_services.issue_access(other.players.first(), by=Staff(world.other_staff))
+    other_token = links.issue_access(other.players.first(), by=Staff(world.other_staff))
     set_limits(other, by=Staff(world.other_staff), version=0, register_per_event=3)
     assert [_register(other, i, f"10.11.0.{i}") for i in range(4)] == [200, 200, 200, 429]
     assert _register(other, 9, "10.11.0.1", path=f"/p/{other_token}/register/") == 200  # a family member

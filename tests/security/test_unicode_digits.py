@@ -19,7 +19,7 @@ from taikai.api.services import create_token
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.models import Player
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from tests.security.conftest import World
 from tests.security.routes import all_routes
 from tests.security.test_bad_input import FIELD
@@ -134,7 +134,7 @@ def test_unicode_digits_in_every_api_parameter_and_field_are_never_a_server_erro
     for path, method, op, components in operations:
         # fresh credentials for each operation: an earlier one may have revoked the token or re-issued the link
         _row, token = create_token(world.event, by=Staff(world.organizer), username="org_a", role="organizer")
-        link = player_services.issue_access(Player.objects.get(pk=me.pk), by=Staff(world.organizer))
+        link = links.issue_access(Player.objects.get(pk=me.pk), by=Staff(world.organizer))
         callers = [{"HTTP_AUTHORIZATION": f"Bearer {token}"}, {"HTTP_X_PLAYER_TOKEN": link}, {}]
         params = op.get("parameters", [])
         body_schema = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")

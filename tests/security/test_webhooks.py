@@ -552,13 +552,13 @@ class _Slow(_Good):
 
 
 def test_a_slow_receiver_gives_its_pool_thread_back_after_two_deadlines(servers: list[Any], allow: Any) -> None:
-    from taikai.events.services import players as player_services
+    from taikai.events.services import registration
 
     organizer = _organizer()
     slow = _serve(servers, Receiver(_Slow))
     event, (hook,) = _event_with_hooks(organizer, slow.url)
     for i in range(10):  # ten "players" messages
-        player_services.register_player(event, by=Staff(organizer), name=f"遅刻{i}", card_game_id=f"77{i:08d}")
+        registration.register_player(event, by=Staff(organizer), name=f"遅刻{i}", card_game_id=f"77{i:08d}")
     began = time.monotonic()
     first = webhooks.deliver_due()
     assert time.monotonic() - began < 3.2  # TAIKAI_WEBHOOK_TIMEOUT=1: a pass ends after 2 s

@@ -12,12 +12,13 @@ from taikai.events.models import StaffRole
 from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import calls, penalties
 from tests.events.conftest import make_event
 from tests.judging.conftest import staff
 
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "A"}))
-B_WINS = result_services.ResultInput(({"winner": "B"}, {"winner": "B"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "A"}))
+B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 
 
 class World:

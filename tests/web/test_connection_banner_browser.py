@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Match
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import rounds as round_services
 from tests.conftest import PHONE, PROJECTOR, screenshot
 from tests.events.conftest import make_event
@@ -36,7 +36,7 @@ def test_a_dropped_connection_shows_a_banner_until_the_server_is_back(
     event = make_event(organizer, 4)
     clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     m = Match.objects.select_related("player_a", "player_b").get(round__event=event, table=1)
-    token = player_services.issue_access(m.player_a, by=Staff(organizer))
+    token = links.issue_access(m.player_a, by=Staff(organizer))
     phone = venue_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/")
     projector = venue_page(viewport=PROJECTOR, locale="ja-JP")

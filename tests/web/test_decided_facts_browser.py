@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Match, StaffRole
 from taikai.events.services import results as result_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
 from tests.conftest import PHONE, screenshot
 from tests.judging.conftest import staff

@@ -13,8 +13,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Player, Round
 from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
-from taikai.events.services import pairing_edits
-from taikai.events.services import players as player_services
+from taikai.events.services import pairing_edits, registration
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, PROJECTOR, screenshot
@@ -39,11 +38,11 @@ def _desk(new_page: Any, viewport: dict[str, int], checked_in: int = 0) -> tuple
         by=Staff(user), name="受付テスト杯", date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2"
     )
     for i, (name, kana) in enumerate(NAMES):
-        p = player_services.register_player(
+        p = registration.register_player(
             event, by=Staff(user), name=name, name_kana=kana, card_game_id=f"{3000000000 + i}"
         )
         if i < checked_in:
-            player_services.check_in(p, by=Staff(user))
+            registration.check_in(p, by=Staff(user))
     page = new_page(viewport=viewport)
     page.goto(page.base_url + "/login/")
     page.fill("input[name=username]", username)

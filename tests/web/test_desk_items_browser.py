@@ -133,13 +133,13 @@ def test_the_deck_list_and_the_pairing_editor_keep_the_pairings_order(new_page: 
 
     organizer = _organizer()
     event = make_event(organizer, 0)
-    from taikai.events.services import players as player_services
+    from taikai.events.services import registration
 
     for k, (name, kana) in enumerate(PEOPLE):
-        p = player_services.register_player(
+        p = registration.register_player(
             event, by=Staff(organizer), name=name, name_kana=kana, card_game_id=f"{2100000000 + k}"
         )
-        player_services.check_in(p, by=Staff(organizer))
+        registration.check_in(p, by=Staff(organizer))
     round_services.pair_next_round(event, by=Staff(organizer), seed=1)
     page = new_page(viewport=PROJECTOR)
     page.context.set_default_timeout(30_000)  # slow under load

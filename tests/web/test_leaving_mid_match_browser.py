@@ -77,9 +77,9 @@ def test_a_drop_mid_match_from_the_phone_concedes_it_and_reg_2_marks_the_standin
     screenshot(page, "issue23-drop-mid-match-opponent-phone")
 
     other = Match.objects.select_related("player_a").get(round__event=event, round__number=1, table=2)
-    from taikai.events.services import players as player_services
+    from taikai.events.services import participation
 
-    player_services.mark_ineligible(other.player_a, by=Staff(organizer), reason="IDの登録情報に誤り")
+    participation.mark_ineligible(other.player_a, by=Staff(organizer), reason="IDの登録情報に誤り")
     standings = venue_page(viewport={"width": 390, "height": 844})
     standings.goto(f"{standings.base_url}/e/{event.pk}/standings/")
     row = standings.locator("tr", has_text=other.player_a.name)

@@ -14,7 +14,7 @@ from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff, Visitor
 from taikai.events.errors import PermissionDenied
 from taikai.events.models import Match
-from taikai.events.services import players as player_services
+from taikai.events.services import links, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.web.log.reads import LogFilter, read_log
@@ -145,7 +145,7 @@ def _client(user: Any = None) -> Client:
 
 
 def _token(world: World, player: Any) -> str:
-    return player_services.issue_access(player, by=Staff(world.organizer))
+    return links.issue_access(player, by=Staff(world.organizer))
 
 
 @pytest.mark.parametrize(
@@ -176,7 +176,7 @@ def test_the_players_page_shows_their_tables_only_and_the_player_page_links_it(w
 
 
 def test_contact_details_in_the_log_are_the_organizers(world: World) -> None:
-    player_services.update_player(world.me, by=Staff(world.organizer), contact="090-1234-5678")
+    registration.update_player(world.me, by=Staff(world.organizer), contact="090-1234-5678")
     for user, shown in ((world.organizer, True), (world.head, False)):
         text = _client(user).get(f"/events/{world.event.pk}/log/?player={world.me.pk}").content.decode()
         assert ("090-1234-5678" in text) is shown
@@ -193,7 +193,7 @@ def test_a_filter_the_form_refuses_is_said_in_japanese_and_shows_nothing(world: 
 
 def test_the_filters_on_the_page_and_the_next_page_link_keep_them(world: World) -> None:
     for n in range(50):  # with the registration and the check-in: more than a page about this player
-        player_services.update_player(world.me, by=Staff(world.organizer), name_kana=f"なまえ{n}")
+        registration.update_player(world.me, by=Staff(world.organizer), name_kana=f"なまえ{n}")
     client = _client(world.organizer)
     url = f"/events/{world.event.pk}/log/?player={world.me.pk}"
     first = client.get(url).content.decode()

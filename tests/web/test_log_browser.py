@@ -12,7 +12,7 @@ from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import ARTIFACTS, PHONE, screenshot
 from tests.web.log_world import World
@@ -87,7 +87,7 @@ def test_the_organizer_reads_the_whole_log_at_a_desk(new_page: Any) -> None:
 
 def test_a_player_opens_the_changes_at_their_table_from_their_page(new_page: Any) -> None:
     world = _world()
-    token = player_services.issue_access(world.me, by=Staff(world.organizer))
+    token = links.issue_access(world.me, by=Staff(world.organizer))
     page = new_page(viewport=PHONE, locale="ja-JP")
     page.goto(f"{page.base_url}/p/{token}/")
     page.locator("details.more-actions > summary").click()  # under その他

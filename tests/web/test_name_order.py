@@ -12,7 +12,7 @@ from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services import rounds as round_services
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 
@@ -36,10 +36,10 @@ A_TO_Z = ["alice", "Bob", "カトウ", "かねこ", "伊藤 花子", "佐藤 健
 def event(organizer: Any) -> Event:  # noqa: F811
     event = make_event(organizer, 0)
     for k, (name, kana) in enumerate(PEOPLE):
-        player = player_services.register_player(
+        player = registration.register_player(
             event, by=Staff(organizer), name=name, name_kana=kana, card_game_id=f"{2000000000 + k}"
         )
-        player_services.check_in(player, by=Staff(organizer))
+        registration.check_in(player, by=Staff(organizer))
     round_services.pair_next_round(event, by=Staff(organizer), seed=1)
     return event
 
@@ -87,4 +87,4 @@ def test_the_pairing_editor_is_in_the_pairings_order(client: Client, organizer: 
 
 
 def test_the_desk_players_list_and_search_are_in_the_pairings_order(event: Event) -> None:
-    assert [p.name for p in player_services.search_players(event, "")] == BY_READING
+    assert [p.name for p in registration.search_players(event, "")] == BY_READING

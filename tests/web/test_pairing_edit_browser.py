@@ -13,10 +13,11 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
+from taikai.events.services.result_input import ResultInput
 from tests.conftest import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DESK = {"width": 1280, "height": 800}
 SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESK, id="desk")]
 NAMES = ["山田 太郎", "佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健", "伊藤 さくら"]
-A_WINS = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
+A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
 def _round_with_a_result(new_page: Any, viewport: dict[str, int]) -> tuple[Any, Event]:
@@ -40,8 +41,8 @@ def _round_with_a_result(new_page: Any, viewport: dict[str, int]) -> tuple[Any, 
         by=Staff(user), name="組み合わせ杯", date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2"
     )
     for i, name in enumerate(NAMES):
-        p = player_services.register_player(event, by=Staff(user), name=name, card_game_id=f"{5000000000 + i}")
-        player_services.check_in(p, by=Staff(user))
+        p = registration.register_player(event, by=Staff(user), name=name, card_game_id=f"{5000000000 + i}")
+        registration.check_in(p, by=Staff(user))
     rnd = round_services.pair_next_round(event, by=Staff(user))
     table1 = Match.objects.get(round=rnd, table=1)
     result_services.enter_result(table1, by=Staff(user), result=A_WINS)  # the slip of table 1 is in: 2–0

@@ -17,10 +17,10 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.links import issue_access
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import calls as call_services
 from tests.conftest import PHONE, PROJECTOR, screenshot
 from tests.events.conftest import make_event
@@ -47,7 +47,7 @@ def _event(organizer: Any, players: int = 4) -> tuple[Event, dict[int, str]]:
     clock_services.start_round(rnd, by=Staff(organizer))
     links = {}
     for p in event.players.all():
-        links[p.pk] = player_services.issue_access(p, by=Staff(organizer))
+        links[p.pk] = issue_access(p, by=Staff(organizer))
     return event, links
 
 

@@ -21,7 +21,7 @@ from taikai.events.services import clock as clock_services
 from taikai.events.services import links as link_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.results import ResultInput
+from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
 from tests.conftest import PHONE, PROJECTOR, screenshot
 from tests.events.conftest import make_event
@@ -171,7 +171,7 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     expect(pb.locator("#drop-card")).to_have_count(0)
     screenshot(pb, "issue24-phone-out-of-the-cut")
     semi = _match_of(a, 3)
-    expect(pa.locator(".round")).to_have_text("第3ラウンド", timeout=8000)
+    expect(pa.locator(".round")).to_have_text("準決勝", timeout=8000)  # the bracket round by its name (item 18)
     _clock_counts_down(pa)
     semi_opp = pages[_opponent(semi, a).pk]
     _tap_win(pa)
@@ -188,7 +188,7 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     final = round_services.pair_next_round(event, by=by)
     clock_services.start_round(final, by=by)
     fm = _match_of(a, 4)
-    expect(pa.locator(".round")).to_have_text("第4ラウンド", timeout=8000)
+    expect(pa.locator(".round")).to_have_text("決勝", timeout=8000)
     _clock_counts_down(pa)
     finalist = pages[_opponent(fm, a).pk]
     finalist.locator("form.report button[value=loss-0-2]").tap()

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import calls as call_services
@@ -72,8 +72,8 @@ def _started(organizer: Any, players: int = 4) -> tuple[Event, Match, str, str]:
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
     m = Match.objects.select_related("player_a", "player_b").get(round=rnd, table=1)
-    a = player_services.issue_access(m.player_a, by=Staff(organizer))
-    b = player_services.issue_access(m.player_b, by=Staff(organizer))
+    a = links.issue_access(m.player_a, by=Staff(organizer))
+    b = links.issue_access(m.player_b, by=Staff(organizer))
     return event, m, a, b
 
 

@@ -14,6 +14,7 @@ from taikai.events.models import Match
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
+from taikai.events.services.result_input import ResultInput
 from tests.conftest import PHONE, PROJECTOR, screenshot
 from tests.events.conftest import make_event
 from tests.events.test_final_placings_pages import cut_event, expected_top
@@ -93,8 +94,8 @@ def test_the_judges_dispute_card_shows_both_reports(new_page: Any) -> None:
     staff(event, "floor", "judge")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     m = rnd.matches.select_related("player_a", "player_b").order_by("table").first()
-    a_wins = result_services.ResultInput(({"winner": "A"}, {"winner": "A"}))
-    b_wins = result_services.ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "B"}))
+    a_wins = ResultInput(({"winner": "A"}, {"winner": "A"}))
+    b_wins = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "B"}))
     result_services.report_result(m, player=m.player_a, result=a_wins)
     result_services.report_result(m, player=m.player_b, result=b_wins)
     page = new_page(viewport=PHONE, locale="ja-JP")

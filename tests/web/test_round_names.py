@@ -11,6 +11,7 @@ from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
+from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 from tests.events.test_organizer_desk import _play
@@ -67,3 +68,24 @@ def test_a_sixteen_player_bracket_opens_with_its_first_round(client: Client, org
     _play(event, organizer, rnd)
     rnd = round_services.pair_next_round(event, by=Staff(organizer), seed=1)
     assert "Quarterfinals" in _get(client, f"/events/{event.pk}/rounds/{rnd.number}/", "en")
+
+
+def test_a_players_penalty_record_names_the_bracket_round_it_was_applied_to(
+    client: Client,
+    organizer: Any,  # noqa: F811
+) -> None:
+    """PEN-1 on the player's record page: a penalty at the top cut's table says 準々決勝, not 第3ラウンド."""
+    from taikai.events.services import links
+    from taikai.judging.services import penalties
+
+    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
+    for _ in range(2):
+        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
+    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
+    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    match = quarterfinal.matches.select_related("player_b").order_by("table").first()
+    assert match is not None and match.player_b is not None
+    penalties.issue_penalty(event, by=Staff(organizer), player=match.player_b, infraction="INF-14", rung="duel-loss")
+    html = _get(client, f"/p/{links.issue_access(match.player_b, by=Staff(organizer))}/record/")
+    assert f"準々決勝・{match.table}番卓に適用されました" in html
+    assert "第3ラウンド" not in html

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 from taikai.events.services.accounts import ensure_first_organizer
 from tests.conftest import PHONE, screenshot
 from tests.events.conftest import make_event
@@ -25,7 +25,7 @@ def test_the_organizer_sees_and_changes_the_rounds_and_the_cut_on_a_phone(new_pa
     organizer = get_user_model().objects.get(username=username)
     event = make_event(organizer, 17, checked_in=False, format=Event.Format.SWISS_CUT)
     for player in event.players.order_by("id")[1:]:  # one no-show
-        player_services.check_in(player, by=Staff(organizer))
+        registration.check_in(player, by=Staff(organizer))
 
     page = new_page(viewport=PHONE, locale="ja-JP")
     page.goto(page.base_url + "/login/")

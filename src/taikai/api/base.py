@@ -22,7 +22,7 @@ from taikai.events.actors import Actor, PlayerSelf, Staff
 from taikai.events.errors import Conflict, PermissionDenied, ServiceError
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player
-from taikai.events.services.players import player_for_token
+from taikai.events.services.links import player_for_token
 from taikai.security import diskfull
 from taikai.security.refusals import MARK
 

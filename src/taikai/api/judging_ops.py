@@ -129,7 +129,8 @@ def decide(request: HttpRequest, event_id: s.Id, penalty_id: s.Id, body: so.Deci
 
 
 def _call(event: Event, call_id: s.Id) -> JudgeCall:
-    return get_object_or_404(JudgeCall.objects.select_related("event", "taken_by"), pk=call_id, event=event)
+    found = JudgeCall.objects.select_related("event", "taken_by").prefetch_related("callers__player")
+    return get_object_or_404(found, pk=call_id, event=event)
 
 
 @router.get("/events/{event_id}/calls", response={200: so.CallList, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
@@ -137,7 +138,7 @@ def list_calls(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """The judges' queue: open and taken calls, oldest first (staff)."""
     event = _event(event_id)
     require_staff(staff_actor(request, event), event)
-    return {"items": [serialize_ops.call_row(c) for c in calls.open_calls(event)]}
+    return {"items": [serialize_ops.call_row(c) for c in serialize_ops.calls_with_callers(calls.open_calls(event))]}
 
 
 @router.post("/events/{event_id}/calls", response={201: so.CallOut, **WRITE_ERRORS}, auth=[PLAYER, TOKEN], tags=TAGS)

@@ -177,6 +177,14 @@ class CallIn(Schema):
     description: str = Field("", max_length=2000)
 
 
+class CallerOut(Schema):
+    player: str = Field(..., description="The calling player's id.")
+    name: str
+    question: str = Field(..., description="What the player wrote when calling, if anything.")
+    called_at: str
+    withdrawn_at: str | None = Field(..., description="When the player took the call back; null while calling.")
+
+
 class CallOut(Schema):
     id: str
     table: int | None
@@ -189,6 +197,11 @@ class CallOut(Schema):
     created_at: str
     ruling_seconds: int | None = Field(..., description="How long the ruling took (TIME-4), once recorded.")
     extended_seconds: int = Field(..., description="Time added to the table for this ruling so far (TIME-4).")
+    callers: list[CallerOut] = Field(
+        ...,
+        description="The players who called a judge to this table, first caller first: one call per table, "
+        "however many of its players tapped (JUDGE-1). Empty for a staff call or a report.",
+    )
 
 
 class CallList(Schema):

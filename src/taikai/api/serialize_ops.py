@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch, prefetch_related_objects
+
 from taikai.api.models import Webhook
 from taikai.events.models import Match, Player
-from taikai.judging.models import Appeal, JudgeCall, Penalty
+from taikai.judging.models import Appeal, CallCaller, JudgeCall, Penalty
 from taikai.judging.services.prizes import PrizeStandings, prize_standings, prizes_published
 
 
@@ -146,7 +148,23 @@ def call_row(c: JudgeCall) -> dict[str, Any]:
         "created_at": c.created_at.isoformat(),
         "ruling_seconds": c.ruling_seconds,
         "extended_seconds": c.extended_seconds,
+        "callers": [
+            {
+                "player": str(row.player_id),
+                "name": row.player.name,
+                "question": row.question,
+                "called_at": row.called_at.isoformat(),
+                "withdrawn_at": row.withdrawn_at.isoformat() if row.withdrawn_at else None,
+            }
+            for row in c.callers.all()  # prefetched by a list (calls_with_callers)
+        ],
     }
+
+
+def calls_with_callers(calls: list[JudgeCall]) -> list[JudgeCall]:
+    """The calls with their callers and the callers' names read in two queries, not two per call."""
+    prefetch_related_objects(calls, Prefetch("callers", queryset=CallCaller.objects.select_related("player")))
+    return calls
 
 
 def webhook_row(w: Webhook, secret: str | None = None) -> dict[str, Any]:

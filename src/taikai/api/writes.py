@@ -31,10 +31,10 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.permissions import require_player_or_staff, require_staff
 from taikai.events.services import clock as clock_services
-from taikai.events.services import pairing_edits
-from taikai.events.services import players as player_services
+from taikai.events.services import pairing_edits, participation, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
+from taikai.events.services.result_input import ResultInput
 from taikai.security import rates
 
 router = public.router  # one router: GET and POST of a path must share it
@@ -70,7 +70,7 @@ def _event_of_caller(request: HttpRequest, event_id: s.Id) -> Event:
 def register_player(request: HttpRequest, event_id: s.Id, body: s.RegisterIn) -> Status[dict[str, Any]]:
     """Register a player (staff)."""
     event = _event(event_id)
-    player = player_services.register_player(event, by=staff_actor(request, event), **body.dict())
+    player = registration.register_player(event, by=staff_actor(request, event), **body.dict())
     return Status(201, serialize.player_row(player))
 
 
@@ -83,7 +83,7 @@ def register_player(request: HttpRequest, event_id: s.Id, body: s.RegisterIn) ->
 def check_in(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.CheckInIn) -> dict[str, Any]:
     """Check a player in (staff): returns the player's personal link token once."""
     event = _event(event_id)
-    player, token = player_services.check_in(
+    player, token = registration.check_in(
         _player(event, player_id), by=staff_actor(request, event), id_card_shown=body.id_card_shown
     )
     return {"player": serialize.player_row(player, serialize.archetype_of(player)), "player_token": token}
@@ -99,7 +99,7 @@ def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any
     """Drop a player: staff drop anyone; a player drops themself."""
     event = _event(event_id)
     player = _player(event, player_id)
-    player = player_services.drop_player(player, by=player_or_staff_actor(request, event, player))
+    player = participation.drop_player(player, by=player_or_staff_actor(request, event, player))
     return serialize.player_row(player, serialize.archetype_of(player))
 
 
@@ -234,7 +234,7 @@ def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultI
     staff (Bearer) enter the result slip, confirmed at once."""
     event = _event_of_caller(request, event_id)
     match = _match(event, match_id)
-    data = result_services.ResultInput.from_json(body.dict(exclude={"idempotency_key", "version"}))
+    data = ResultInput.from_json(body.dict(exclude={"idempotency_key", "version"}))
     me = acting_player(request, event)
     if me is not None:
         match = result_services.report_result(match, player=me, result=data, idempotency_key=body.idempotency_key)

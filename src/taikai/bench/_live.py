@@ -412,7 +412,7 @@ def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
     from taikai.events.actors import Staff
     from taikai.events.services import clock as clock_services
     from taikai.events.services import events as event_services
-    from taikai.events.services import players as player_services
+    from taikai.events.services import registration
     from taikai.events.services import rounds as round_services
 
     organizer = Staff(get_user_model().objects.filter(is_superuser=True).order_by("id").first())
@@ -421,8 +421,8 @@ def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
     )
     tokens = {}
     for i in range(players):
-        p = player_services.register_player(event, by=organizer, name=f"Player {i:05d}", card_game_id=f"{i:010d}")
-        _, tokens[p.pk] = player_services.check_in(p, by=organizer)
+        p = registration.register_player(event, by=organizer, name=f"Player {i:05d}", card_game_id=f"{i:010d}")
+        _, tokens[p.pk] = registration.check_in(p, by=organizer)
     rnd = round_services.pair_next_round(event, by=organizer)
     clock_services.start_round(rnd, by=organizer)
     matches = []
@@ -436,8 +436,8 @@ def _seed(players: int, open_players: int = 0) -> dict[str, Any]:
         )
         checked_in = []
         for i in range(open_players):
-            p = player_services.register_player(later, by=organizer, name=f"Open {i:04d}", card_game_id=f"9{i:09d}")
-            _, token = player_services.check_in(p, by=organizer)
+            p = registration.register_player(later, by=organizer, name=f"Open {i:04d}", card_game_id=f"9{i:09d}")
+            _, token = registration.check_in(p, by=organizer)
             checked_in.append({"id": str(p.pk), "token": token})
         seeded["open"] = {"event_id": later.pk, "players": checked_in}
     return seeded

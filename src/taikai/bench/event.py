@@ -47,11 +47,11 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
     from taikai.core.progress import NextAction
     from taikai.events.models import Event
     from taikai.events.services import events as event_services
-    from taikai.events.services import players as player_services
+    from taikai.events.services import registration
     from taikai.events.services import results as result_services
     from taikai.events.services import rounds as round_services
     from taikai.events.services.progress import plan
-    from taikai.events.services.results import ResultInput
+    from taikai.events.services.result_input import ResultInput
     from taikai.events.services.standings import standings_for
 
     rng = random.Random(4096)
@@ -70,8 +70,8 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
         top_cut=cut,
     )
     for i in range(players):
-        p = player_services.register_player(event, by=organizer, name=f"選手 {i:05d}", card_game_id=f"{i:010d}")
-        player_services.check_in(p, by=organizer)  # REG-3: only checked-in players are paired
+        p = registration.register_player(event, by=organizer, name=f"選手 {i:05d}", card_game_id=f"{i:010d}")
+        registration.check_in(p, by=organizer)  # REG-3: only checked-in players are paired
     t_registered = time.perf_counter()
     per_round = []
     while plan(event).next_action != NextAction.FINISHED:

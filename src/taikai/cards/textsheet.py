@@ -27,6 +27,7 @@ MAX_CARD_LINES = 200  # a 90-card deck has at most 90 card lines; more is not a 
 MAX_LINES = 2_000
 MAX_SUGGESTED = 20  # names beyond this many unknown ones are reported without suggestions
 MAX_COPIES = 60
+BATCH_LINES = MAX_CARD_LINES + 1  # lines resolved at once: a whole deck list, or enough to refuse one
 
 
 class DeckFormatError(ValueError):
@@ -46,6 +47,8 @@ class DeckTooLong(DeckFormatError):
 
 class NameResolver(Protocol):
     def resolve(self, name: str) -> CardFacts | None: ...
+
+    def resolve_many(self, names: Iterable[str]) -> dict[str, CardFacts | None]: ...
 
     def suggest(self, name: str, limit: int = 3) -> list[str]: ...
 
@@ -111,18 +114,43 @@ def _is_title(line: str) -> bool:
 
 class _Lines:
     """The sheet's cleaned lines, each line's card resolved once, on demand (a heading that is also a
-    card name looks at the line after it)."""
+    card name looks at the line after it). Lines are resolved a batch at a time (``BATCH_LINES`` lines
+    from the first one asked for, through ``resolve_many``): a database index then asks one or two
+    statements per batch, not one per card, and a sheet refused as too long is not read to its end."""
 
     def __init__(self, raw_lines: list[str], resolver: NameResolver):
         self.lines = [sheetlines.clean_line(raw) for raw in raw_lines]
         self._resolver = resolver
         self._cards: dict[int, tuple[CardFacts | None, int, str]] = {}
+        self._known: dict[str, CardFacts | None] = {}  # every name asked so far
 
     def card(self, i: int) -> tuple[CardFacts | None, int, str]:
         """The card line ``i`` names, its count, and the name as written (None, 0, "" for none)."""
         if i not in self._cards:
-            self._cards[i] = _resolve(sheetlines.iter_readings(self.lines[i]), self._resolver)
+            self._read_batch(i)
         return self._cards[i]
+
+    def _ask(self, names: Iterable[str]) -> None:
+        wanted = [n for n in dict.fromkeys(names) if n not in self._known]
+        if wanted:
+            self._known.update(self._resolver.resolve_many(wanted))
+
+    def _read_batch(self, first: int) -> None:
+        """Resolve line ``first`` and the next lines up to ``BATCH_LINES`` read ones: each line's most
+        literal reading for all of them at once, then every reading of the lines that one did not name."""
+        batch = [j for j in range(first, len(self.lines)) if j not in self._cards and not self.skipped(j)]
+        batch = batch[:BATCH_LINES] if first in batch else [first]
+        firsts = {j: next(sheetlines.iter_readings(self.lines[j]), None) for j in batch}
+        self._ask(reading[0] for reading in firsts.values() if reading is not None)
+        rest: dict[int, list[tuple[str, int]]] = {}
+        for j, reading in firsts.items():
+            if reading is not None and self._known[reading[0]] is not None:
+                self._cards[j] = (self._known[reading[0]], reading[1], reading[0])
+            else:
+                rest[j] = list(sheetlines.iter_readings(self.lines[j]))
+        self._ask(name for readings in rest.values() for name, _ in readings)
+        for j, readings in rest.items():
+            self._cards[j] = _first_found(readings, self._known)
 
     def skipped(self, i: int) -> bool:
         line = self.lines[i]
@@ -216,9 +244,12 @@ def read_text_sheet(text: str, resolver: NameResolver) -> TextSheet:
     return TextSheet(deck, tuple(state.unknown), state.written, problems=problems, notes=tuple(state.notes))
 
 
-def _resolve(options: Iterable[tuple[str, int]], resolver: NameResolver) -> tuple[CardFacts | None, int, str]:
+def _first_found(
+    options: Iterable[tuple[str, int]], known: dict[str, CardFacts | None]
+) -> tuple[CardFacts | None, int, str]:
+    """The first reading, most literal first, whose name was resolved to a card."""
     for name, count in options:
-        card = resolver.resolve(name)
+        card = known[name]
         if card is not None:
             return card, count, name
     return None, 0, ""

@@ -24,7 +24,7 @@ from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_judge, role_of
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.views.common import error_text, flash_error, staff_view
 from taikai.security import rates
 
@@ -82,7 +82,7 @@ def _saved_message(request: HttpRequest, sent: services.Submitted) -> None:
 
 
 def player_deck(request: HttpRequest, token: str) -> HttpResponse:
-    player = player_services.player_for_token(token)
+    player = links.player_for_token(token)
     if player is None:
         raise Http404
     event = player.event
@@ -117,7 +117,7 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
 
 def player_deck_export(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
     """The player's registered deck as .ydk, ydke:// or a Japanese text sheet (a download; reads only)."""
-    player = player_services.player_for_token(token)
+    player = links.player_for_token(token)
     if player is None or fmt not in export.FORMATS:
         raise Http404
     registration = get_object_or_404(DeckRegistration.objects.select_related("player"), player=player)

@@ -20,7 +20,16 @@ from taikai.core.ruleset_schema import RUNGS
 from taikai.events.models import Event
 from taikai.events.services import transfer
 from taikai.events.services.transfer_ids import Ids
-from taikai.judging.models import Appeal, JudgeCall, Penalty, Playoff, PrizeRank, TableToolLog, TimeProcedureRun
+from taikai.judging.models import (
+    Appeal,
+    CallCaller,
+    JudgeCall,
+    Penalty,
+    Playoff,
+    PrizeRank,
+    TableToolLog,
+    TimeProcedureRun,
+)
 
 CALL_KEYS = ["table", "source", "reporter", "topic", "description", "dedupe_key", "status", "ruling"]
 CALL_KEYS += ["ruling_seconds", "extended_seconds"]
@@ -52,6 +61,7 @@ def _stamp(model: type[Model], pk: int, **times: Any) -> None:
 
 def export_calls(event: Event) -> list[dict[str, Any]]:
     calls = JudgeCall.objects.filter(event=event).select_related("raised_by_user", "taken_by").order_by("id")
+    calls = calls.prefetch_related("callers")
     return [
         {
             "id": c.pk,
@@ -63,6 +73,15 @@ def export_calls(event: Event) -> list[dict[str, Any]]:
             "created_at": _time(c.created_at),
             "taken_at": _time(c.taken_at),
             "closed_at": _time(c.closed_at),
+            "callers": [
+                {
+                    "player_id": r.player_id,
+                    "question": r.question,
+                    "called_at": _time(r.called_at),
+                    "withdrawn_at": _time(r.withdrawn_at),
+                }
+                for r in c.callers.all()
+            ],
         }
         for c in calls
     ]
@@ -85,6 +104,20 @@ def import_calls(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
         )
         _stamp(JudgeCall, call.pk, created_at=row.get("created_at"))
         made[int(row["id"])] = call.pk
+        for caller in row.get("callers", []):  # a file from before callers were kept has none
+            _import_caller(call, caller, ids)
+
+
+def _import_caller(call: JudgeCall, row: dict[str, Any], ids: Ids) -> None:
+    if _parsed(row["called_at"]) is None:
+        raise ValueError("caller's time")
+    made = CallCaller.objects.create(
+        call=call,
+        player_id=ids.players[int(row["player_id"])],
+        question=str(row.get("question") or ""),
+        withdrawn_at=_parsed(row.get("withdrawn_at")),
+    )
+    _stamp(CallCaller, made.pk, called_at=row["called_at"])
 
 
 def export_penalties(event: Event) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.views.player import link_not_found
 
 SERVICE_WORKER = Path(__file__).resolve().parent / "static" / "taikai" / "player-sw.js"
@@ -23,7 +23,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 def manifest(request: HttpRequest, token: str) -> HttpResponse:
-    player = player_services.player_for_token(token)
+    player = links.player_for_token(token)
     if player is None:
         return link_not_found(request)
     start = f"/p/{token}/"

@@ -1,141 +1,33 @@
 """Match results: players report duel by duel, the opponent confirms, staff enter or correct.
 
-The outcome is always computed by taikai.core.match from the duel record (never typed as a score).
+The outcome is always computed by taikai.core.match from the duel record (never typed as a score): the record
+arrives as a ``result_input.ResultInput``; the form is ``result_form``, a correction's preview
+``correction_preview``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 
 from taikai.audit.services import record
 from taikai.core import match_json, penalty_duels
-from taikai.core.match import (
-    MatchRecord,
-    MatchRecordError,
-    evaluate,
-    intentional_draw,
-    intentional_draw_allowed,
-)
-from taikai.core.match_json import RecordFormatError, Report
-from taikai.core.ruleset import Ruleset
+from taikai.core.match_json import RecordFormatError
 from taikai.db import rows as db_rows
 from taikai.events import actions, reads, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
-from taikai.events.models import Event, Match, Player, ResultReport, Round
+from taikai.events.models import Match, Player, ResultReport
 from taikai.events.permissions import require_judge, require_organizer, require_result_corrector
 from taikai.events.services import notices
+from taikai.events.services.result_input import Outcome, ResultInput, outcome_of
 from taikai.events.services.round_end import finish_when_committed
 from taikai.events.services.team_play import settle_team_match
 from taikai.events.signals import announces_refusal, send_on_commit
-
-BASES = match_json.BASES  # END-1, END-2
-
-
-class ResultInput:
-    """A reported result, held as core's one record type, ``Report`` (END-1/END-2), from the edge to storage.
-
-    Every shape it arrives in is read by ``taikai.core.match_json`` once, where it is built: ``from_post`` (the
-    result form), ``from_json`` (the API, a stored report), ``from_report`` / ``from_record`` (what core
-    produced: a one-tap choice, a penalty, the time procedure), or the duels in the `taikai match result` JSON
-    shape (``ResultInput(({"winner": "A"}, ...), basis=...)``, for scripts and tests). ``stored()`` is what
-    ``Match.record`` and ``ResultReport.record`` keep, written by ``match_json`` too.
-    """
-
-    __slots__ = ("report",)
-    report: Report
-
-    def __init__(
-        self,
-        duels: Iterable[Mapping[str, Any]] = (),
-        time_called_between_duels: bool = False,
-        basis: str = "played",
-        *,
-        opening: Mapping[str, str] | None = None,
-        report: Report | None = None,
-    ) -> None:
-        if report is None:
-            shape: dict[str, Any] = {"duels": list(duels), "time_called_between_duels": time_called_between_duels}
-            report = _read(match_json.parse_report, {**shape, "basis": basis, "opening": opening})
-        object.__setattr__(self, "report", report)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("ResultInput is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ResultInput) and other.report == self.report
-
-    def __hash__(self) -> int:
-        return hash(self.report)
-
-    def __repr__(self) -> str:
-        return f"ResultInput({self.report!r})"
-
-    @property
-    def basis(self) -> str:
-        return self.report.basis
-
-    def stored(self) -> dict[str, Any]:
-        """What Match.record and ResultReport.record keep (the record without its format, with its basis)."""
-        return match_json.report_json(self.report)
-
-    @classmethod
-    def from_report(cls, report: Report) -> ResultInput:
-        return cls(report=report)
-
-    @classmethod
-    def from_record(cls, record: MatchRecord, basis: str = "played") -> ResultInput:
-        return cls.from_report(Report.of(record, basis))
-
-    @classmethod
-    def from_post(cls, post: Mapping[str, Any], *, flip: bool = False) -> ResultInput:
-        """Read the duel-by-duel form (``request.POST`` or a dict); ``flip``: filled in by player B ("me")."""
-        return cls.from_report(_read(match_json.report_from_form, post, flip=flip))
-
-    @classmethod
-    def from_json(cls, data: Any) -> ResultInput:
-        return cls.from_report(_read(match_json.parse_report, data))
-
-
-def _read(reader: Any, data: Any, **options: Any) -> Report:
-    try:
-        report: Report = reader(data, **options)
-    except RecordFormatError as exc:
-        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
-    return report
-
-
-@dataclass(frozen=True)
-class Outcome:
-    result: str  # "a", "b", "draw"
-    duel_wins_a: int
-    duel_wins_b: int
-    duel_draws: int
-    rules: tuple[str, ...]
-    readings: tuple[str, ...] = ()  # taikai's readings where the text is silent (core.match.READINGS)
-
-
-def outcome_of(match: Match, data: ResultInput) -> Outcome:
-    """Apply the match rules to a reported record; refuse one that is unfinished or impossible."""
-    event = match.round.event
-    if data.basis == "intentional-draw" and not intentional_draw_allowed(match.round.format, event.ruleset):
-        raise ServiceError("id-not-in-elimination")  # END-2
-    judge = intentional_draw if data.basis == "intentional-draw" else evaluate  # END-2: the duels must agree
-    r = data.report
-    try:
-        state = judge(MatchRecord(match.round.format, r.duels, r.time_called_between_duels, r.opening), event.ruleset)
-    except (MatchRecordError, RecordFormatError) as exc:
-        raise ServiceError(exc.problem.code, **exc.problem.params) from exc
-    if not state.finished:
-        raise ServiceError("match-not-finished", next=str(state.next) if state.next else "duel")
-    result = "draw" if state.draw else ("a" if str(state.winner) == "A" else "b")
-    return Outcome(result, state.score.a, state.score.b, state.score.draws, tuple(state.rules), state.readings)
 
 
 def _flag_readings(m: Match, outcome: Outcome, by: Actor | None) -> None:
@@ -490,97 +382,3 @@ def _decide(
         announced = _announced(m, before, by=by)
         send_on_commit(signals.result_corrected, sender=Match, **announced, reason=reason.strip(), cause=cause)
     return m
-
-
-def correction_impact(match: Match, result: ResultInput) -> dict[str, Any]:
-    """What a correction would change, before it is saved: standings now, and later rounds' pairings."""
-    from taikai.events.services.standings import standings_for, what_if
-
-    outcome = outcome_of(match, result)
-    event: Event = match.round.event
-    before = standings_for(event)
-    after = what_if(event, {match.pk: outcome.result})
-    moved = []
-    old_rank = {r.player_id: r for r in before}
-    for row in after:
-        old = old_rank.get(row.player_id)
-        if old is not None and (old.rank != row.rank or old.points != row.points):
-            moved.append(
-                {
-                    "name": row.name,
-                    "rank_before": old.rank,
-                    "rank_after": row.rank,
-                    "points_before": old.points,
-                    "points_after": row.points,
-                }
-            )
-    later = list(
-        event.rounds.filter(number__gt=match.round.number, stage=match.round.stage).values_list("number", flat=True)
-    )
-    differing = _later_pairings_that_differ(event, match, outcome.result, later)
-    return {"result": outcome.result, "moved": moved, "later_rounds": later, "differing_rounds": differing}
-
-
-def _later_pairings_that_differ(event: Event, match: Match, new_result: str, later: list[int]) -> list[int]:
-    """Re-run the stored pairing input of each later round with the points the corrected sheet gives."""
-    from taikai.core.sheet import sheet
-    from taikai.events.services import engine
-    from taikai.events.services.history import event_facts
-
-    if match.round.stage != Round.Stage.SWISS or new_result == match.result:
-        return []
-    corrected = event_facts(event, overrides={match.pk: new_result})
-    differing = []
-    for number in later:
-        rnd = event.rounds.get(number=number)
-        request = dict(rnd.pairing_input)
-        if not request.get("players"):
-            continue
-        points = sheet(corrected.before(number), event.ruleset).points()
-        request["players"] = [{**p, "points": points.get(p["id"], p["points"])} for p in request["players"]]
-        answer = engine.pair_swiss(request)
-        old = {frozenset(x) for x in rnd.pairing_input.get("_pairings", [])} or {
-            frozenset((m.player_a_id, m.player_b_id)) for m in rnd.matches.filter(is_bye=False)
-        }
-        new = {frozenset(p) for p in answer["pairings"]}
-        if old != new:
-            differing.append(number)
-    return differing
-
-
-def form_values(record: dict[str, Any] | None, *, flip: bool = False, ruleset: Ruleset | None = None) -> dict[str, str]:
-    """The duel-by-duel form's field values for a stored record (to pre-fill a correction, or the duels a
-    penalty already decided). ``flip`` shows it from player B's side ("me" = B); with the ``ruleset``, an
-    extra duel lands on the form's extra-duel row."""
-    if not record:
-        return {}
-    try:
-        report = match_json.parse_report(record)
-    except RecordFormatError:
-        return {}  # a record this form cannot show is entered afresh
-    rows = ruleset.match.max_duels if ruleset is not None else 0
-    return match_json.form_fields(report, regular_rows=rows, flip=flip)
-
-
-@dataclass(frozen=True)
-class ResultForm:
-    """What the match's duel-by-duel form offers, from its event's ruleset and its round's format."""
-
-    rows: tuple[match_json.FormRow, ...]
-    intentional_draw: bool  # END-2
-    extra_turns: int  # TIME-E-1, TIME-S-1
-    extra_duel_turns: int  # TIME-E-5
-    extra_duel_lp: int  # TIME-E-5
-
-
-def result_form(match: Match) -> ResultForm:
-    fmt = match.round.format
-    ruleset = match.round.event.ruleset
-    time = ruleset.time
-    return ResultForm(
-        match_json.form_rows(ruleset, fmt),
-        intentional_draw_allowed(fmt, ruleset),
-        time.extra_turns,
-        time.extra_duel_turns,
-        time.extra_duel_lp,
-    )

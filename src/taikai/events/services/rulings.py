@@ -29,7 +29,8 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player, Round, Team, as_dict
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.events.services import notices
-from taikai.events.services.results import ResultInput, decide_by_leaving, outcome_of, rule_result
+from taikai.events.services.result_input import ResultInput, outcome_of
+from taikai.events.services.results import decide_by_leaving, rule_result
 from taikai.events.signals import send_on_commit
 
 MATCH_FIELDS = [

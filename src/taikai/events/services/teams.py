@@ -12,7 +12,7 @@ from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player, Team
 from taikai.events.permissions import require_staff
-from taikai.events.services import players as player_services
+from taikai.events.services import registration
 
 
 def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str, str]]) -> Team:
@@ -30,7 +30,7 @@ def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str,
             raise ServiceError("team-name-taken", name=name.strip())
         team = Team.objects.create(event=event, name=name.strip())
         for seat, member in zip(seats, members, strict=True):
-            player = player_services.register_player(
+            player = registration.register_player(
                 event,
                 by=by,
                 name=member.get("name", ""),

@@ -143,6 +143,7 @@ def export_event(event: Event, *, by: Actor, secrets: bool = False) -> dict[str,
         **{name: export(event) for name, (export, _import) in SECTIONS.items()},
         "notices": history.export_notices(event),
         "corrections": history.export_corrections(event),
+        "announcements": history.export_announcements(event),
         "reports": [
             {
                 **{k: _json(getattr(r, k)) for k in REPORT_KEYS},
@@ -170,7 +171,11 @@ def register_section(name: str, export: Exporter, import_: Importer) -> None:
 
 
 # The events app's own record of what was decided and told, imported after every section (transfer_history).
-HISTORY: dict[str, Importer] = {"notices": history.import_notices, "corrections": history.import_corrections}
+HISTORY: dict[str, Importer] = {
+    "notices": history.import_notices,
+    "corrections": history.import_corrections,
+    "announcements": history.import_announcements,
+}
 
 _BROKEN = (
     KeyError,

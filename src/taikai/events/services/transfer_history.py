@@ -1,6 +1,6 @@
 """The event file's record of what was decided and told (docs/event-json.md): the corrections with their reasons
-(from the event's log) and the notices told to players. Imported after every app's section, so a notice about a
-penalty names the copy's penalty.
+(from the event's log), the notices told to players and the organizer's announcements (お知らせ). Imported after
+every app's section, so a notice about a penalty names the copy's penalty.
 
 A correction comes back as an entry of the copy's log under the same action, marked with the time it was made
 (``imported_at``) and by whom (the actor's name as a label: an account of the other server is not this one's).
@@ -15,7 +15,7 @@ from django.utils.dateparse import parse_datetime
 from taikai.audit.models import AuditEntry
 from taikai.audit.services import record
 from taikai.events import actions
-from taikai.events.models import Event, Match, Notice
+from taikai.events.models import Announcement, Event, Match, Notice
 from taikai.events.services.transfer_ids import Ids
 
 _PLAYER = "player:"
@@ -94,3 +94,26 @@ def import_notices(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
         created = parse_datetime(str(row.get("created_at") or ""))
         if created is not None:  # created_at is stamped on insert: the file's time is written after
             Notice.objects.filter(pk=notice.pk).update(created_at=created)
+
+
+def export_announcements(event: Event) -> list[dict[str, Any]]:
+    """Every announcement in the order sent, a cleared one (no text) included: the latest is the one on show."""
+    rows = Announcement.objects.filter(event=event).select_related("sent_by").order_by("id")
+    return [
+        {
+            "text": a.text,
+            "sent_at": a.sent_at.isoformat(),
+            "sent_by": a.sent_by.get_username() if a.sent_by is not None else None,
+        }
+        for a in rows
+    ]
+
+
+def import_announcements(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
+    limit = Announcement._meta.get_field("text").max_length or 0
+    for row in rows:
+        text, sent_at = row["text"], parse_datetime(str(row["sent_at"]))
+        if not isinstance(text, str) or len(text) > limit or sent_at is None:
+            raise ValueError("announcement text or time")
+        made = Announcement.objects.create(event=event, text=text, sent_by=ids.user(row.get("sent_by")))
+        Announcement.objects.filter(pk=made.pk).update(sent_at=sent_at)  # stamped on insert: the file's time

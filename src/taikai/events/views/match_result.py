@@ -24,6 +24,9 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.permissions import is_organizer, may_correct_result
 from taikai.events.services import results as result_services
+from taikai.events.services.correction_preview import correction_impact
+from taikai.events.services.result_form import form_values, result_form
+from taikai.events.services.result_input import ResultInput
 from taikai.events.views.common import error_text, staff_view
 from taikai.events.views.result_words import outcome_text
 
@@ -81,7 +84,7 @@ def _version(request: HttpRequest, shown: int) -> int:
     return -1 if seen is None else seen
 
 
-def _posted_result(request: HttpRequest, match: Match) -> tuple[result_services.ResultInput, str]:
+def _posted_result(request: HttpRequest, match: Match) -> tuple[ResultInput, str]:
     """The result posted: a one-tap choice (``outcome``) or the duel-by-duel form; and the choice's words."""
     key = request.POST.get("outcome", "")
     if key:
@@ -89,11 +92,11 @@ def _posted_result(request: HttpRequest, match: Match) -> tuple[result_services.
         chosen = quick_result(match.round.event.ruleset, match.round.format, key, fixed)
         if chosen is None:
             raise ServiceError("bad-choice", field="outcome", value=key)
-        return result_services.ResultInput.from_report(chosen.report), choice_words(match, chosen)
-    return result_services.ResultInput.from_post(request.POST), ""
+        return ResultInput.from_report(chosen.report), choice_words(match, chosen)
+    return ResultInput.from_post(request.POST), ""
 
 
-def _save(request: HttpRequest, match: Match, form: result_services.ResultInput) -> Match:
+def _save(request: HttpRequest, match: Match, form: ResultInput) -> Match:
     by, version = Staff(request.user), _version(request, match.version)
     if match.status == Match.Status.CONFIRMED:
         reason = request.POST.get("reason", "")
@@ -121,7 +124,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         try:
             form, words = _posted_result(request, match)
             if corrected:
-                preview = result_services.correction_impact(match, form)
+                preview = correction_impact(match, form)
             # A tapped choice is asked once more (a neighbouring button is a thumb's width away); the duel-by-duel
             # form, filled in on purpose, saves at once; a correction always shows what it changes first.
             if request.POST.get("confirm") == "yes" or not (corrected or words):
@@ -160,9 +163,9 @@ def _context(
         "choices": _choices(match) if may.here else [],
         "detailed": detailed,  # the duel-by-duel form was the one posted: keep it open
         # After a refused post the form shows what was typed, not the stored record (nothing typed is lost).
-        "prefill": result_services.form_values(match.record, ruleset=event.ruleset)
+        "prefill": form_values(match.record, ruleset=event.ruleset)
         if not posted
         else {k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm", "version")},
-        "result_form": result_services.result_form(match),
+        "result_form": result_form(match),
         "reports": match.reports.select_related("by_player", "by_user"),
     }

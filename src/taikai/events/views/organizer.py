@@ -28,8 +28,8 @@ from taikai.events.forms import CsvImportForm, EventForm, PlayerForm, StaffForm
 from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player, StaffRole
 from taikai.events.permissions import HEAD_JUDGE_ROLES
+from taikai.events.services import csv_import, participation, registration
 from taikai.events.services import events as event_services
-from taikai.events.services import players as player_services
 from taikai.events.site_roles import is_organizer
 from taikai.events.venue import browsed_over_loopback, venue_base, venue_known
 from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
@@ -196,10 +196,10 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
         by = Staff(request.user)
         try:
             if late:  # a late arrival is at the desk: checked in at once, and the slip prints
-                player = player_services.register_player(event, by=by, late_entry=True, **form.cleaned_data)
-                player, token = player_services.check_in(player, by=by, id_card_shown=True)
+                player = registration.register_player(event, by=by, late_entry=True, **form.cleaned_data)
+                player, token = registration.check_in(player, by=by, id_card_shown=True)
             else:  # the personal link at once, so a deck list can be sent before the event (issue 14, item 15)
-                player, token = player_services.register_with_access(event, by=by, **form.cleaned_data)
+                player, token = registration.register_with_access(event, by=by, **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -228,7 +228,7 @@ def player_edit(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
     form = PlayerForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            player_services.update_player(player, by=Staff(request.user), **form.cleaned_data)
+            registration.update_player(player, by=Staff(request.user), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -254,7 +254,7 @@ def player_delete(request: HttpRequest, event: Event, player_id: int) -> HttpRes
             cancel=reverse("players", args=[event.pk]),
         )
     try:
-        player_services.delete_player(player, by=Staff(request.user))
+        registration.delete_player(player, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -265,7 +265,7 @@ def player_delete(request: HttpRequest, event: Event, player_id: int) -> HttpRes
 @staff_view
 @require_POST
 def player_undrop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
-    return _on_player(request, event, player_id, player_services.undrop_player, _("%(name)s is back in the event."))
+    return _on_player(request, event, player_id, participation.undrop_player, _("%(name)s is back in the event."))
 
 
 def _on_player(request: HttpRequest, event: Event, player_id: int, act: Callable[..., Any], done: str) -> HttpResponse:
@@ -283,7 +283,7 @@ def _on_player(request: HttpRequest, event: Event, player_id: int, act: Callable
 @staff_view
 def players_template(request: HttpRequest, event: Event) -> HttpResponse:
     """A CSV to fill in for the import (UTF-8 with a BOM, so spreadsheet programs read the Japanese)."""
-    response = HttpResponse(("\ufeff" + player_services.CSV_TEMPLATE).encode(), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(("\ufeff" + csv_import.CSV_TEMPLATE).encode(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="players-template.csv"'
     return response
 
@@ -298,7 +298,7 @@ def spam_window(request: HttpRequest) -> dt.datetime:
 @require_POST
 def players_remove_spam(request: HttpRequest, event: Event) -> HttpResponse:
     try:
-        removed = player_services.remove_spam_registrations(event, by=Staff(request.user), since=spam_window(request))
+        removed = registration.remove_spam_registrations(event, by=Staff(request.user), since=spam_window(request))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -318,7 +318,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
         messages.error(request, _("The file is too large (2 MB at most)."))
         return redirect("players", event_id=event.pk)
     try:
-        created = player_services.import_players_csv(event, by=Staff(request.user), data=upload.read())
+        created = csv_import.import_players_csv(event, by=Staff(request.user), data=upload.read())
     except ServiceError as exc:
         flash_error(request, exc)
         rows = exc.problem.params.get("problems", ())
@@ -332,7 +332,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 @staff_view
 def player_search(request: HttpRequest, event: Event) -> JsonResponse:
     """The check-in desk's search box: answers as the organizer types."""
-    found = player_services.search_players(event, request.GET.get("q", ""))
+    found = registration.search_players(event, request.GET.get("q", ""))
     return JsonResponse(
         {
             "players": [
@@ -355,7 +355,7 @@ def player_search(request: HttpRequest, event: Event) -> JsonResponse:
 def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        player, token = player_services.check_in(player, by=Staff(request.user), id_card_shown=True)
+        player, token = registration.check_in(player, by=Staff(request.user), id_card_shown=True)
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -368,7 +368,7 @@ def player_check_in(request: HttpRequest, event: Event, player_id: int) -> HttpR
 @staff_view
 @require_POST
 def player_drop(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
-    return _on_player(request, event, player_id, player_services.drop_player, _("%(name)s dropped."))
+    return _on_player(request, event, player_id, participation.drop_player, _("%(name)s dropped."))
 
 
 def _as_json(problem: Problem) -> dict[str, Any]:

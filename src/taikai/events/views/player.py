@@ -26,9 +26,11 @@ from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
 from taikai.events.models import Event, Match, Player
 from taikai.events.notice_texts import notice_text
-from taikai.events.services import players as player_services
+from taikai.events.services import links, participation, recovery, registration
 from taikai.events.services import results as result_services
 from taikai.events.services.notices import close_notice, open_notices
+from taikai.events.services.result_form import form_values, result_form
+from taikai.events.services.result_input import ResultInput
 from taikai.events.venue import venue_url
 from taikai.events.views.common import error_text, flash_error
 from taikai.events.views.panels import player_panels
@@ -44,7 +46,7 @@ class LinkNotFound(Http404):
 
 
 def _player(request: HttpRequest, token: str) -> Player:
-    player = player_services.player_for_token(token)
+    player = links.player_for_token(token)
     if player is None:
         raise LinkNotFound
     request._taikai_player = player  # type: ignore[attr-defined]
@@ -106,10 +108,10 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
             match and match.status == Match.Status.REPORTED and last_report and last_report.by_player_id != player.pk
         ),
         # A duel a penalty already decided (PEN-1) shows in the form, from this player's side.
-        "prefill": result_services.form_values(match.record, flip=side == "b", ruleset=ruleset)
+        "prefill": form_values(match.record, flip=side == "b", ruleset=ruleset)
         if match and match.record and match.status == Match.Status.PENDING
         else {},
-        "result_form": result_services.result_form(match) if match else None,
+        "result_form": result_form(match) if match else None,
         "quick": quick_outcomes(ruleset, match.round.format, _fixed(match)) if match and not match.is_bye else (),
         "notices": [(n, notice_text(n.kind, n.params, get_language() or "ja")) for n in open_notices(player)],
         "time_note": time_note(ruleset, match.round.format) if match else "",
@@ -184,17 +186,17 @@ def _reported_text(match: Match) -> str:
     return _("Result sent. Waiting for your opponent to confirm it on their phone.")
 
 
-def _posted_result(request: HttpRequest, match: Match, side: str | None) -> result_services.ResultInput:
+def _posted_result(request: HttpRequest, match: Match, side: str | None) -> ResultInput:
     """A one-tap outcome (``quick``) or the duel-by-duel form, both from the player's own view."""
     code = request.POST.get("quick", "")
     if not code:
-        return result_services.ResultInput.from_post(request.POST, flip=side == "b")
+        return ResultInput.from_post(request.POST, flip=side == "b")
     fixed = _fixed(match)
     outcome = quick_outcome(code, match.round.event.ruleset, match.round.format, fixed)
     if outcome is None:  # a choice the format, or the table's penalty duels (PEN-1), do not allow
         raise ServiceError("quick-not-allowed")
     me = MatchPlayer.B if side == "b" else MatchPlayer.A
-    return result_services.ResultInput.from_report(outcome.report(me, fixed))
+    return ResultInput.from_report(outcome.report(me, fixed))
 
 
 def _fixed(match: Match) -> tuple[PenaltyDuel, ...]:
@@ -279,7 +281,7 @@ def player_close_notice(request: HttpRequest, token: str, notice_id: int) -> Htt
 def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
     try:
-        player_services.drop_player(player, by=PlayerSelf(player))
+        participation.drop_player(player, by=PlayerSelf(player))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -295,7 +297,7 @@ def player_set_pin(request: HttpRequest, token: str) -> HttpResponse:
     if wait:
         return rates.too_many(request, wait)
     try:
-        player_services.set_pin(player, pin=request.POST.get("pin", ""))
+        recovery.set_pin(player, pin=request.POST.get("pin", ""))
     except ServiceError as exc:
         flash_error(request, exc)
     else:
@@ -308,7 +310,7 @@ def recover(request: HttpRequest, event_id: int) -> HttpResponse:
     form = RecoverForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            _, token = player_services.recover_access(event, **form.cleaned_data)
+            _, token = recovery.recover_access(event, **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -323,7 +325,7 @@ def self_register(request: HttpRequest, event_id: int) -> HttpResponse:
 def player_registers_another(request: HttpRequest, token: str) -> HttpResponse:
     """Self-registration from a player's own link (a family member, a friend): not anonymous, so counted
     against that player rather than the event's caps on anonymous registrations (issue 25)."""
-    player = player_services.player_for_token(token)
+    player = links.player_for_token(token)
     if player is None:
         raise Http404
     return _self_register(request, player.event, player)
@@ -337,7 +339,7 @@ def _self_register(request: HttpRequest, event: Event, by_player: Player | None)
         if wait:
             return rates.too_many(request, wait, remember=limits.REMEMBER)
         try:
-            _, token = player_services.register_with_access(event, by=Visitor(), **form.cleaned_data)
+            _, token = registration.register_with_access(event, by=Visitor(), **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, error_text(exc))
         else:  # POST/redirect/GET: a reload of the answer shows the link again and registers nobody twice

@@ -121,7 +121,7 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
     matches = Match.objects.filter(round__event=event).filter(player_a=player) | Match.objects.filter(
         round__event=event, player_b=player
     )
-    rows = []
+    rows: list[dict[str, Any]] = []
     matches = matches.select_related("round", "player_a", "player_b")
     for m in matches.order_by("round__number"):
         side = m.side_of(player)
@@ -136,22 +136,23 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
             outcome = "win" if m.result == side else "loss"
         rows.append(
             {
-                "round": m.round.number,
-                "stage": m.round.stage,
+                "round": m.round,  # named on the page by round_name: 第1ラウンド, 準決勝, 決勝
                 "opponent": opp,
                 "opponent_row": table.get(opp.pk) if opp else None,
                 "outcome": outcome,
             }
         )
     # A late entry's Swiss rounds before its first count as the ruleset scores them (missed rounds).
-    swiss = event.rounds.filter(stage="swiss").values_list("number", flat=True)
-    seen = {r["round"] for r in rows}
-    missed = [n for n in swiss if player.late_entry_round and n < player.late_entry_round and n not in seen]
+    swiss = event.rounds.filter(stage=Round.Stage.SWISS)
+    seen = {r["round"].number for r in rows}
+    missed = [r for r in swiss if player.late_entry_round and r.number < player.late_entry_round]
     loss = event.ruleset.scoring.late_entry_missed_round == "loss"
     rows += [
-        {"round": n, "stage": "swiss", "opponent": None, "opponent_row": None, "outcome": "missed"} for n in missed
+        {"round": r, "opponent": None, "opponent_row": None, "outcome": "missed"}
+        for r in missed
+        if r.number not in seen
     ]
-    rows.sort(key=lambda r: r["round"])  # type: ignore[arg-type, return-value]
+    rows.sort(key=lambda r: r["round"].number)
     mine = table.get(player.pk)
     shown, placings = shown_rows(event, public=True)
     placed = next((r for r in shown if r.swiss.player_id == player.pk), None)

@@ -8,7 +8,7 @@ from taikai.core.match_json import BASES
 from taikai.core.open_match import Ruling
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player
-from taikai.events.services.results import ResultInput, outcome_of
+from taikai.events.services.result_input import ResultInput, outcome_of
 
 
 def score_text(first: int, second: int, draws: int = 0) -> str:

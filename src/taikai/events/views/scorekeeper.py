@@ -24,6 +24,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round
 from taikai.events.services import results as result_services
+from taikai.events.services.result_input import ResultInput
 from taikai.events.views.common import error_text, staff_view
 from taikai.events.views.result_words import outcome_text, result_text
 
@@ -121,7 +122,7 @@ def round_results(request: HttpRequest, event: Event, number: int) -> HttpRespon
             else:
                 try:
                     version = parse_id(request.POST.get("version"))
-                    result = result_services.ResultInput.from_report(chosen.report)
+                    result = ResultInput.from_report(chosen.report)
                     saved = result_services.enter_result(match, by=Staff(request.user), result=result, version=version)
                 except ServiceError as exc:
                     error = error_text(exc)

@@ -17,7 +17,7 @@ from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.services import players as player_services
+from taikai.events.services import links
 from taikai.events.services.links import SlipRun
 from taikai.events.venue import venue_known, venue_url
 from taikai.events.views.common import confirm_page, confirmed, flash_error, staff_view
@@ -30,7 +30,7 @@ def slips_print(request: HttpRequest, event: Event) -> HttpResponse:
     the doors open), each with the link they have (none stops working)."""
     registered = request.POST.get("who") == "registered"
     try:
-        run = player_services.print_all_slips(event, by=Staff(request.user), registered=registered)
+        run = links.print_all_slips(event, by=Staff(request.user), registered=registered)
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -70,7 +70,7 @@ def player_slip(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
     """One player's slip again, with the same link: the slip they have keeps working."""
     player = get_object_or_404(Player, pk=player_id, event=event)
     try:
-        token = player_services.reprint_slip(player, by=Staff(request.user))
+        token = links.reprint_slip(player, by=Staff(request.user))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -103,7 +103,7 @@ def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpRe
         )
     version = request.POST.get("version", "")
     try:
-        token = player_services.issue_access(player, by=Staff(request.user), version=parse_id(version))
+        token = links.issue_access(player, by=Staff(request.user), version=parse_id(version))
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)
@@ -125,7 +125,7 @@ def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpRes
             cancel=reverse("players", args=[event.pk]),
         )
     try:
-        player_services.revoke_access(player, by=Staff(request.user))
+        links.revoke_access(player, by=Staff(request.user))
     except ServiceError as exc:  # a floor judge's confirmed revoke: refused in words, not a server error
         flash_error(request, exc)
         return redirect("players", event_id=event.pk)

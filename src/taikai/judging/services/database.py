@@ -18,7 +18,7 @@ from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.permissions import require_judge
-from taikai.events.services.players import normalize_card_game_id
+from taikai.events.services.registration import normalize_card_game_id
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, Penalty
 from taikai.judging.services.common import require_head_judge

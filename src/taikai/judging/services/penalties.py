@@ -16,8 +16,7 @@ from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team
 from taikai.events.permissions import is_head_judge, require_judge
 from taikai.events.services import clock as clock_services
-from taikai.events.services import players as player_services
-from taikai.events.services import rulings
+from taikai.events.services import participation, rulings
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services.common import current_match, penalty_rules, penalty_state
@@ -179,7 +178,7 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
         forfeit_open_match(copy, by, fx)
         if fx.drop and not member.disqualified:
             was_dropped = member.dropped_after_round
-            player_services.disqualify_player(member, by=by)
+            participation.disqualify_player(member, by=by)
             copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk, "dropped_before": was_dropped}]
         copy.save()
         record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=penalty_state(copy))

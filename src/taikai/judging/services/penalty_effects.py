@@ -30,9 +30,9 @@ from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
 from taikai.events.permissions import require_judge
-from taikai.events.services import players as player_services
+from taikai.events.services import participation, rulings
 from taikai.events.services import results as result_services
-from taikai.events.services import rulings
+from taikai.events.services.result_input import ResultInput
 from taikai.judging import actions
 from taikai.judging.models import Penalty
 from taikai.judging.services import time_procedure
@@ -87,7 +87,7 @@ def apply_effects(
             _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit", prior_duels)
     if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
         was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
-        player_services.disqualify_player(player, by=by)
+        participation.disqualify_player(player, by=by)
         penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk, "dropped_before": was_dropped}]
     penalty.save()
 
@@ -177,7 +177,7 @@ def _played_before(match: Match, prior_duels: list[dict[str, Any]] | None) -> di
     readable, and holding the duels earlier penalties decided)."""
     if prior_duels is None or not match.being_played:
         return None
-    data = result_services.ResultInput.from_json({"duels": prior_duels})
+    data = ResultInput.from_json({"duels": prior_duels})
     result_services.keeps_penalty_duels(match, data)
     return data.stored()
 

@@ -24,7 +24,8 @@ from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match
 from taikai.events.permissions import require_judge
-from taikai.events.services.results import ResultInput, enter_ruled_result
+from taikai.events.services.result_input import ResultInput
+from taikai.events.services.results import enter_ruled_result
 from taikai.judging import actions
 from taikai.judging.models import TimeProcedureRun
 from taikai.judging.services.common import fmt_of

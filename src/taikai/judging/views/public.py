@@ -17,7 +17,7 @@ from taikai.core.ruleset import DEFAULT, Infraction, Ruleset, builtin
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.services.players import player_for_token
+from taikai.events.services.links import player_for_token
 from taikai.events.views.common import flash_error
 from taikai.judging.labels import infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, JudgeCall, Penalty

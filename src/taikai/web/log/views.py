@@ -20,7 +20,7 @@ from taikai.events.errors import PermissionDenied
 from taikai.events.messages import problem_text
 from taikai.events.models import Event
 from taikai.events.permissions import is_organizer, role_of
-from taikai.events.services.players import player_for_token
+from taikai.events.services.links import player_for_token
 from taikai.events.views.player import LinkNotFound, player_view
 from taikai.web.log.reads import PAGE_SIZE, LogFilter, LogPage, read_log
 from taikai.web.log.words import lines
