@@ -424,7 +424,7 @@ def test_why_am_i_ranked_here_shows_zero_points_missed_rounds_and_a_tie_by_lot(o
     # Both winners beat a 0-point opponent: equal points, OMW% and OOMW%, so a recorded draw orders them.
     assert len(winners) == 2 and (winners[0].omw, winners[0].oomw) == (winners[1].omw, winners[1].oomw)
     html = client.get(f"/e/{event.pk}/players/{winners[0].player_id}/").content.decode()
-    assert '<td class="num">0</td>' in html  # the opponent's 0 points, not a blank
+    assert """<span class="label">Opponent's points </span>0</td>""" in html  # the opponent's 0 points, not a blank
     assert winners[1].name in html and "recorded random draw" in html
     late = registration.register_player(
         event, by=Staff(organizer), name="遅刻 太郎", card_game_id="1999999999", late_entry=True
