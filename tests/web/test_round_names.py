@@ -89,3 +89,62 @@ def test_a_players_penalty_record_names_the_bracket_round_it_was_applied_to(
     html = _get(client, f"/p/{links.issue_access(match.player_b, by=Staff(organizer))}/record/")
     assert f"準々決勝・{match.table}番卓に適用されました" in html
     assert "第3ラウンド" not in html
+
+
+def test_the_notice_of_a_penalty_duel_in_the_top_cut_names_its_round(
+    client: Client,
+    organizer: Any,  # noqa: F811
+) -> None:
+    """PEN-1 told on both players' pages: 「準々決勝 1番卓: 第1デュエルは罰則…」, not 第3ラウンド."""
+    from taikai.events.services import links
+    from taikai.judging.services import penalties
+
+    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
+    for _ in range(2):
+        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
+    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
+    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    match = quarterfinal.matches.select_related("player_a", "player_b").order_by("table").first()
+    assert match is not None and match.player_b is not None
+    penalties.issue_penalty(event, by=Staff(organizer), player=match.player_b, infraction="INF-14", rung="duel-loss")
+    for player in (match.player_a, match.player_b):
+        html = _get(client, f"/p/{links.issue_access(player, by=Staff(organizer))}/")
+        assert f"準々決勝 {match.table}番卓: 第1デュエルは罰則（デュエルの敗北）により" in html
+        assert "第3ラウンド" not in html
+    english = _get(client, f"/p/{links.issue_access(match.player_a, by=Staff(organizer))}/", "en")
+    assert f"Quarterfinals, table {match.table}: duel 1 was lost" in english
+
+
+def test_a_swiss_notice_still_says_its_round_number(
+    client: Client,
+    organizer: Any,  # noqa: F811
+) -> None:
+    from taikai.events.services import links
+    from taikai.judging.services import penalties
+
+    event = make_event(organizer, 4)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    clock_services.start_round(rnd, by=Staff(organizer))
+    match = rnd.matches.select_related("player_b").order_by("table").first()
+    assert match is not None and match.player_b is not None
+    penalties.issue_penalty(event, by=Staff(organizer), player=match.player_b, infraction="INF-14", rung="duel-loss")
+    html = _get(client, f"/p/{links.issue_access(match.player_b, by=Staff(organizer))}/")
+    assert f"第1ラウンド {match.table}番卓: 第1デュエルは罰則（デュエルの敗北）により" in html
+
+
+def test_the_penalty_form_names_the_top_cut_round_a_loss_lands_on(
+    client: Client,
+    organizer: Any,  # noqa: F811
+) -> None:
+    """PEN-1 on the judge's penalty form: 「このラウンド: 準々決勝・1番卓」, not 第3ラウンド."""
+    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
+    for _ in range(2):
+        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
+    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
+    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    match = quarterfinal.matches.order_by("table").first()
+    assert match is not None
+    client.force_login(organizer)
+    html = _get(client, f"/events/{event.pk}/judging/penalties/new/?player={match.player_a_id}&infraction=INF-14")
+    assert f"このラウンド: 準々決勝・{match.table}番卓" in html
+    assert "第3ラウンド" not in html

@@ -24,8 +24,9 @@ from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
-from taikai.events.models import Event, Match, Player
+from taikai.events.models import Event, Match, Notice, Player
 from taikai.events.notice_texts import notice_text
+from taikai.events.round_names import round_name
 from taikai.events.services import links, participation, recovery, registration
 from taikai.events.services import results as result_services
 from taikai.events.services.notices import close_notice, open_notices
@@ -78,6 +79,12 @@ def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     return wrapper
 
 
+def _notice_words(notice: Notice) -> str:
+    """A notice in the page's language, its round named as the event says it (準決勝, not 第4ラウンド)."""
+    named = round_name(notice.match.round) if notice.match is not None else ""
+    return notice_text(notice.kind, notice.params, get_language() or "ja", named)
+
+
 def current_match(player: Player) -> Match | None:
     rnd = player.event.rounds.order_by("-number").first()
     if rnd is None:
@@ -113,7 +120,7 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         else {},
         "result_form": result_form(match) if match else None,
         "quick": quick_outcomes(ruleset, match.round.format, _fixed(match)) if match and not match.is_bye else (),
-        "notices": [(n, notice_text(n.kind, n.params, get_language() or "ja")) for n in open_notices(player)],
+        "notices": [(n, _notice_words(n)) for n in open_notices(player)],
         "time_note": time_note(ruleset, match.round.format) if match else "",
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
