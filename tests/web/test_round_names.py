@@ -32,6 +32,16 @@ def bracket(organizer: Any) -> Event:  # noqa: F811
     return event
 
 
+def _quarterfinal_started(organizer: Any) -> tuple[Event, Any]:  # noqa: F811
+    """Two Swiss rounds played, then the top 8's quarterfinal paired and its clock started."""
+    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
+    for _ in range(2):
+        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
+    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
+    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    return event, quarterfinal
+
+
 def _get(client: Client, url: str, lang: str = "ja") -> str:
     client.cookies.load({"taikai_language": lang})
     response = client.get(url)
@@ -78,11 +88,7 @@ def test_a_players_penalty_record_names_the_bracket_round_it_was_applied_to(
     from taikai.events.services import links
     from taikai.judging.services import penalties
 
-    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
-    for _ in range(2):
-        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
-    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
-    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    event, quarterfinal = _quarterfinal_started(organizer)
     match = quarterfinal.matches.select_related("player_b").order_by("table").first()
     assert match is not None and match.player_b is not None
     penalties.issue_penalty(event, by=Staff(organizer), player=match.player_b, infraction="INF-14", rung="duel-loss")
@@ -99,11 +105,7 @@ def test_the_notice_of_a_penalty_duel_in_the_top_cut_names_its_round(
     from taikai.events.services import links
     from taikai.judging.services import penalties
 
-    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
-    for _ in range(2):
-        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
-    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
-    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    event, quarterfinal = _quarterfinal_started(organizer)
     match = quarterfinal.matches.select_related("player_a", "player_b").order_by("table").first()
     assert match is not None and match.player_b is not None
     penalties.issue_penalty(event, by=Staff(organizer), player=match.player_b, infraction="INF-14", rung="duel-loss")
@@ -137,11 +139,7 @@ def test_the_penalty_form_names_the_top_cut_round_a_loss_lands_on(
     organizer: Any,  # noqa: F811
 ) -> None:
     """PEN-1 on the judge's penalty form: 「このラウンド: 準々決勝・1番卓」, not 第3ラウンド."""
-    event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
-    for _ in range(2):
-        _play(event, organizer, round_services.pair_next_round(event, by=Staff(organizer), seed=3))
-    quarterfinal = round_services.pair_next_round(event, by=Staff(organizer), seed=3)
-    clock_services.start_round(quarterfinal, by=Staff(organizer))
+    event, quarterfinal = _quarterfinal_started(organizer)
     match = quarterfinal.matches.order_by("table").first()
     assert match is not None
     client.force_login(organizer)
