@@ -35,11 +35,24 @@ def _enclosing(tree: ast.AST, node: ast.AST) -> FunctionNode | None:
     return min(inner, key=lambda f: sum(1 for _ in ast.walk(f)), default=None)
 
 
-def _is_record_call(node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call) or not node.args:
-        return False
+# Each writer of entries and where its action stands: record(action, ...) and save_and_log(row, action, ...).
+_WRITERS = {"record": 0, "save_and_log": 1}
+
+
+def _action_of(node: ast.AST) -> ast.expr | None:
+    """The action a call writes under, if it writes an entry."""
+    if not isinstance(node, ast.Call):
+        return None
     f = node.func
-    return (isinstance(f, ast.Name) and f.id == "record") or (isinstance(f, ast.Attribute) and f.attr == "record")
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    at = _WRITERS.get(name)
+    return node.args[at] if at is not None and len(node.args) > at else None
+
+
+def _forwards(path: Path, call: ast.Call, tree: ast.AST) -> bool:
+    """save_and_log's own record(action, ...): its action is the one each caller of save_and_log names."""
+    fn = _enclosing(tree, call)
+    return path == SRC / "audit" / "services.py" and fn is not None and fn.name == "save_and_log"
 
 
 def _argument_at_call_sites(tree: ast.AST, fn: FunctionNode, name: str) -> Iterator[tuple[ast.expr, ast.AST]]:
@@ -89,13 +102,15 @@ def _actions_used_in_src() -> dict[str, list[str]]:
         if "migrations" in path.parts:
             continue
         tree = ast.parse(path.read_text("utf-8"))
-        calls = [n for n in ast.walk(tree) if _is_record_call(n)]
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _action_of(n) is not None]
+        calls = [c for c in calls if not _forwards(path, c, tree)]
         if not calls:
             continue
         module = _module(path)
         for call in calls:
-            assert isinstance(call, ast.Call)
-            for name in _names(call.args[0], tree, call, module):
+            action = _action_of(call)
+            assert action is not None
+            for name in _names(action, tree, call, module):
                 used.setdefault(name, []).append(f"{path.relative_to(SRC)}:{call.lineno}")
     return used
 

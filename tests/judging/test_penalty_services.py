@@ -100,7 +100,7 @@ def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge:
     pair(event, organizer)
     # it lands as the next match is paired (issue 22), not when a judge next opens the queue
     assert penalty_effects.pending_penalties(event) == [] and fresh(pen).waiting_for_next_match is False
-    from taikai.judging.services.common import current_match
+    from taikai.events.models import current_match
 
     m = current_match(fresh(p))
     side = "B" if m.side_of(p) == "a" else "A"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 from django.db import transaction
 from django.db.models import Model
@@ -50,3 +51,51 @@ def record(
     )
     insert(entry)
     return entry
+
+
+class Versioned(Protocol):
+    """A row that counts its changes: every versioned model names the counter ``version``."""
+
+    version: int
+
+
+def fields_of(row: Model, names: Sequence[str]) -> dict[str, Any]:
+    """A JSON-safe snapshot of some of a row's fields, as an entry's before or after keeps them."""
+    out: dict[str, Any] = {}
+    for name in names:
+        value = getattr(row, name)
+        out[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return out
+
+
+def save_and_log(
+    row: Model,
+    action: str,
+    *,
+    actor: AuditActor | None = None,
+    actor_label: str = "",
+    event_id: int | None,
+    fields: Sequence[str] | None = None,
+    before: Any = None,
+    after: Any = None,
+    shown: Sequence[str] = (),
+    **data: Any,
+) -> AuditEntry:
+    """The tail of every service that changes a versioned row, after pretix's ``log_action``: the row's version
+    goes up (a decision still holding the old one is refused, STYLE 17), the row is saved (only ``fields`` and
+    the version where ``fields`` is given) and ``action`` is recorded on it, in the service's transaction.
+
+    ``after`` is what the entry keeps as the new state; ``shown`` names fields to keep instead, read once the
+    row is saved (so a ``version`` among them is the new one)."""
+    cast(Versioned, row).version += 1
+    row.save(update_fields=None if fields is None else [*fields, "version"])
+    return record(
+        action,
+        actor=actor,
+        actor_label=actor_label,
+        event_id=event_id,
+        obj=row,
+        before=before,
+        after=fields_of(row, shown) if shown else after,
+        **data,
+    )

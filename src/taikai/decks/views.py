@@ -25,7 +25,7 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import is_judge, role_of
 from taikai.events.services import links
-from taikai.events.views.common import error_text, flash_error, staff_view
+from taikai.events.views.common import attempt, error_text, staff_view
 from taikai.security import rates
 
 
@@ -157,26 +157,22 @@ def deck_overview(request: HttpRequest, event: Event) -> HttpResponse:
 @staff_view
 @require_POST
 def deck_lock(request: HttpRequest, event: Event) -> HttpResponse:
-    try:
-        stamped = lock.lock_decks(event, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("Deck lists locked (%(n)d lists).") % {"n": stamped})
+    attempt(
+        request,
+        lambda: lock.lock_decks(event, by=Staff(request.user)),
+        lambda stamped: _("Deck lists locked (%(n)d lists).") % {"n": stamped},
+    )
     return redirect("decks", event_id=event.pk)
 
 
 @staff_view
 @require_POST
 def deck_banlist(request: HttpRequest, event: Event) -> HttpResponse:
-    try:
-        copy = services.choose_banlist(event, request.POST.get("name", ""), by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(
-            request, _("%(name)s is now this event's list; every list was checked again.") % {"name": copy.name}
-        )
+    attempt(
+        request,
+        lambda: services.choose_banlist(event, request.POST.get("name", ""), by=Staff(request.user)),
+        lambda copy: _("%(name)s is now this event's list; every list was checked again.") % {"name": copy.name},
+    )
     return redirect("decks", event_id=event.pk)
 
 

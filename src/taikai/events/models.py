@@ -328,13 +328,18 @@ class ResultReport(models.Model):
         ]
 
 
-def as_dict(obj: models.Model, fields: list[str]) -> dict[str, Any]:
-    """A JSON-safe snapshot of some fields, for audit before/after."""
-    out: dict[str, Any] = {}
-    for name in fields:
-        value = getattr(obj, name)
-        out[name] = value.isoformat() if hasattr(value, "isoformat") else value
-    return out
+def current_round(event: Event) -> Round | None:
+    """The event's latest round: the one being played, or the last one played."""
+    return event.rounds.order_by("-number").first()
+
+
+def current_match(player: Player) -> Match | None:
+    """The player's table in the latest round (None if they are not paired in it), with its round and players."""
+    rnd = current_round(player.event)
+    if rnd is None:
+        return None
+    tables = Match.objects.filter(round=rnd).select_related("round__event", "player_a", "player_b")
+    return tables.filter(models.Q(player_a=player) | models.Q(player_b=player)).first()
 
 
 def create_round(*, pairing_input: dict[str, Any], pairing_report: list[Any] | None = None, **fields: Any) -> Round:

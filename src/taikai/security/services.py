@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from taikai.audit.services import record
+from taikai.audit.services import save_and_log
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player
@@ -147,9 +147,7 @@ def set_limits(event: Event, *, by: Actor, version: int, **values: Any) -> Limit
         before = _of(row).as_dict()
         for name, value in cleaned.items():
             setattr(row, name, value)
-        row.version += 1
-        row.save()
-        record(actions.LIMITS_SET, actor=by, event_id=event.pk, obj=row, before=before, after=_of(row).as_dict())
+        save_and_log(row, actions.LIMITS_SET, actor=by, event_id=event.pk, before=before, after=_of(row).as_dict())
     return _of(row)
 
 
@@ -167,7 +165,5 @@ def lift_lockout(event: Event, *, by: Actor, version: int) -> Limits:
             for lock in lockouts(event, now)
         ]
         row.lifted_at = now
-        row.version += 1
-        row.save()
-        record(actions.LOCKOUT_LIFTED, actor=by, event_id=event.pk, obj=row, before={"lockouts": refused})
+        save_and_log(row, actions.LOCKOUT_LIFTED, actor=by, event_id=event.pk, before={"lockouts": refused})
     return _of(row)

@@ -12,9 +12,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from taikai.core.ids import parse_id
-from taikai.events.models import Event, Match, Round
+from taikai.events.models import Event, Match, Round, current_round
 from taikai.events.services import clock as clock_services
-from taikai.events.views.public import current_round
 from taikai.judging.services.time_procedure import table_states
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from taikai.audit.services import record
+from taikai.audit.services import save_and_log
 from taikai.core import extension
 from taikai.core.clock import ClockState, Pause, clock_state
 from taikai.events import actions
@@ -36,13 +36,11 @@ def _clock_change(rnd: Round, by: Actor, version: int | None, action: str, chang
             raise Conflict("conflict")
         before = {"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses}
         change(locked, timezone.now().timestamp())
-        locked.version += 1
-        locked.save()
-        record(
+        save_and_log(
+            locked,
             action,
             actor=by,
             event_id=locked.event_id,
-            obj=locked,
             before=before,
             after={"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses},
         )
@@ -109,13 +107,12 @@ def extend_time(
         locked = Match.objects.select_for_update().get(pk=match.pk)
         before = locked.extension_seconds
         locked.extension_seconds += seconds
-        locked.version += 1
-        locked.save(update_fields=["extension_seconds", "version"])
-        record(
+        save_and_log(
+            locked,
             actions.TIME_EXTENDED,
             actor=by,
             event_id=match.round.event_id,
-            obj=locked,
+            fields=["extension_seconds"],
             before={"extension_seconds": before},
             after={"extension_seconds": locked.extension_seconds},
             reason=reason.strip(),

@@ -102,7 +102,7 @@ def _with_link(player: Player) -> Player:
     slip before the doors open, the KTS way; the link is derived again from its seed when a slip prints."""
     new_token(player)
     player.version += 1
-    player.save(update_fields=LINK_FIELDS)
+    player.save(update_fields=[*LINK_FIELDS, "version"])
     return player
 
 

@@ -10,12 +10,12 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record, save_and_log
 from taikai.core.ruleset import Ruleset, RulesetError, builtin, builtin_names
 from taikai.events import actions
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import Conflict, ServiceError
-from taikai.events.models import Event, StaffRole, as_dict
+from taikai.events.models import Event, StaffRole
 from taikai.events.permissions import HEAD_JUDGE_ROLES, require_organizer, require_site_organizer
 
 EVENT_FIELDS = [
@@ -92,7 +92,7 @@ def create_event(
             actor=by,
             event_id=event.pk,
             obj=event,
-            after=as_dict(event, EVENT_FIELDS),
+            after=fields_of(event, EVENT_FIELDS),
             ruleset_fingerprint=ruleset.fingerprint,
         )
     return event
@@ -102,7 +102,7 @@ def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
     require_organizer(by, event)
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
-        before = as_dict(event, EVENT_FIELDS)
+        before = fields_of(event, EVENT_FIELDS)
         started = event.rounds.exists()
         if started and ("ruleset_name" in changes or "ruleset_document" in changes or "is_team_event" in changes):
             raise ServiceError("event-started-fixed", field="ruleset")
@@ -121,16 +121,7 @@ def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
             if key not in EVENT_FIELDS and key != "banlist_entries":
                 raise ServiceError("bad-field", field=key)
             setattr(event, key, value)
-        event.version += 1
-        event.save()
-        record(
-            actions.EVENT_UPDATED,
-            actor=by,
-            event_id=event.pk,
-            obj=event,
-            before=before,
-            after=as_dict(event, EVENT_FIELDS),
-        )
+        save_and_log(event, actions.EVENT_UPDATED, actor=by, event_id=event.pk, before=before, shown=EVENT_FIELDS)
     return event
 
 
@@ -237,13 +228,12 @@ def close_registration(event: Event, *, by: Actor, closed: bool = True) -> Event
         if event.registration_closed == closed:
             return event
         event.registration_closed = closed
-        event.version += 1
-        event.save(update_fields=["registration_closed", "version"])
-        record(
+        save_and_log(
+            event,
             actions.REGISTRATION_CLOSED if closed else actions.REGISTRATION_REOPENED,
             actor=by,
             event_id=event.pk,
-            obj=event,
+            fields=["registration_closed"],
             before={"registration_closed": not closed},
             after={"registration_closed": closed},
         )
@@ -273,13 +263,12 @@ def _set_archetypes_published(event: Event, *, by: Actor, published: bool) -> Ev
         if (was is not None) == published:
             return event
         event.archetypes_published_at = timezone.now() if published else None
-        event.version += 1
-        event.save(update_fields=["archetypes_published_at", "version"])
-        record(
+        save_and_log(
+            event,
             actions.ARCHETYPES_PUBLISHED if published else actions.ARCHETYPES_UNPUBLISHED,
             actor=by,
             event_id=event.pk,
-            obj=event,
+            fields=["archetypes_published_at"],
             before={"archetypes_published_at": _iso(was)},
             after={"archetypes_published_at": _iso(event.archetypes_published_at)},
         )

@@ -14,7 +14,6 @@ Printing slips never replaces a link (issue 22, finding 8): a slip already hande
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass, field
@@ -23,20 +22,17 @@ from django.db import transaction
 from django.utils.crypto import salted_hmac
 
 from taikai.audit.models import AuditEntry
-from taikai.audit.services import record
+from taikai.audit.services import record, save_and_log
 from taikai.core.collation import name_order
 from taikai.events import actions, reads
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import require_organizer, require_staff
+from taikai.security.hashers import hash_token
 
-LINK_FIELDS = ["access_token_hash", "access_token_seed", "version"]  # what issuing a link writes
+LINK_FIELDS = ["access_token_hash", "access_token_seed"]  # what issuing a link writes, besides the version
 _KEY_SALT = "taikai.events.player-link"
-
-
-def _hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _token_from(seed: str) -> str:
@@ -45,11 +41,11 @@ def _token_from(seed: str) -> str:
 
 
 def new_token(player: Player) -> str:
-    """A new link for ``player``; the caller bumps the version and saves ``LINK_FIELDS`` (the old link dies then)."""
+    """A new link for ``player``; the caller saves ``LINK_FIELDS`` with a new version (the old link dies then)."""
     seed = secrets.token_urlsafe(18)
     token = _token_from(seed)
     player.access_token_seed = seed
-    player.access_token_hash = _hash_token(token)
+    player.access_token_hash = hash_token(token)
     return token
 
 
@@ -58,13 +54,13 @@ def slip_token(player: Player) -> str | None:
     if not player.access_token_seed or not player.access_token_hash:
         return None
     token = _token_from(player.access_token_seed)
-    return token if hmac.compare_digest(_hash_token(token), player.access_token_hash) else None
+    return token if hmac.compare_digest(hash_token(token), player.access_token_hash) else None
 
 
 def player_for_token(token: str) -> Player | None:
     if not token or len(token) > 100:
         return None
-    return reads.player_by_token_hash(_hash_token(token))
+    return reads.player_by_token_hash(hash_token(token))
 
 
 def issue_access(player: Player, *, by: Actor, version: int | None = None) -> str:
@@ -76,9 +72,7 @@ def issue_access(player: Player, *, by: Actor, version: int | None = None) -> st
         if version is not None and player.version != version:
             raise Conflict("player-link-changed", name=player.name)
         token = new_token(player)
-        player.version += 1
-        player.save(update_fields=LINK_FIELDS)
-        record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=player.event_id, obj=player)
+        save_and_log(player, actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=player.event_id, fields=LINK_FIELDS)
     return token
 
 
@@ -87,9 +81,7 @@ def revoke_access(player: Player, *, by: Actor) -> None:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         player.access_token_hash = player.access_token_seed = ""
-        player.version += 1
-        player.save(update_fields=LINK_FIELDS)
-        record(actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, obj=player)
+        save_and_log(player, actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, fields=LINK_FIELDS)
 
 
 def reprint_slip(player: Player, *, by: Actor) -> str:
@@ -144,9 +136,14 @@ def print_all_slips(event: Event, *, by: Actor, registered: bool = False) -> Sli
                 continue
             if token is None:
                 token = new_token(player)
-                player.version += 1
-                player.save(update_fields=LINK_FIELDS)
-                record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player, bulk=True)
+                save_and_log(
+                    player,
+                    actions.PLAYER_ACCESS_ISSUED,
+                    actor=by,
+                    event_id=event.pk,
+                    fields=LINK_FIELDS,
+                    bulk=True,
+                )
                 issued.append(player)
             slips.append((player, token))
         record(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import record, save_and_log
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
@@ -148,13 +148,12 @@ def edit_pairing(
         _check_pairs(rnd, pairs, by_id, kept, allow_rematch)
         changed = _replace_tables(rnd, state, pairs, by_id)
         _tell_the_moved(rnd, changed)
-        rnd.version += 1
-        rnd.save(update_fields=["version"])
-        record(
+        save_and_log(
+            rnd,
             actions.PAIRING_EDITED,
             actor=by,
             event_id=rnd.event_id,
-            obj=rnd,
+            fields=[],
             before=[[m.table, m.player_a_id, m.player_b_id] for m in state.tables],
             after=[list(p) for p in pairs],
             rematch_confirmed=allow_rematch,

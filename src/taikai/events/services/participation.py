@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record, save_and_log
 from taikai.core.open_match import Ruling
 from taikai.core.penalties import head_judge_required
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Player, as_dict
+from taikai.events.models import Event, Player
 from taikai.events.permissions import require_head_judge, require_judge, require_organizer, require_player_or_organizer
 from taikai.events.services import notices, rulings
 from taikai.events.services.registration import PLAYER_FIELDS
@@ -28,17 +28,15 @@ def drop_player(player: Player, *, by: Actor) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.dropped:
             raise ServiceError("already-dropped")
-        before = as_dict(player, PLAYER_FIELDS)
+        before = fields_of(player, PLAYER_FIELDS)
         player.dropped_after_round = player.event.rounds.count()
-        player.version += 1
-        player.save()
-        record(
+        save_and_log(
+            player,
             actions.PLAYER_DROPPED,
             actor=by,
             event_id=player.event_id,
-            obj=player,
             before=before,
-            after=as_dict(player, PLAYER_FIELDS),
+            shown=PLAYER_FIELDS,
         )
         _end_open_match(player, by, Ruling.DROP_CONCESSION)
     return player
@@ -60,19 +58,17 @@ def disqualify_player(player: Player, *, by: Actor) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.disqualified:
             raise ServiceError("already-disqualified")
-        before = as_dict(player, [*PLAYER_FIELDS, "disqualified"])
+        before = fields_of(player, [*PLAYER_FIELDS, "disqualified"])
         if player.dropped_after_round is None:
             player.dropped_after_round = player.event.rounds.count()
         player.disqualified = True
-        player.version += 1
-        player.save()
-        record(
+        save_and_log(
+            player,
             actions.PLAYER_DISQUALIFIED,
             actor=by,
             event_id=player.event_id,
-            obj=player,
             before=before,
-            after=as_dict(player, [*PLAYER_FIELDS, "disqualified"]),
+            shown=[*PLAYER_FIELDS, "disqualified"],
         )
     return player
 
@@ -90,18 +86,9 @@ def undrop_player(player: Player, *, by: Actor) -> Player:
             raise ServiceError("undrop-too-late")
         if player.disqualified:
             raise ServiceError("undrop-disqualified")
-        before = as_dict(player, PLAYER_FIELDS)
+        before = fields_of(player, PLAYER_FIELDS)
         player.dropped_after_round = None
-        player.version += 1
-        player.save()
-        record(
-            actions.PLAYER_UNDROPPED,
-            actor=by,
-            event_id=event.pk,
-            obj=player,
-            before=before,
-            after=as_dict(player, PLAYER_FIELDS),
-        )
+        save_and_log(player, actions.PLAYER_UNDROPPED, actor=by, event_id=event.pk, before=before, shown=PLAYER_FIELDS)
     return player
 
 
@@ -113,7 +100,7 @@ def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
     require_organizer(by, player.event)
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        before = as_dict(player, PLAYER_FIELDS)
+        before = fields_of(player, PLAYER_FIELDS)
         player.ineligible_reason = reason.strip()[:300]
         player.save()
         if player.ineligible_reason and not before["ineligible_reason"]:
@@ -125,6 +112,6 @@ def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
             event_id=player.event_id,
             obj=player,
             before=before,
-            after=as_dict(player, PLAYER_FIELDS),
+            after=fields_of(player, PLAYER_FIELDS),
         )
     return player

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import record, save_and_log
 from taikai.db.heavy import require_outside_write
 from taikai.events import actions
 from taikai.events.errors import ServiceError
@@ -55,7 +55,11 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         token = new_token(player)
-        player.version += 1
-        player.save(update_fields=LINK_FIELDS)
-        record(actions.PLAYER_ACCESS_RECOVERED, actor_label=f"player:{player.pk}", event_id=event.pk, obj=player)
+        save_and_log(
+            player,
+            actions.PLAYER_ACCESS_RECOVERED,
+            actor_label=f"player:{player.pk}",
+            event_id=event.pk,
+            fields=LINK_FIELDS,
+        )
     return player, token

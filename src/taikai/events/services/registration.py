@@ -14,12 +14,12 @@ from django.db.models import ProtectedError
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record, save_and_log
 from taikai.core.collation import name_order
 from taikai.events import actions, reads
 from taikai.events.actors import Actor, Visitor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Player, as_dict
+from taikai.events.models import Event, Player
 from taikai.events.permissions import require_organizer, require_registration, require_staff
 from taikai.events.services.links import LINK_FIELDS, new_token
 
@@ -100,7 +100,7 @@ def register_player(
             actor=by,
             event_id=event.pk,
             obj=player,
-            after=as_dict(player, PLAYER_FIELDS),
+            after=fields_of(player, PLAYER_FIELDS),
             late_entry=bool(played) or late_entry,
         )
     return player
@@ -126,7 +126,7 @@ def remove_spam_registrations(event: Event, *, by: Actor, since: dt.datetime) ->
             actor=by,
             event_id=event.pk,
             obj=event,
-            before={"players": [as_dict(p, PLAYER_FIELDS) | {"id": p.pk} for p in doomed]},
+            before={"players": [fields_of(p, PLAYER_FIELDS) | {"id": p.pk} for p in doomed]},
             count=len(doomed),
         )
         Player.objects.filter(pk__in=[p.pk for p in doomed]).delete()
@@ -150,7 +150,7 @@ def update_player(player: Player, *, by: Actor, **changes: str) -> Player:
         raise ServiceError("bad-field", field=sorted(unknown)[0])
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        before = as_dict(player, PLAYER_FIELDS)
+        before = fields_of(player, PLAYER_FIELDS)
         current = {k: getattr(player, k) for k in ("name", "name_kana", "card_game_id", "contact")}
         values = clean_values(**{**current, **changes})
         taken = Player.objects.filter(event_id=player.event_id, card_game_id=values["card_game_id"])
@@ -158,15 +158,13 @@ def update_player(player: Player, *, by: Actor, **changes: str) -> Player:
             raise ServiceError("already-registered", card_game_id=values["card_game_id"])
         for key, value in values.items():
             setattr(player, key, value)
-        player.version += 1
-        player.save()
-        record(
+        save_and_log(
+            player,
             actions.PLAYER_UPDATED,
             actor=by,
             event_id=player.event_id,
-            obj=player,
             before=before,
-            after=as_dict(player, PLAYER_FIELDS),
+            shown=PLAYER_FIELDS,
         )
     return player
 
@@ -179,7 +177,7 @@ def delete_player(player: Player, *, by: Actor) -> None:
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.event.rounds.exists():
             raise ServiceError("player-delete-after-start")
-        before = {**as_dict(player, PLAYER_FIELDS), "id": player.pk}
+        before = {**fields_of(player, PLAYER_FIELDS), "id": player.pk}
         event_id = player.event_id
         try:
             with transaction.atomic():
@@ -207,9 +205,7 @@ def register_with_access(event: Event, *, by: Actor, **fields: str) -> tuple[Pla
     with transaction.atomic():
         player = register_row(event, by, fields)
         token = new_token(player)
-        player.version += 1
-        player.save(update_fields=LINK_FIELDS)
-        record(actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, obj=player)
+        save_and_log(player, actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, fields=LINK_FIELDS)
     return player, token
 
 
@@ -225,7 +221,7 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
         player = locked
         if player.event.status == Event.Status.FINISHED:
             raise ServiceError("event-finished")
-        before = as_dict(player, PLAYER_FIELDS)
+        before = fields_of(player, PLAYER_FIELDS)
         if (
             player.checked_in_at is None
             and player.late_entry_round is None
@@ -239,15 +235,14 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
         player.checked_in_at = player.checked_in_at or timezone.now()
         player.id_card_shown = id_card_shown
         token = "" if player.access_token_hash else new_token(player)
-        player.version += 1
-        player.save(update_fields=["late_entry_round", "checked_in_at", "id_card_shown", *LINK_FIELDS])
-        record(
+        save_and_log(
+            player,
             actions.PLAYER_CHECKED_IN,
             actor=by,
             event_id=player.event_id,
-            obj=player,
+            fields=["late_entry_round", "checked_in_at", "id_card_shown", *LINK_FIELDS],
             before=before,
-            after=as_dict(player, PLAYER_FIELDS),
+            shown=PLAYER_FIELDS,
         )
     return player, token
 

@@ -9,9 +9,11 @@ commits second sees the first one's commit, finds no table open, and finishes th
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, save_and_log
 from taikai.core.progress import NextAction
 from taikai.events import actions, reads
 from taikai.events.models import Event, Match, Round
@@ -48,30 +50,18 @@ def finish_round_if_complete(round_id: int) -> Round | None:
 
 def finish_round(rnd: Round) -> None:
     """Mark a complete round finished (inside the caller's transaction, the round's row locked)."""
-    before = {"status": rnd.status, "version": rnd.version}
-    rnd.status = Round.Status.FINISHED
-    rnd.version += 1  # a clock change still holding the old version now gets a conflict
-    rnd.save(update_fields=["status", "version"])
-    record(
-        actions.ROUND_FINISHED,
-        actor_label="taikai",
-        event_id=rnd.event_id,
-        obj=rnd,
-        before=before,
-        after={"status": rnd.status, "version": rnd.version},
-        number=rnd.number,
-    )
+    # a clock change still holding the round's old version now gets a conflict
+    _finish(rnd, Round.Status.FINISHED, actions.ROUND_FINISHED, rnd.event_id, number=rnd.number)
     event = rnd.event = Event.objects.select_for_update().get(pk=rnd.event_id)
     if plan(event).next_action == NextAction.FINISHED and event.status != Event.Status.FINISHED:
-        before = {"status": event.status, "version": event.version}
-        event.status = Event.Status.FINISHED
-        event.version += 1
-        event.save(update_fields=["status", "version"])
-        record(
-            actions.EVENT_FINISHED,
-            actor_label="taikai",
-            event_id=event.pk,
-            obj=event,
-            before=before,
-            after={"status": event.status, "version": event.version},
-        )
+        _finish(event, Event.Status.FINISHED, actions.EVENT_FINISHED, event.pk)
+
+
+def _finish(row: Round | Event, status: str, action: str, event_id: int, **data: Any) -> None:
+    """``row`` takes ``status``, by the system; its entry keeps the status and version before and after."""
+    shown = ["status", "version"]
+    before = fields_of(row, shown)
+    row.status = status
+    save_and_log(
+        row, action, actor_label="taikai", event_id=event_id, fields=["status"], before=before, shown=shown, **data
+    )

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, save_and_log
 from taikai.core import progress
 from taikai.core.progress import RoundPlan
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
-from taikai.events.models import Event, Match, Round, TeamMatch, as_dict
+from taikai.events.models import Event, Match, Round, TeamMatch
 from taikai.events.permissions import require_organizer
 
 PLAN_FIELDS = ["swiss_rounds", "top_cut", "swiss_rounds_attendance", "top_cut_attendance"]
@@ -100,20 +100,19 @@ def fix_at_round_one(event: Event, *, by: Actor) -> None:
         return
     count = attendance(event)
     plan = _table_plan(event, count)
-    before = as_dict(event, PLAN_FIELDS)
+    before = fields_of(event, PLAN_FIELDS)
     if event.format != Event.Format.ELIMINATION and not event.swiss_rounds:
         event.swiss_rounds, event.swiss_rounds_attendance = plan.swiss_rounds, count
     if event.format == Event.Format.SWISS_CUT and event.top_cut is None:
         event.top_cut, event.top_cut_attendance = plan.top_cut, count
-    event.version += 1
-    event.save(update_fields=[*PLAN_FIELDS, "version"])
-    record(
+    save_and_log(
+        event,
         actions.ROUND_PLAN_FIXED,
         actor=by,
         event_id=event.pk,
-        obj=event,
+        fields=PLAN_FIELDS,
         before=before,
-        after=as_dict(event, PLAN_FIELDS),
+        shown=PLAN_FIELDS,
         checked_in=count,
     )
 
@@ -168,21 +167,20 @@ def set_event_format(
         problem = progress.round_plan_problem(facts, wanted)
         if problem is not None:
             raise ServiceError(problem.code, **problem.params)
-        before = as_dict(event, PLAN_FIELDS)
+        before = fields_of(event, PLAN_FIELDS)
         if swiss_rounds != event.swiss_rounds:
             event.swiss_rounds, event.swiss_rounds_attendance = swiss_rounds, None
         if top_cut != event.top_cut:
             event.top_cut, event.top_cut_attendance = top_cut, None
-        if as_dict(event, PLAN_FIELDS) == before:
+        if fields_of(event, PLAN_FIELDS) == before:
             return event  # the same numbers again: nothing was decided differently
-        event.version += 1
-        event.save(update_fields=[*PLAN_FIELDS, "version"])
-        record(
+        save_and_log(
+            event,
             actions.ROUND_PLAN_SET,
             actor=by,
             event_id=event.pk,
-            obj=event,
+            fields=PLAN_FIELDS,
             before=before,
-            after=as_dict(event, PLAN_FIELDS),
+            shown=PLAN_FIELDS,
         )
     return event

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import record, save_and_log
 from taikai.core import sheet as core_sheet
 from taikai.core.collation import name_order
 from taikai.core.pairing import elimination
@@ -74,13 +74,12 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
             raise ServiceError("all-rounds-played")
         if event.status == Event.Status.REGISTRATION:
             event.status = Event.Status.RUNNING
-            event.version += 1
-            event.save(update_fields=["status", "version"])
-            record(
+            save_and_log(
+                event,
                 actions.EVENT_STARTED,
                 actor=by,
                 event_id=event.pk,
-                obj=event,
+                fields=["status"],
                 ruleset_fingerprint=event.ruleset_fingerprint,
             )
         send_on_commit(round_paired, sender=Round, event_id=event.pk, round_id=rnd.pk, number=rnd.number, actor=by)
@@ -291,13 +290,12 @@ def decline_top_cut(player: Player, *, by: Actor) -> Player:
         if player.pk not in qualified:
             raise ServiceError("not-qualified", name=player.name)
         player.declined_top_cut = True
-        player.version += 1
-        player.save(update_fields=["declined_top_cut", "version"])
-        record(
+        save_and_log(
+            player,
             actions.TOP_CUT_DECLINED,
             actor=by,
             event_id=event.pk,
-            obj=player,
+            fields=["declined_top_cut"],
             seed=qualified.index(player.pk) + 1,
             moved_up=next(iter(_cut_eligible(event)[: planned_top_cut(event)][-1:]), None),
         )

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record, save_and_log
 from taikai.core import open_match, penalty_duels
 from taikai.core.match import MatchRecord
 from taikai.core.match import Player as Side
@@ -26,7 +26,7 @@ from taikai.core.open_match import Ruling
 from taikai.events import actions, signals
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Match, Player, Round, Team, as_dict
+from taikai.events.models import Match, Player, Round, Team
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.events.services import notices
 from taikai.events.services.result_input import ResultInput, outcome_of
@@ -77,13 +77,12 @@ def record_penalty_duel(match: Match, *, by: Actor, record_: MatchRecord, loser:
             finishes = False
         else:
             finishes = True
-        m.version += 1
-        m.save(update_fields=["penalty_duels", "record", "version"])
-        record(
+        save_and_log(
+            m,
             actions.PENALTY_DUEL_RECORDED,
             actor=by,
             event_id=m.round.event_id,
-            obj=m,
+            fields=["penalty_duels", "record"],
             before=before,
             after=snapshot(m),
             duel=entry.duel,
@@ -220,17 +219,16 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: 
     )
     rnd = Round.objects.select_for_update().get(pk=m.round_id)
     if rnd.status == Round.Status.FINISHED:
-        was = {"status": rnd.status, "version": rnd.version}
+        was = fields_of(rnd, ["status", "version"])
         rnd.status = Round.Status.STARTED if rnd.started_at else Round.Status.PAIRED
-        rnd.version += 1
-        rnd.save(update_fields=["status", "version"])
-        record(
+        save_and_log(
+            rnd,
             actions.ROUND_REOPENED,
             actor=by,
             event_id=rnd.event_id,
-            obj=rnd,
+            fields=["status"],
             before=was,
-            after={"status": rnd.status, "version": rnd.version},
+            shown=["status", "version"],
             number=rnd.number,
         )
         m.round = rnd
@@ -280,17 +278,16 @@ def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | No
     fields = ["dropped_after_round", "disqualified"]
     with transaction.atomic():
         p = Player.objects.select_for_update().get(pk=player.pk)
-        before = as_dict(p, fields)
+        before = fields_of(p, fields)
         p.dropped_after_round, p.disqualified = dropped_before, False
-        p.version += 1
-        p.save(update_fields=[*fields, "version"])
-        record(
+        save_and_log(
+            p,
             actions.DISQUALIFICATION_LIFTED,
             actor=by,
             event_id=p.event_id,
-            obj=p,
+            fields=fields,
             before=before,
-            after=as_dict(p, fields),
+            shown=fields,
             how=how,
         )
         notices.tell(p, None, "disqualification-withdrawn" if how == "withdrawal" else "disqualification-lifted")

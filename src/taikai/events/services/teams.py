@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import record, save_and_log
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
@@ -105,13 +105,12 @@ def seat_player(player: Player, *, by: Actor, team: Team | None, seat: str = "",
             raise ServiceError("seat-taken", team=team.name, seat=seat)
         before = {"team": locked.team_id, "seat": locked.seat}
         locked.team, locked.seat = team, seat if team is not None else ""
-        locked.version += 1
-        locked.save(update_fields=["team", "seat", "version"])
-        record(
+        save_and_log(
+            locked,
             actions.TEAM_MEMBER_SEATED,
             actor=by,
             event_id=event.pk,
-            obj=locked,
+            fields=["team", "seat"],
             before=before,
             after={"team": locked.team_id, "seat": locked.seat},
         )

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from taikai.events.models import Event
 from taikai.events.permissions import is_staff, role_of
 
 View = Callable[..., HttpResponse]
+T = TypeVar("T")
 
 
 def staff_view(view: View) -> View:
@@ -69,3 +71,38 @@ def confirm_page(
         "action": request.path,
     }
     return render(request, "events/confirm.html", context)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a confirmation page says: the question, what happens, the button that does it, where Cancel goes;
+    ``keep``: the fields posted again with the confirmation (e.g. the version the page was shown on)."""
+
+    title: str
+    text: str
+    button: str
+    cancel: str
+    keep: dict[str, str] = field(default_factory=dict)
+    items: list[str] = field(default_factory=list)
+
+
+def confirmation(request: HttpRequest, event: Event, ask: Ask) -> HttpResponse | None:
+    """The confirm-page pattern's first half: the page asking ``ask`` while the POST is not confirmed yet; None
+    once it is (the view goes on to the service call)."""
+    if confirmed(request):
+        return None
+    words = {"title": ask.title, "text": ask.text, "button": ask.button, "cancel": ask.cancel}
+    return confirm_page(request, event, **words, keep=ask.keep, items=ask.items)
+
+
+def attempt(request: HttpRequest, call: Callable[[], T], done: str | Callable[[T], str] = "") -> bool:
+    """A staff form's service call: a refusal is shown in words (the service changed nothing), success says
+    ``done`` (worded from the call's answer when ``done`` is a function). True when it went through."""
+    try:
+        answer = call()
+    except ServiceError as exc:
+        flash_error(request, exc)
+        return False
+    if done:
+        messages.success(request, done(answer) if callable(done) else done)
+    return True

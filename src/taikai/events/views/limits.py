@@ -13,7 +13,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.forms import AnonymousLimitsForm
 from taikai.events.models import Event
-from taikai.events.views.common import error_text, flash_error, staff_view
+from taikai.events.views.common import attempt, error_text, staff_view
 from taikai.security import services as limits
 
 
@@ -50,10 +50,9 @@ def anonymous_limits(request: HttpRequest, event: Event) -> HttpResponse:
 def lift_lockout(request: HttpRequest, event: Event) -> HttpResponse:
     version = parse_id(request.POST.get("version"))
     version = -1 if version is None else version  # -1: stale, refused
-    try:
-        limits.lift_lockout(event, by=Staff(request.user), version=version)
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("Lockout lifted: the forms accept people again."))
+    attempt(
+        request,
+        lambda: limits.lift_lockout(event, by=Staff(request.user), version=version),
+        _("Lockout lifted: the forms accept people again."),
+    )
     return redirect("event_console", event_id=event.pk)

@@ -24,7 +24,7 @@ from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
-from taikai.events.models import Event, Match, Notice, Player
+from taikai.events.models import Event, Match, Notice, Player, current_match
 from taikai.events.notice_texts import notice_text
 from taikai.events.round_names import round_name
 from taikai.events.services import links, participation, recovery, registration
@@ -83,16 +83,6 @@ def _notice_words(notice: Notice) -> str:
     """A notice in the page's language, its round named as the event says it (準決勝, not 第4ラウンド)."""
     named = round_name(notice.match.round) if notice.match is not None else ""
     return notice_text(notice.kind, notice.params, get_language() or "ja", named)
-
-
-def current_match(player: Player) -> Match | None:
-    rnd = player.event.rounds.order_by("-number").first()
-    if rnd is None:
-        return None
-    return (
-        Match.objects.filter(round=rnd).filter(player_a=player).select_related("round", "player_a", "player_b").first()
-        or Match.objects.filter(round=rnd, player_b=player).select_related("round", "player_a", "player_b").first()
-    )
 
 
 @player_view

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
@@ -13,7 +12,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.services import round_plan
-from taikai.events.views.common import flash_error, staff_view
+from taikai.events.views.common import attempt, staff_view
 
 
 def _number(raw: str, problem: str) -> int | None:
@@ -33,16 +32,15 @@ def _number(raw: str, problem: str) -> int | None:
 def round_plan_set(request: HttpRequest, event: Event) -> HttpResponse:
     """The service decides who may (the organizer), on which version, and what rounds already paired allow."""
     version = request.POST.get("version", "")
-    try:
-        round_plan.set_event_format(
+    attempt(
+        request,
+        lambda: round_plan.set_event_format(
             event,
             by=Staff(request.user),
             version=v if (v := parse_id(version)) is not None else -1,
             swiss_rounds=_number(request.POST.get("swiss_rounds", ""), "swiss-rounds-range"),
             top_cut=_number(request.POST.get("top_cut", ""), "top-cut-range"),
-        )
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("The Swiss rounds and the top cut are saved."))
+        ),
+        _("The Swiss rounds and the top cut are saved."),
+    )
     return redirect("event_console", event_id=event.pk)

@@ -18,7 +18,7 @@ from taikai.events.round_names import round_name
 from taikai.events.services import clock as clock_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import rounds as round_services
-from taikai.events.views.common import confirm_page, confirmed, error_text, flash_error, staff_view
+from taikai.events.views.common import Ask, attempt, confirmation, error_text, flash_error, staff_view
 from taikai.events.views.public import pairing_rows
 
 
@@ -101,29 +101,28 @@ def round_repair(request: HttpRequest, event: Event, number: int) -> HttpRespons
     if refusal is not None:
         flash_error(request, refusal)
         return redirect("round_detail", event_id=event.pk, number=number)
-    if not confirmed(request):
-        manual = [m for m in state.tables if m.manual]
-        return confirm_page(
-            request,
-            event,
-            title=_("Pair round %(n)d again?") % {"n": rnd.number},
-            text=_(
-                "The current pairings are replaced by new ones from a new seed. Pairings edited by hand "
-                "(and byes given by hand) are lost:"
-            )
-            if manual
-            else _("The current pairings are replaced by new ones from a new seed."),
-            button=_("Pair again"),
-            cancel=reverse("round_detail", args=[event.pk, number]),
-            keep={"version": state.version},
-            items=[_table_words(m) for m in manual],
+    manual = [m for m in state.tables if m.manual]
+    ask = Ask(
+        title=_("Pair round %(n)d again?") % {"n": rnd.number},
+        text=_(
+            "The current pairings are replaced by new ones from a new seed. Pairings edited by hand "
+            "(and byes given by hand) are lost:"
         )
-    try:
-        pairing_edits.repair_round(rnd, by=Staff(request.user), version=request.POST.get("version", ""))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("The round was paired again."))
+        if manual
+        else _("The current pairings are replaced by new ones from a new seed."),
+        button=_("Pair again"),
+        cancel=reverse("round_detail", args=[event.pk, number]),
+        keep={"version": state.version},
+        items=[_table_words(m) for m in manual],
+    )
+    if (page := confirmation(request, event, ask)) is not None:
+        return page
+    version = request.POST.get("version", "")
+    attempt(
+        request,
+        lambda: pairing_edits.repair_round(rnd, by=Staff(request.user), version=version),
+        _("The round was paired again."),
+    )
     return redirect("round_detail", event_id=event.pk, number=number)
 
 
@@ -148,25 +147,24 @@ def _table_words(m: Match) -> str:
 @require_POST
 def round_undo(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     rnd = get_object_or_404(Round, event=event, number=number)
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("Undo round %(n)d?") % {"n": rnd.number},
-            text=_(
-                "Its pairings and clock are removed, as if it had never been paired. Players who already saw "
-                "their table must be told. Possible only while no result is in."
-            ),
-            button=_("Undo the round"),
-            cancel=reverse("round_detail", args=[event.pk, number]),
-        )
-    try:
-        round_services.undo_round(rnd, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-        return redirect("round_detail", event_id=event.pk, number=number)
-    messages.success(request, _("Round %(n)d was undone.") % {"n": number})
-    return redirect("event_console", event_id=event.pk)
+    ask = Ask(
+        title=_("Undo round %(n)d?") % {"n": rnd.number},
+        text=_(
+            "Its pairings and clock are removed, as if it had never been paired. Players who already saw "
+            "their table must be told. Possible only while no result is in."
+        ),
+        button=_("Undo the round"),
+        cancel=reverse("round_detail", args=[event.pk, number]),
+    )
+    if (page := confirmation(request, event, ask)) is not None:
+        return page
+    if attempt(
+        request,
+        lambda: round_services.undo_round(rnd, by=Staff(request.user)),
+        _("Round %(n)d was undone.") % {"n": number},
+    ):
+        return redirect("event_console", event_id=event.pk)
+    return redirect("round_detail", event_id=event.pk, number=number)
 
 
 @staff_view
@@ -225,21 +223,19 @@ def round_slips(request: HttpRequest, event: Event, number: int) -> HttpResponse
 @require_POST
 def cut_decline(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("%(name)s declines the top cut?") % {"name": player.name},
-            text=_("The next player in the standings takes the place. This is recorded and cannot be taken back."),
-            button=_("Record the decline"),
-            cancel=reverse("event_console", args=[event.pk]),
-        )
-    try:
-        round_services.decline_top_cut(player, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("%(name)s declined; the next player moves up.") % {"name": player.name})
+    ask = Ask(
+        title=_("%(name)s declines the top cut?") % {"name": player.name},
+        text=_("The next player in the standings takes the place. This is recorded and cannot be taken back."),
+        button=_("Record the decline"),
+        cancel=reverse("event_console", args=[event.pk]),
+    )
+    if (page := confirmation(request, event, ask)) is not None:
+        return page
+    attempt(
+        request,
+        lambda: round_services.decline_top_cut(player, by=Staff(request.user)),
+        _("%(name)s declined; the next player moves up.") % {"name": player.name},
+    )
     return redirect("event_console", event_id=event.pk)
 
 

@@ -6,7 +6,6 @@ link stops working. The slip page says in words what was done ("3 人に新し�
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,7 +19,7 @@ from taikai.events.models import Event, Player
 from taikai.events.services import links
 from taikai.events.services.links import SlipRun
 from taikai.events.venue import venue_known, venue_url
-from taikai.events.views.common import confirm_page, confirmed, flash_error, staff_view
+from taikai.events.views.common import Ask, attempt, confirmation, flash_error, staff_view
 
 
 @staff_view
@@ -83,24 +82,23 @@ def player_slip(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
 def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     """A new link for a lost phone or slip: asks first, on the player's version as the desk saw it."""
     player = get_object_or_404(Player, pk=player_id, event=event)
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("Issue a new link for %(name)s?") % {"name": player.name},
-            text=(
-                _(
-                    "The old link and QR code of %(name)s stop working: the slip they have and their page on any "
-                    "phone. Give them the new slip. To print their slip again without this, use “Print slip”."
-                )
-                if player.access_token_hash
-                else _("%(name)s has no working link now (it was revoked): they get a new one.")
+    ask = Ask(
+        title=_("Issue a new link for %(name)s?") % {"name": player.name},
+        text=(
+            _(
+                "The old link and QR code of %(name)s stop working: the slip they have and their page on any "
+                "phone. Give them the new slip. To print their slip again without this, use “Print slip”."
             )
-            % {"name": player.name},
-            button=_("Issue a new link"),
-            cancel=reverse("players", args=[event.pk]),
-            keep={"version": str(player.version)},
+            if player.access_token_hash
+            else _("%(name)s has no working link now (it was revoked): they get a new one.")
         )
+        % {"name": player.name},
+        button=_("Issue a new link"),
+        cancel=reverse("players", args=[event.pk]),
+        keep={"version": str(player.version)},
+    )
+    if (page := confirmation(request, event, ask)) is not None:
+        return page
     version = request.POST.get("version", "")
     try:
         token = links.issue_access(player, by=Staff(request.user), version=parse_id(version))
@@ -115,21 +113,20 @@ def player_reissue(request: HttpRequest, event: Event, player_id: int) -> HttpRe
 @require_POST
 def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, event=event)
-    if not confirmed(request):
-        return confirm_page(
-            request,
-            event,
-            title=_("Revoke the link of %(name)s?") % {"name": player.name},
-            text=_("Their page stops opening until the desk issues a new link (or they recover it with their PIN)."),
-            button=_("Revoke the link"),
-            cancel=reverse("players", args=[event.pk]),
-        )
-    try:
-        links.revoke_access(player, by=Staff(request.user))
-    except ServiceError as exc:  # a floor judge's confirmed revoke: refused in words, not a server error
-        flash_error(request, exc)
-        return redirect("players", event_id=event.pk)
-    messages.success(request, _("The personal link of %(name)s no longer works.") % {"name": player.name})
+    ask = Ask(
+        title=_("Revoke the link of %(name)s?") % {"name": player.name},
+        text=_("Their page stops opening until the desk issues a new link (or they recover it with their PIN)."),
+        button=_("Revoke the link"),
+        cancel=reverse("players", args=[event.pk]),
+    )
+    if (page := confirmation(request, event, ask)) is not None:
+        return page
+    # a floor judge's confirmed revoke: refused in words, not a server error
+    attempt(
+        request,
+        lambda: links.revoke_access(player, by=Staff(request.user)),
+        _("The personal link of %(name)s no longer works.") % {"name": player.name},
+    )
     return redirect("players", event_id=event.pk)
 
 

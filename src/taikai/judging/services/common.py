@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from taikai.events.models import Event, Match, Player, Round
+from taikai.events.models import Event, Match, current_match, current_round
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.judging.models import Penalty
 
+# current_match and current_round live in taikai.events.models; judging/views/penalties.py, judging/views/queue.py
+# and api/judging_ops.py still import them from here (owned by other helpers in this session: move those three
+# imports when their work lands, then drop these two names).
 __all__ = [
     "current_match",
+    "current_round",
     "match_at_table",
     "penalty_rules",
     "penalty_state",
@@ -18,21 +22,6 @@ __all__ = [
 ]
 
 MATCH_FIELDS = ("status", "result", "record", "basis", "duel_wins_a", "duel_wins_b", "duel_draws")
-
-
-def current_round(event: Event) -> Round | None:
-    return event.rounds.order_by("-number").first()
-
-
-def current_match(player: Player) -> Match | None:
-    """The player's match in the latest round (None if they are not paired in it)."""
-    rnd = current_round(player.event)
-    if rnd is None:
-        return None
-    for m in Match.objects.filter(round=rnd).select_related("round__event", "player_a", "player_b"):
-        if player.pk in (m.player_a_id, m.player_b_id):
-            return m
-    return None
 
 
 def match_at_table(event: Event, table: int) -> Match | None:

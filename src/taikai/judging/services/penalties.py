@@ -13,13 +13,13 @@ from taikai.audit.services import record
 from taikai.core import penalties as core
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
-from taikai.events.models import Event, Match, Player, Team
+from taikai.events.models import Event, Match, Player, Team, current_match
 from taikai.events.permissions import is_head_judge, require_judge
 from taikai.events.services import clock as clock_services
 from taikai.events.services import participation, rulings
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall, Penalty, TimeProcedureRun
-from taikai.judging.services.common import current_match, penalty_rules, penalty_state
+from taikai.judging.services.common import penalty_rules, penalty_state
 from taikai.judging.services.penalty_effects import apply_effects, forfeit_open_match
 from taikai.judging.services.penalty_history import check_infraction, suggestion
 from taikai.judging.services.prizes import decided_place

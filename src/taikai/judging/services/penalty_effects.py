@@ -28,7 +28,7 @@ from taikai.core.match import Player as MatchPlayer
 from taikai.core.match_json import RecordFormatError, parse_report
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player
+from taikai.events.models import Event, Match, Player, current_match
 from taikai.events.permissions import require_judge
 from taikai.events.services import participation, rulings
 from taikai.events.services import results as result_services
@@ -36,7 +36,7 @@ from taikai.events.services.result_input import ResultInput
 from taikai.judging import actions
 from taikai.judging.models import Penalty
 from taikai.judging.services import time_procedure
-from taikai.judging.services.common import current_match, penalty_rules, penalty_state
+from taikai.judging.services.common import penalty_rules, penalty_state
 
 
 def _loser(match: Match, player: Player) -> MatchPlayer:

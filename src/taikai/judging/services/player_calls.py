@@ -17,11 +17,10 @@ from django.utils import timezone
 from taikai.audit.services import record
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player
+from taikai.events.models import Event, Match, Player, current_match
 from taikai.events.permissions import require_player_or_staff
 from taikai.judging import actions
 from taikai.judging.models import CallCaller, JudgeCall
-from taikai.judging.services.common import current_match
 
 Source, Status = JudgeCall.Source, JudgeCall.Status
 

@@ -16,13 +16,12 @@ from taikai.core.ids import parse_id
 from taikai.core.ruleset import DEFAULT, Infraction, Ruleset, builtin
 from taikai.events.actors import PlayerSelf
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Player
+from taikai.events.models import Event, Player, current_match
 from taikai.events.services.links import player_for_token
 from taikai.events.views.common import flash_error
 from taikai.judging.labels import infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, player_calls
-from taikai.judging.services.common import current_match
 from taikai.judging.services.penalty_history import history
 from taikai.security import rates
 from taikai.security import services as limits
