@@ -26,6 +26,7 @@ check: $(STAMP)
 	$(BIN)/mypy $(TYPED)
 	$(BIN)/lint-imports
 	$(BIN)/python scripts/import_circles.py
+	$(BIN)/python scripts/repeated_shapes.py
 
 test: $(STAMP)
 	@BIN=$(BIN) STAMP=$(STAMP) scripts/test.sh

@@ -3,8 +3,9 @@
 Run by ``make check`` (issue 28: "each change in one place"). Every line is read by Python's own tokenizer and
 normalised: a name becomes ``N``, a string ``S``, a number ``0``; keywords and punctuation stay. Blank lines,
 comments, docstrings and import statements are dropped. Two places repeat each other when they share
-``RUN`` consecutive normalised lines that say something (a line of only punctuation and keywords, such as ``)``
-or ``],`` or ``else:``, may stand in the run but does not count toward it). A pair is two files (or two parts of
+``RUN`` consecutive normalised lines that say something: a line with a name in it. A line of only punctuation,
+keywords and literals (``)``, ``],``, ``else:``, ``"taikai.web",`` in a list of strings: data, not logic) may
+stand in the run but does not count toward it. A pair is two files (or two parts of
 one file that do not overlap) sharing at least one such run, counted once however many runs they share.
 
 A run that stands in more than ``TOO_COMMON`` places is a form of the language, not something to fold (the
@@ -32,14 +33,14 @@ TOO_COMMON = 8  # a run standing in more places than this is an idiom and is lef
 # Lower it when a change folds more; a change that repeats itself fails here and names the pairs it added.
 CEILING = 82
 
-_THIN = frozenset(keyword.kwlist) | frozenset("()[]{},:;.=") | {"->", "**", "*"}
+DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "src" / "taikai"
 
 
 @dataclass(frozen=True)
 class Line:
     number: int  # the line in the file where it starts
     shape: str  # the normalised text
-    counts: bool  # says something (not only punctuation and keywords)
+    counts: bool  # says something: names a thing (not only punctuation, keywords and literals)
 
 
 def _dropped_lines(tree: ast.Module) -> set[int]:
@@ -72,7 +73,7 @@ def shapes(source: str) -> list[Line]:
             words[row].append("0")
         elif tok.type == tokenize.OP:
             words[row].append(tok.string)
-    return [Line(row, " ".join(w), any(x not in _THIN for x in w)) for row, w in sorted(words.items()) if w]
+    return [Line(row, " ".join(w), "N" in w) for row, w in sorted(words.items()) if w]
 
 
 @dataclass
@@ -118,7 +119,7 @@ def pairs(root: Path) -> list[Pair]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent / "src" / "taikai")
+    parser.add_argument("--root", type=Path, default=DEFAULT_ROOT)
     parser.add_argument("--ceiling", type=int, default=CEILING)
     parser.add_argument("--top", type=int, default=20)
     args = parser.parse_args(argv)
