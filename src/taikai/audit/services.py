@@ -59,12 +59,14 @@ class Versioned(Protocol):
     version: int
 
 
-def fields_of(row: Model, names: Sequence[str]) -> dict[str, Any]:
-    """A JSON-safe snapshot of some of a row's fields, as an entry's before or after keeps them."""
+def fields_of(row: object, names: Sequence[str | tuple[str, str]]) -> dict[str, Any]:
+    """A JSON-safe snapshot of some of a row's fields, as an entry's before or after keeps them, in order: a name
+    is kept under itself, a ``(key, attribute)`` pair under its key (``("player", "player_id")``)."""
     out: dict[str, Any] = {}
     for name in names:
-        value = getattr(row, name)
-        out[name] = value.isoformat() if hasattr(value, "isoformat") else value
+        key, attribute = (name, name) if isinstance(name, str) else name
+        value = getattr(row, attribute)
+        out[key] = value.isoformat() if hasattr(value, "isoformat") else value
     return out
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
+from taikai.audit.services import AuditActor, fields_of, record
 from taikai.cards import limits
 from taikai.cards.models import ImportRecord
 from taikai.cards.sources import CardSourceError
@@ -31,14 +33,39 @@ class Counts:
 
 def summary(record: ImportRecord) -> dict[str, Any]:
     """The audit entry's ``after``: what the import changed, from where, and what its file is as of."""
-    return {
-        "source": record.source,
-        "created": record.created,
-        "updated": record.updated,
-        "unchanged": record.unchanged,
-        "skipped_as_older": record.skipped,
-        **record.summary,
-    }
+    counts = fields_of(record, ["source", "created", "updated", "unchanged", ("skipped_as_older", "skipped")])
+    return {**counts, **record.summary}
+
+
+def log_import(
+    kind: str,
+    action: str,
+    source: str,
+    digest: str,
+    edition: date | None,
+    *,
+    actor: AuditActor | None,
+    counts: Counts,
+    read: int,
+    details: dict[str, Any],
+) -> ImportRecord:
+    """An import's record and its audit entry, inside the import's transaction: the file it came from, the file's
+    SHA-256 (``digest``) and what the file is as of; ``read``: how many cards or lists it held (those neither
+    added, changed nor skipped were unchanged)."""
+    row = ImportRecord.objects.create(
+        kind=kind,
+        source=source[:1000],
+        sha256=digest,
+        actor=actor.audit_user() if actor is not None else None,
+        created=counts.created,
+        updated=counts.updated,
+        skipped=counts.skipped,
+        unchanged=read - counts.created - counts.updated - counts.skipped,
+        edition=edition,
+        summary=details,
+    )
+    record(action, actor=actor, obj=row, after=summary(row))
+    return row
 
 
 def within_limits(check: Any, value: Any, label: str) -> None:

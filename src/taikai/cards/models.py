@@ -43,15 +43,7 @@ class Card(models.Model):
         super().save(*args, **kwargs)  # the name table cached by taikai.cards.index is dropped (cards/apps.py)
 
     def facts(self) -> core.CardFacts:
-        return core.CardFacts(
-            passcode=self.passcode,
-            alias=self.alias,
-            type=self.type,
-            ot=self.ot,
-            ocg_date=self.ocg_date,
-            name_en=self.name_en,
-            name_ja=self.name_ja,
-        )
+        return core.CardFacts.of(self)
 
 
 class Banlist(models.Model):

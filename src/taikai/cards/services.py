@@ -19,14 +19,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from taikai.audit import services as audit
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import AuditActor
 from taikai.cards import editions, limits
 from taikai.cards.check import DeckCheck, ResolvedDeck, check_resolved, resolve_deck_text
 from taikai.cards.editions import Dating
 from taikai.cards.formats import DeckFormatError
-from taikai.cards.importing import Counts, sha256, summary, within_limits
+from taikai.cards.importing import Counts, log_import, sha256, within_limits
 from taikai.cards.index import CardIndex
 from taikai.cards.lflist import ParsedList
 from taikai.cards.models import Banlist, Card, ImportRecord
@@ -138,26 +137,17 @@ def import_cards(
             )
             if progress:
                 progress(min(start + _BATCH, total), total)
-        record = ImportRecord.objects.create(
-            kind=ImportRecord.Kind.CARDS,
-            source=source[:1000],
-            sha256=sha256,
-            actor=actor.audit_user() if actor is not None else None,
-            created=counts.created,
-            updated=counts.updated,
-            skipped=counts.skipped,
-            unchanged=len(cards) - counts.created - counts.updated - counts.skipped,
-            edition=edition,
-            summary={
-                "format": fmt,
-                "cards": len(cards),
-                "in_database": Card.objects.count(),
-                "not_in_file": not_in_file,
-                **dating.as_dict(),
-            },
+        details = {
+            "format": fmt,
+            "cards": len(cards),
+            "in_database": Card.objects.count(),
+            "not_in_file": not_in_file,
+            **dating.as_dict(),
+        }
+        kind = ImportRecord.Kind.CARDS
+        return log_import(
+            kind, CARDS_IMPORTED, source, sha256, edition, actor=actor, counts=counts, read=len(cards), details=details
         )
-        audit.record(CARDS_IMPORTED, actor=actor, obj=record, after=summary(record))
-    return record
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from taikai.audit.services import AuditActor
 from taikai.cards import editions, limits
 from taikai.cards.editions import Dating
 from taikai.cards.formats import DeckFormatError, decode_bytes
-from taikai.cards.importing import Counts, sha256, summary, within_limits
+from taikai.cards.importing import Counts, log_import, sha256, within_limits
 from taikai.cards.lflist import LflistError, LflistFile, ParsedList, list_date, read_lflist, squash
 from taikai.cards.models import Banlist, BanlistEntry, ImportRecord
 from taikai.db.heavy import require_outside_write
@@ -43,20 +43,12 @@ def import_banlists(
         counts = Counts()
         reports = [_import_list(parsed, source, allow_older, counts) for parsed in lists]
         dates = [p.edition or list_date(p.name) for p in lists]
-        record = ImportRecord.objects.create(
-            kind=ImportRecord.Kind.BANLIST,
-            source=source[:1000],
-            sha256=sha256,
-            actor=actor.audit_user() if actor is not None else None,
-            created=counts.created,
-            updated=counts.updated,
-            skipped=counts.skipped,
-            unchanged=len(lists) - counts.created - counts.updated - counts.skipped,
-            edition=max((d for d in dates if d is not None), default=None),
-            summary={"lists": [p.name for p in lists], "warnings": warnings or [], "list_reports": reports},
+        details = {"lists": [p.name for p in lists], "warnings": warnings or [], "list_reports": reports}
+        edition = max((d for d in dates if d is not None), default=None)
+        kind, read = ImportRecord.Kind.BANLIST, len(lists)
+        return log_import(
+            kind, BANLIST_IMPORTED, source, sha256, edition, actor=actor, counts=counts, read=read, details=details
         )
-        audit.record(BANLIST_IMPORTED, actor=actor, obj=record, after=summary(record))
-    return record
 
 
 _MAX_CHANGES = 500  # entries named per list in the record (two OCG lists differ by a few dozen)

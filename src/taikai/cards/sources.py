@@ -39,15 +39,7 @@ class CardData:
     name_ja: str = ""
 
     def facts(self) -> core.CardFacts:
-        return core.CardFacts(
-            passcode=self.passcode,
-            alias=self.alias,
-            type=self.type,
-            ot=self.ot,
-            ocg_date=self.ocg_date,
-            name_en=self.name_en,
-            name_ja=self.name_ja,
-        )
+        return core.CardFacts.of(self)
 
     def merged(self, other: CardData) -> CardData:
         """``other``'s non-empty values over this one's (later files win, empty names never erase)."""

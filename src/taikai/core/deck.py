@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
+from typing import Any
 
 from taikai.core.problems import Problem
 from taikai.core.ruleset import DeckRules, Ruleset
@@ -74,6 +75,11 @@ class CardFacts:
     name_en: str = ""
     name_ja: str = ""
 
+    @classmethod
+    def of(cls, card: Any) -> CardFacts:
+        """The facts of any card record that names them alike (a card file's record, the card table's row)."""
+        return cls(**{name: getattr(card, name) for name in _FACT_NAMES})
+
     @property
     def kinds(self) -> frozenset[str]:
         return frozenset(kind for kind, bit in _KIND_BITS if self.type & bit)
@@ -101,6 +107,9 @@ class CardFacts:
         if lang == "ja":
             return self.name_ja or self.name_en
         return self.name_en or self.name_ja
+
+
+_FACT_NAMES = tuple(f.name for f in fields(CardFacts))
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,23 @@ class EventDecks(models.Model):
     version = models.PositiveIntegerField(default=0)
 
 
-class DeckRegistration(models.Model):
+class _Sections:
+    """What a kept list offers, registered or rejected: its three sections (passcodes) as one ``Deck``."""
+
+    main: list[int]
+    extra: list[int]
+    side: list[int]
+
+    @property
+    def deck(self) -> Deck:
+        return Deck(tuple(self.main), tuple(self.extra), tuple(self.side))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.deck.counts()
+
+
+class DeckRegistration(_Sections, models.Model):
     class Format(models.TextChoices):
         TEXT = "text", _("Text deck sheet")
         YDK = "ydk", _(".ydk file")
@@ -66,16 +82,8 @@ class DeckRegistration(models.Model):
     def __str__(self) -> str:
         return f"{self.player} v{self.version}"
 
-    @property
-    def deck(self) -> Deck:
-        return Deck(tuple(self.main), tuple(self.extra), tuple(self.side))
 
-    @property
-    def counts(self) -> dict[str, int]:
-        return self.deck.counts()
-
-
-class RejectedDeckList(models.Model):
+class RejectedDeckList(_Sections, models.Model):
     """A list sent while a legal list was registered that did not pass the deck check (不受理).
 
     Kept with its problems so the player and the judges see what was sent and why it was not accepted;
@@ -111,14 +119,6 @@ class RejectedDeckList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} rejected over v{self.registration_version}"
-
-    @property
-    def deck(self) -> Deck:
-        return Deck(tuple(self.main), tuple(self.extra), tuple(self.side))
-
-    @property
-    def counts(self) -> dict[str, int]:
-        return self.deck.counts()
 
 
 class DeckArchetype(models.Model):

@@ -342,6 +342,20 @@ def current_match(player: Player) -> Match | None:
     return tables.filter(models.Q(player_a=player) | models.Q(player_b=player)).first()
 
 
+def bye(rnd: Round, table: int, player_id: int | str, **fields: Any) -> Match:
+    """A bye at ``table`` (not saved yet): a confirmed win for its one player, reported by the pairing itself."""
+    return Match(
+        round=rnd,
+        table=table,
+        player_a_id=player_id,
+        is_bye=True,
+        status=Match.Status.CONFIRMED,
+        result="a",
+        basis="bye",
+        **fields,
+    )
+
+
 def create_round(*, pairing_input: dict[str, Any], pairing_report: list[Any] | None = None, **fields: Any) -> Round:
     """A new round with its stored pairing input and report (call inside the service's transaction)."""
     rnd = Round.objects.create(**fields)

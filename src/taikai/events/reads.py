@@ -43,8 +43,12 @@ def _player_and_event(vendor: str) -> tuple[Reader, str]:
 def player_by_token_hash(token_hash: str) -> Player | None:
     """``Player.objects.select_related("event").defer(<the event's documents>).filter(access_token_hash=...)
     .first()``."""
-    reader, sql = _player_and_event(connections["default"].vendor)
-    rows = reader.fetch(sql, [token_hash])
+    return _player_with_event(*_player_and_event(connections["default"].vendor), token_hash)
+
+
+def _player_with_event(reader: Reader, sql: str, key: object) -> Player | None:
+    """The one player ``sql`` reads with their event, the event attached as the ORM attaches it."""
+    rows = reader.fetch(sql, [key])
     if not rows:
         return None
     player, event = rows[0]
@@ -129,14 +133,7 @@ def locked_player(player_id: int) -> Player | None:
     """``Player.objects.select_for_update(of=("self",)).select_related("event").defer(<the event's documents>)
     .filter(pk=...).first()``: the player's row locked (not the event's), inside the caller's transaction."""
     _require_transaction()
-    reader, sql = _locked_player(connections["default"].vendor)
-    rows = reader.fetch(sql, [player_id])
-    if not rows:
-        return None
-    player, event = rows[0]
-    assert isinstance(player, Player) and isinstance(event, Event)
-    player.event = event
-    return player
+    return _player_with_event(*_locked_player(connections["default"].vendor), player_id)
 
 
 @cache

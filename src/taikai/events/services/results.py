@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record
 from taikai.core import match_json, penalty_duels
 from taikai.core.match_json import RecordFormatError
 from taikai.db import rows as db_rows
@@ -66,14 +66,8 @@ def keeps_penalty_duels(m: Match, data: ResultInput) -> None:
 
 
 def _snapshot(m: Match) -> dict[str, Any]:
-    return {
-        "status": m.status,
-        "result": m.result,
-        "record": m.record,
-        "basis": m.basis,
-        "duels": [m.duel_wins_a, m.duel_wins_b, m.duel_draws],
-        "ruling": m.ruling,
-    }
+    duels = [m.duel_wins_a, m.duel_wins_b, m.duel_draws]
+    return {**fields_of(m, ["status", "result", "record", "basis"]), "duels": duels, "ruling": m.ruling}
 
 
 def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str, ruling: str = "") -> None:

@@ -18,7 +18,7 @@ from taikai.core.pairing.types import PairingError
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player, Round, create_round
+from taikai.events.models import Event, Match, Player, Round, bye, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services import engine, round_plan
 from taikai.events.services.history import current_sheet, round_facts
@@ -134,18 +134,7 @@ def _create_matches(
     rows = []
     for number, (a, b) in enumerate(tables, start=first_table):
         if b is None:
-            rows.append(
-                Match(
-                    round=rnd,
-                    table=number,
-                    player_a_id=a,
-                    is_bye=True,
-                    status=Match.Status.CONFIRMED,
-                    result="a",
-                    basis="bye",
-                    manual=manual,
-                )
-            )
+            rows.append(bye(rnd, number, a, manual=manual))
         else:
             rows.append(Match(round=rnd, table=number, player_a_id=a, player_b_id=b, manual=manual))
     Match.objects.bulk_create(rows)

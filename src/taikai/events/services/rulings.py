@@ -161,10 +161,18 @@ def _to_decide(m: Match, by: Actor, kept: list[Any], undo: _Undo, why: str, noti
     """The overturn changes no result by itself: the penalty duel is no longer a fixed fact, the judges' queue
     is asked to decide, and both players are told (inside the caller's transaction)."""
     old = snapshot(m)
-    m.penalty_duels, m.version = kept, m.version + 1
-    m.save(update_fields=["penalty_duels", "version"])
-    record(actions.RESULT_TO_DECIDE, actor=by, event_id=m.round.event_id, obj=m, before=old, after=snapshot(m),
-           penalty=undo.penalty, how=undo.how)  # fmt: skip
+    m.penalty_duels = kept
+    save_and_log(
+        m,
+        actions.RESULT_TO_DECIDE,
+        actor=by,
+        event_id=m.round.event_id,
+        fields=["penalty_duels"],
+        before=old,
+        after=snapshot(m),
+        penalty=undo.penalty,
+        how=undo.how,
+    )
     send_on_commit(
         signals.result_needs_decision,
         sender=Match,
@@ -200,18 +208,18 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: 
     old = snapshot(m)
     m.status, m.record, m.result = before.get("status") or Match.Status.PENDING, before.get("record"), ""
     m.duel_wins_a = m.duel_wins_b = m.duel_draws = 0
-    m.basis, m.penalty_duels, m.version, m.ruling = "", kept, m.version + 1, ""
+    m.basis, m.penalty_duels, m.ruling = "", kept, ""
     if m.status != Match.Status.PENDING:
         m.result, m.basis = before.get("result", ""), before.get("basis", "")
         m.ruling = before.get("ruling", "")
         m.duel_wins_a, m.duel_wins_b = before.get("duel_wins_a", 0), before.get("duel_wins_b", 0)
         m.duel_draws = before.get("duel_draws", 0)
-    m.save(update_fields=[*MATCH_FIELDS, "version"])
-    record(
+    save_and_log(
+        m,
         actions.RESULT_REOPENED,
         actor=by,
         event_id=m.round.event_id,
-        obj=m,
+        fields=MATCH_FIELDS,
         before=old,
         after=snapshot(m),
         penalty=undo.penalty,

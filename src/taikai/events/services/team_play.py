@@ -16,7 +16,7 @@ from taikai.core.sheet import pairing_input
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Round, TeamMatch, create_round
+from taikai.events.models import Event, Match, Round, TeamMatch, bye, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services.history import team_sheet
 
@@ -66,17 +66,7 @@ def pair_team_round(event: Event, by: Actor, number: int, seed: int | None = Non
         table += 1
         tm = TeamMatch.objects.create(round=rnd, table=table, team_a_id=team_id, result="bye")
         for pid, seat_name in zip(members[team_id], event.ruleset.team.seats, strict=True):
-            Match.objects.create(
-                round=rnd,
-                table=table,
-                seat=seat_name,
-                team_match=tm,
-                player_a_id=pid,
-                is_bye=True,
-                status=Match.Status.CONFIRMED,
-                result="a",
-                basis="bye",
-            )
+            bye(rnd, table, pid, seat=seat_name, team_match=tm).save(force_insert=True)
     record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, seed=seed, teams=True)
     return rnd
 

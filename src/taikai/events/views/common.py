@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 
 from taikai.events.actors import Staff
@@ -106,3 +106,14 @@ def attempt(request: HttpRequest, call: Callable[[], T], done: str | Callable[[T
     if done:
         messages.success(request, done(answer) if callable(done) else done)
     return True
+
+
+def confirm_then(
+    request: HttpRequest, event: Event, ask: Ask, call: Callable[[], object], done: str, *, after: str = ""
+) -> HttpResponse:
+    """The confirm-page pattern whole: the page asking ``ask`` until the POST is confirmed, then the service call.
+    A refusal is shown in words back at ``ask.cancel``; success says ``done``, at ``after`` when given."""
+    if (page := confirmation(request, event, ask)) is not None:
+        return page
+    went = attempt(request, call, done)
+    return HttpResponseRedirect(after if went and after else ask.cancel)

@@ -18,7 +18,7 @@ from taikai.events.round_names import round_name
 from taikai.events.services import clock as clock_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import rounds as round_services
-from taikai.events.views.common import Ask, attempt, confirmation, error_text, flash_error, staff_view
+from taikai.events.views.common import Ask, confirm_then, error_text, flash_error, staff_view
 from taikai.events.views.public import pairing_rows
 
 
@@ -115,15 +115,14 @@ def round_repair(request: HttpRequest, event: Event, number: int) -> HttpRespons
         keep={"version": state.version},
         items=[_table_words(m) for m in manual],
     )
-    if (page := confirmation(request, event, ask)) is not None:
-        return page
     version = request.POST.get("version", "")
-    attempt(
+    return confirm_then(
         request,
+        event,
+        ask,
         lambda: pairing_edits.repair_round(rnd, by=Staff(request.user), version=version),
         _("The round was paired again."),
     )
-    return redirect("round_detail", event_id=event.pk, number=number)
 
 
 def duration_words(seconds: int) -> str:
@@ -156,15 +155,15 @@ def round_undo(request: HttpRequest, event: Event, number: int) -> HttpResponse:
         button=_("Undo the round"),
         cancel=reverse("round_detail", args=[event.pk, number]),
     )
-    if (page := confirmation(request, event, ask)) is not None:
-        return page
-    if attempt(
+    done = _("Round %(n)d was undone.") % {"n": number}
+    return confirm_then(
         request,
+        event,
+        ask,
         lambda: round_services.undo_round(rnd, by=Staff(request.user)),
-        _("Round %(n)d was undone.") % {"n": number},
-    ):
-        return redirect("event_console", event_id=event.pk)
-    return redirect("round_detail", event_id=event.pk, number=number)
+        done,
+        after=reverse("event_console", args=[event.pk]),
+    )
 
 
 @staff_view
@@ -229,14 +228,13 @@ def cut_decline(request: HttpRequest, event: Event, player_id: int) -> HttpRespo
         button=_("Record the decline"),
         cancel=reverse("event_console", args=[event.pk]),
     )
-    if (page := confirmation(request, event, ask)) is not None:
-        return page
-    attempt(
+    return confirm_then(
         request,
+        event,
+        ask,
         lambda: round_services.decline_top_cut(player, by=Staff(request.user)),
         _("%(name)s declined; the next player moves up.") % {"name": player.name},
     )
-    return redirect("event_console", event_id=event.pk)
 
 
 @staff_view

@@ -19,7 +19,7 @@ from taikai.events.models import Event, Player
 from taikai.events.services import links
 from taikai.events.services.links import SlipRun
 from taikai.events.venue import venue_known, venue_url
-from taikai.events.views.common import Ask, attempt, confirmation, flash_error, staff_view
+from taikai.events.views.common import Ask, confirm_then, confirmation, flash_error, staff_view
 
 
 @staff_view
@@ -119,15 +119,9 @@ def player_revoke(request: HttpRequest, event: Event, player_id: int) -> HttpRes
         button=_("Revoke the link"),
         cancel=reverse("players", args=[event.pk]),
     )
-    if (page := confirmation(request, event, ask)) is not None:
-        return page
     # a floor judge's confirmed revoke: refused in words, not a server error
-    attempt(
-        request,
-        lambda: links.revoke_access(player, by=Staff(request.user)),
-        _("The personal link of %(name)s no longer works.") % {"name": player.name},
-    )
-    return redirect("players", event_id=event.pk)
+    done = _("The personal link of %(name)s no longer works.") % {"name": player.name}
+    return confirm_then(request, event, ask, lambda: links.revoke_access(player, by=Staff(request.user)), done)
 
 
 def slips_page(

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record
 from taikai.core import extension
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
@@ -25,13 +25,7 @@ FIELDS = ["status", "taken_by_id", "ruling"]
 
 
 def _state(call: JudgeCall) -> dict[str, Any]:
-    return {
-        "status": call.status,
-        "taken_by": call.taken_by_id,
-        "ruling": call.ruling,
-        "ruling_seconds": call.ruling_seconds,
-        "extended_seconds": call.extended_seconds,
-    }
+    return fields_of(call, ["status", ("taken_by", "taken_by_id"), "ruling", "ruling_seconds", "extended_seconds"])
 
 
 def _table(event: Event, table: Any) -> tuple[int, Match | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from taikai.audit.services import fields_of
 from taikai.events.models import Event, Match, current_match, current_round
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.judging.models import Penalty
@@ -41,17 +42,20 @@ def penalty_rules(event: Event) -> Any:
 
 def penalty_state(p: Penalty) -> dict[str, Any]:
     """What the log keeps of a penalty (its issue, its effects landing, its withdrawal)."""
-    return {
-        "player": p.player_id,
-        "card_game_id": p.card_game_id,
-        "infraction": p.infraction,
-        "rung": p.rung,
-        "default_rung": p.default_rung,
-        "downgrade_steps": p.downgrade_steps,
-        "prize_loss": p.prize_loss,
-        "effects": p.effects,
-        "overturned": p.overturned,
-        "lands_on": p.lands_on,  # PEN-1: the judge's choice, or the rule's default
-        "match": p.match_id,
-        "waiting_for_next_match": p.waiting_for_next_match,
-    }
+    return fields_of(p, _PENALTY_FIELDS)
+
+
+_PENALTY_FIELDS: list[str | tuple[str, str]] = [
+    ("player", "player_id"),
+    "card_game_id",
+    "infraction",
+    "rung",
+    "default_rung",
+    "downgrade_steps",
+    "prize_loss",
+    "effects",
+    "overturned",
+    "lands_on",  # PEN-1: the judge's choice, or the rule's default
+    ("match", "match_id"),
+    "waiting_for_next_match",
+]
