@@ -1,4 +1,4 @@
-"""scripts/repeated_shapes.py, run by ``make check``: it counts a repeat planted in a tree and fails above its ceiling."""
+"""scripts/repeated_shapes.py (run by ``make check``) counts a repeat planted in a tree and fails above its ceiling."""
 
 from __future__ import annotations
 

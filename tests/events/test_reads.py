@@ -20,8 +20,8 @@ from taikai.events.models import Event, Match, Player
 from taikai.events.services import links
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services.links import _hash_token
 from taikai.events.services.result_input import ResultInput
+from taikai.security.hashers import hash_token
 from tests.events.conftest import make_event
 
 pytestmark = pytest.mark.django_db
@@ -49,9 +49,9 @@ def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any
     player = event.players.order_by("id").first()
     assert player is not None
     token = links.issue_access(player, by=Staff(organizer))
-    orm = Player.objects.select_related("event").get(access_token_hash=_hash_token(token))
+    orm = Player.objects.select_related("event").get(access_token_hash=hash_token(token))
     with CaptureQueriesContext(connection) as read:
-        mine = reads.player_by_token_hash(_hash_token(token))
+        mine = reads.player_by_token_hash(hash_token(token))
     assert mine is not None and len(read.captured_queries) == 1
     assert _fields(mine) == _fields(orm)
     assert mine.event.get_deferred_fields() == {"ruleset_document", "banlist_entries"}  # a deck check's, not a report's
@@ -60,7 +60,7 @@ def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any
     assert mine.event.ruleset == orm.event.ruleset and mine.event.created_at.tzinfo is not None
     assert mine.event.ruleset_document == orm.event.ruleset_document  # loaded on first use
     assert mine.event.banlist_entries == orm.event.banlist_entries
-    assert reads.player_by_token_hash(_hash_token("not-a-token")) is None
+    assert reads.player_by_token_hash(hash_token("not-a-token")) is None
 
 
 def test_a_table_read_for_a_result_is_the_orms_table_round_and_players(organizer: Any) -> None:

@@ -28,16 +28,20 @@ _EVENT_DEFERRED = ("ruleset_document", "banlist_entries")
 _EVENT = tuple(f.name for f in Event._meta.concrete_fields if f.name not in _EVENT_DEFERRED)
 
 
-@cache
-def _player_and_event(vendor: str) -> tuple[Reader, str]:
+def _player_joined(by: str = "", lock: str = "") -> tuple[Reader, str]:
+    """The statement reading one player (by the field ``by``, the key by default) with their event."""
     player, event = Columns(Player, "p"), Columns(Event, "e", _EVENT)
     reader = Reader([player, event])
     sql = (
         f"SELECT {reader.select()} FROM {player.table()}"
-        f" INNER JOIN {event.table()} ON {_key(event)} = {_key(player, 'event')}"
-        f" WHERE {_key(player, 'access_token_hash')} = %s"
+        f" INNER JOIN {event.table()} ON {_key(event)} = {_key(player, 'event')} WHERE {_key(player, by)} = %s{lock}"
     )
     return reader, sql
+
+
+@cache
+def _player_and_event(vendor: str) -> tuple[Reader, str]:
+    return _player_joined("access_token_hash")
 
 
 def player_by_token_hash(token_hash: str) -> Player | None:
@@ -111,8 +115,6 @@ def locked_match(match_id: int) -> Match | None:
 
 @cache
 def _locked_player(vendor: str) -> tuple[Reader, str]:
-    player, event = Columns(Player, "p"), Columns(Event, "e", _EVENT)
-    reader = Reader([player, event])
     features = connections["default"].features
     lock = ""
     if features.has_select_for_update:
@@ -121,12 +123,7 @@ def _locked_player(vendor: str) -> tuple[Reader, str]:
             if features.has_select_for_update_of
             else " FOR UPDATE"
         )
-    sql = (
-        f"SELECT {reader.select()} FROM {player.table()}"
-        f" INNER JOIN {event.table()} ON {_key(event)} = {_key(player, 'event')}"
-        f" WHERE {_key(player)} = %s{lock}"
-    )
-    return reader, sql
+    return _player_joined(lock=lock)
 
 
 def locked_player(player_id: int) -> Player | None:
