@@ -298,16 +298,9 @@ def run(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     # The hostile webhook receivers listen on this machine: internal destinations are refused unless allowed.
     os.environ.setdefault("TAIKAI_WEBHOOK_ALLOW", "127.0.0.1")
-    from taikai.bench._live import postgres_reachable
-    from taikai.bench.event import PG_URL
+    from taikai.bench.databases import per_database
 
-    rows = []
-    for vendor in args.db.split(","):
-        if vendor == "postgresql" and not postgres_reachable(PG_URL):
-            print(f"PostgreSQL not reachable at {PG_URL}: skipped\n")
-            continue
-        rows.append(_bench_database(vendor, args))
-    _print(rows, args)
+    _print(per_database(args.db, lambda vendor: _bench_database(vendor, args)), args)
 
 
 if __name__ == "__main__":

@@ -151,15 +151,9 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--rates", default="100,200,300,500,700,1000")
     parser.add_argument("--db", default="sqlite,postgresql")
     args = parser.parse_args(argv)
-    from taikai.bench._live import postgres_reachable
-    from taikai.bench.event import PG_URL
+    from taikai.bench.databases import per_database
 
-    rows = []
-    for vendor in args.db.split(","):
-        if vendor == "postgresql" and not postgres_reachable(PG_URL):
-            print(f"PostgreSQL not reachable at {PG_URL}: skipped\n")
-            continue
-        rows.append(_bench_database(vendor, args))
+    rows = per_database(args.db, lambda vendor: _bench_database(vendor, args))
     if rows:
         top = max(_rates(args.rates))
         _print_check(_client_check([top, 2 * top], rows[0]["size"], args.seconds), rows[0]["size"], args)

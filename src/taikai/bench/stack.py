@@ -162,17 +162,10 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--profile", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)
-    from taikai.bench._live import postgres_reachable
-    from taikai.bench.event import PG_URL
+    from taikai.bench.databases import per_database
 
     os.environ["TAIKAI_BENCH_ENDPOINTS"] = "1"  # the servers started below mount the no-op and bare endpoints
-    results = []
-    for vendor in args.db.split(","):
-        if vendor == "postgresql" and not postgres_reachable(PG_URL):
-            print(f"PostgreSQL not reachable at {PG_URL}: skipped\n")
-            continue
-        results.append(_bench(vendor, args))
-    _print(results, args)
+    _print(per_database(args.db, lambda vendor: _bench(vendor, args)), args)
 
 
 if __name__ == "__main__":

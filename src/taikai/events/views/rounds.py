@@ -44,8 +44,7 @@ def round_pair(request: HttpRequest, event: Event) -> HttpResponse:
 
 @staff_view
 def round_detail(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    rnd = get_object_or_404(Round, event=event, number=number)
-    matches = list(rnd.matches.select_related("player_a", "player_b"))
+    rnd, matches, shown = _round_tables(event, number)
     for m in matches:
         m.extension_text = duration_words(m.extension_seconds)  # type: ignore[attr-defined]
     clock = clock_services.round_clock(rnd)
@@ -54,10 +53,7 @@ def round_detail(request: HttpRequest, event: Event, number: int) -> HttpRespons
         request,
         "events/round.html",
         {
-            "event": event,
-            "round": rnd,
-            "matches": [m for m in matches if not m.is_bye],
-            "byes": [m for m in matches if m.is_bye],
+            **shown,
             "clock": clock,
             "remaining_minutes": int(clock.remaining // 60),
             "can_undo": rnd.number == len(event.rounds.all())
@@ -192,20 +188,17 @@ def round_time(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 @staff_view
 def round_print(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The pairings to print and pin up: by table, and by name in あいうえお order, without the site's menus."""
+    _, matches, shown = _round_tables(event, number)
+    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
+    return render(request, "events/round_print.html", {**shown, "by_name": by_name})
+
+
+def _round_tables(event: Event, number: int) -> tuple[Round, list[Match], dict[str, object]]:
+    """Round ``number``, its tables, and what each page of the round shows of them: the tables played, the byes."""
     rnd = get_object_or_404(Round, event=event, number=number)
     matches = list(rnd.matches.select_related("player_a", "player_b"))
-    by_name = sorted(pairing_rows(matches), key=lambda r: r["kana"])  # type: ignore[arg-type, return-value]
-    return render(
-        request,
-        "events/round_print.html",
-        {
-            "event": event,
-            "round": rnd,
-            "matches": [m for m in matches if not m.is_bye],
-            "byes": [m for m in matches if m.is_bye],
-            "by_name": by_name,
-        },
-    )
+    played, byes = [m for m in matches if not m.is_bye], [m for m in matches if m.is_bye]
+    return rnd, matches, {"event": event, "round": rnd, "matches": played, "byes": byes}
 
 
 @staff_view

@@ -111,17 +111,30 @@ def start(
     return run
 
 
+def _judged_table(run: TimeProcedureRun, by: Actor) -> Match:
+    """The procedure's table, with its event; only a judge of the event goes on."""
+    match = Match.objects.select_related("round__event").get(pk=run.match_id)
+    require_judge(by, match.round.event)
+    return match
+
+
+def _locked_open(run: TimeProcedureRun) -> TimeProcedureRun:
+    """The run read again under its lock, refused once it entered the table's result (then a change is a
+    correction, END-3)."""
+    locked = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
+    if locked.result_entered:
+        raise ServiceError("procedure-done")
+    return locked
+
+
 def give(run: TimeProcedureRun, *, by: Actor, step: list[Any], enter: bool = True) -> tp.TimeProcedure:
     """One input: ["win", "A"], ["draw"], ["turn_end"], ["life_points", a, b], ["first_player", "B"].
     ``enter=False``: a step that decides the match waits for the judge's confirmation (``enter_decided``)."""
-    match = Match.objects.select_related("round__event").get(pk=run.match_id)
-    require_judge(by, match.round.event)
+    match = _judged_table(run, by)
     if not step or step[0] not in INPUTS:
         raise ServiceError("bad-choice", field="input", value=step[0] if step else "")
     with transaction.atomic():
-        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
-        if run.result_entered:
-            raise ServiceError("procedure-done")
+        run = _locked_open(run)
         try:
             proc = _step(replay(run, match), step)
         except (tp.TimeProcedureError, MatchRecordError) as exc:
@@ -139,12 +152,9 @@ def give(run: TimeProcedureRun, *, by: Actor, step: list[Any], enter: bool = Tru
 def enter_decided(run: TimeProcedureRun, *, by: Actor) -> Match:
     """The judge confirms the result the procedure reached: it becomes the table's result (TIME-E-6, TIME-S-7).
     Refused while the procedure is still going on, or once its result is in."""
-    match = Match.objects.select_related("round__event").get(pk=run.match_id)
-    require_judge(by, match.round.event)
+    match = _judged_table(run, by)
     with transaction.atomic():
-        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
-        if run.result_entered:
-            raise ServiceError("procedure-done")
+        run = _locked_open(run)
         if replay(run, match).phase is not tp.Phase.DONE:
             raise ServiceError("procedure-not-done")
         _finish_if_done(run, match, by)
@@ -160,13 +170,10 @@ def penalty_duel_loss(run: TimeProcedureRun, *, by: Actor, loser: str) -> int:
     """A duel-loss penalty lands on the duel being played under time (PEN-1, INF-20): one more step of the
     procedure, judged with the time state. Returns the step's index (to take it back if the penalty is
     overturned). Called by the penalties service, inside its transaction."""
-    match = Match.objects.select_related("round__event").get(pk=run.match_id)
-    require_judge(by, match.round.event)
+    match = _judged_table(run, by)
     step = [PENALTY, loser]
     with transaction.atomic():
-        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
-        if run.result_entered:
-            raise ServiceError("procedure-done")
+        run = _locked_open(run)
         try:
             _step(replay(run, match), step)
         except (tp.TimeProcedureError, MatchRecordError) as exc:
@@ -206,12 +213,9 @@ def close(match: Match, *, by: Actor) -> None:
 def undo(run: TimeProcedureRun, *, by: Actor) -> TimeProcedureRun | None:
     """Take back the judge's last input (a mis-tap); with none left, take back the start itself. Audited with
     the step taken back. Once the procedure has entered the table's result, a change is a correction (END-3)."""
-    match = Match.objects.select_related("round__event").get(pk=run.match_id)
-    require_judge(by, match.round.event)
+    match = _judged_table(run, by)
     with transaction.atomic():
-        run = TimeProcedureRun.objects.select_for_update().get(pk=run.pk)
-        if run.result_entered:
-            raise ServiceError("procedure-done")
+        run = _locked_open(run)
         if run.inputs:
             step = run.inputs[-1]
             run.inputs = run.inputs[:-1]
