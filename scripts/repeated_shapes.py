@@ -29,9 +29,9 @@ from pathlib import Path
 
 RUN = 6  # lines that say something, in a row, before two places count as repeating each other
 TOO_COMMON = 8  # a run standing in more places than this is an idiom and is left out
-# Measured on 2026-12-02 over this tree (branch dups, after the folds of issue 28 items 5 and 8): 79 pairs.
-# Lower it when a change folds more; a change that repeats itself fails here and names the pairs it added.
-CEILING = 82
+# Measured on 2026-12-02 over this tree (branch dups, after the folds of issue 28 items 5 and 8): 190 pairs (204
+# before them). Lower it when a change folds more; a change that repeats itself fails here, naming the top pairs.
+CEILING = 192
 
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "src" / "taikai"
 

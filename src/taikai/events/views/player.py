@@ -33,7 +33,7 @@ from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.services.result_form import form_values, result_form
 from taikai.events.services.result_input import ResultInput
 from taikai.events.venue import venue_url
-from taikai.events.views.common import error_text, flash_error
+from taikai.events.views.common import attempt, error_text, flash_error
 from taikai.events.views.panels import player_panels
 from taikai.events.views.penalty_words import decided_lines
 from taikai.events.views.player_finish import finish_of
@@ -277,12 +277,11 @@ def player_close_notice(request: HttpRequest, token: str, notice_id: int) -> Htt
 @require_POST
 def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
     player = _player(request, token)
-    try:
-        participation.drop_player(player, by=PlayerSelf(player))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("You have dropped from the event. Thank you for playing."))
+    attempt(
+        request,
+        lambda: participation.drop_player(player, by=PlayerSelf(player)),
+        _("You have dropped from the event. Thank you for playing."),
+    )
     return redirect("player_home", token=token)
 
 
@@ -293,12 +292,11 @@ def player_set_pin(request: HttpRequest, token: str) -> HttpResponse:
     wait = rates.take((rates.PIN_PER_PLAYER, player.pk))  # issue 16 M1: a PIN loop cannot starve writers
     if wait:
         return rates.too_many(request, wait)
-    try:
-        recovery.set_pin(player, pin=request.POST.get("pin", ""))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("PIN saved. With your Card Game ID it recovers this page."))
+    attempt(
+        request,
+        lambda: recovery.set_pin(player, pin=request.POST.get("pin", "")),
+        _("PIN saved. With your Card Game ID it recovers this page."),
+    )
     return redirect("player_home", token=token)
 
 

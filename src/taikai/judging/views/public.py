@@ -18,7 +18,7 @@ from taikai.events.actors import PlayerSelf
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, current_match
 from taikai.events.services.links import player_for_token
-from taikai.events.views.common import flash_error
+from taikai.events.views.common import attempt, flash_error
 from taikai.judging.labels import infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, player_calls
@@ -125,12 +125,11 @@ def player_call_withdraw(request: HttpRequest, token: str, call_id: int) -> Http
     """The player takes back their call (JUDGE-1) while no judge has taken it."""
     player = _player(token)
     call = get_object_or_404(JudgeCall, pk=call_id, event=player.event)
-    try:
-        player_calls.withdraw_call(call, player, by=PlayerSelf(player))
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("Your judge call was cancelled."))
+    attempt(
+        request,
+        lambda: player_calls.withdraw_call(call, player, by=PlayerSelf(player)),
+        _("Your judge call was cancelled."),
+    )
     return redirect("player_home", token=token)
 
 
@@ -144,12 +143,12 @@ def player_appeal(request: HttpRequest, token: str) -> HttpResponse:
     ]
     if request.method == "POST":
         penalty = next((p for p in penalties if str(p.pk) == request.POST.get("penalty")), None)
-        try:
-            appeals.file_appeal(player, reason=request.POST.get("reason", ""), penalty=penalty, by=PlayerSelf(player))
-        except ServiceError as exc:
-            flash_error(request, exc)
-        else:
-            messages.success(request, _("Your appeal was sent to the head judge."))
+        reason = request.POST.get("reason", "")
+        if attempt(
+            request,
+            lambda: appeals.file_appeal(player, reason=reason, penalty=penalty, by=PlayerSelf(player)),
+            _("Your appeal was sent to the head judge."),
+        ):
             return redirect("player_appeal", token=token)
     for p in penalties:
         p.rung_label = rung_label(p.rung)  # type: ignore[attr-defined]
