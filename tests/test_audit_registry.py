@@ -35,8 +35,9 @@ def _enclosing(tree: ast.AST, node: ast.AST) -> FunctionNode | None:
     return min(inner, key=lambda f: sum(1 for _ in ast.walk(f)), default=None)
 
 
-# Each writer of entries and where its action stands: record(action, ...) and save_and_log(row, action, ...).
-_WRITERS = {"record": 0, "save_and_log": 1}
+# Each writer of entries and where its action stands: record(action, ...), save_and_log(row, action, ...) and
+# log_import(kind, action, ...) (taikai.cards.importing).
+_WRITERS = {"record": 0, "save_and_log": 1, "log_import": 1}
 
 
 def _action_of(node: ast.AST) -> ast.expr | None:
@@ -49,10 +50,11 @@ def _action_of(node: ast.AST) -> ast.expr | None:
     return node.args[at] if at is not None and len(node.args) > at else None
 
 
-def _forwards(path: Path, call: ast.Call, tree: ast.AST) -> bool:
-    """save_and_log's own record(action, ...): its action is the one each caller of save_and_log names."""
+def _forwards(call: ast.Call, tree: ast.AST) -> bool:
+    """A writer's own record(action, ...) (inside save_and_log, log_import): its action is the one each caller of
+    that writer names, and those calls are scanned."""
     fn = _enclosing(tree, call)
-    return path == SRC / "audit" / "services.py" and fn is not None and fn.name == "save_and_log"
+    return fn is not None and fn.name in _WRITERS
 
 
 def _argument_at_call_sites(tree: ast.AST, fn: FunctionNode, name: str) -> Iterator[tuple[ast.expr, ast.AST]]:
@@ -103,7 +105,7 @@ def _actions_used_in_src() -> dict[str, list[str]]:
             continue
         tree = ast.parse(path.read_text("utf-8"))
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _action_of(n) is not None]
-        calls = [c for c in calls if not _forwards(path, c, tree)]
+        calls = [c for c in calls if not _forwards(c, tree)]
         if not calls:
             continue
         module = _module(path)
