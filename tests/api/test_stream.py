@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -12,11 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
-from django.db import connections
 from django.utils import timezone
 
-from taikai.api import stream
 from taikai.api.services import create_token
 from taikai.api.sse_load import run as load_run
 from taikai.events.actors import Staff
@@ -25,36 +20,15 @@ from taikai.events.services import clock as clock_services
 from taikai.events.services import registration
 from taikai.events.services import rounds as round_services
 from tests.api.conftest import make_event
+from tests.servers import serving
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def server(transactional_db: Any) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    # Each ASGI request runs in its own thread; persistent connections there would outlive the test.
-    db = connections["default"].settings_dict
-    kept_age, db["CONN_MAX_AGE"] = db["CONN_MAX_AGE"], 0
-    config = uvicorn.Config("taikai.asgi:application", host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert srv.started
-    yield f"http://127.0.0.1:{port}"
-    # Let the pollers notice their clients left and close their database connections.
-    deadline = time.monotonic() + 5
-    while any(h.tails for h in stream._hubs.values()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    srv.should_exit = True
-    thread.join(10)
-    db["CONN_MAX_AGE"] = kept_age
-    with ThreadPoolExecutor(1) as pool:  # the streams' shared sync thread keeps one connection: close it
-        pool.submit(lambda: asyncio.run(stream.shared(connections.close_all))).result()
+    with serving() as venue:
+        yield venue.url
 
 
 def _read_until(lines: Iterator[str], prefix: str) -> list[str]:

@@ -34,3 +34,24 @@ def test_same_facts_give_the_same_end_on_every_screen() -> None:
     a = clock_state(LIMIT, 1000, (Pause(1100, 1200),), now=1500)
     b = clock_state(LIMIT, 1000, (Pause(1100, 1200),), now=1700)
     assert a.ends_at == b.ends_at
+
+
+def test_time_1_the_round_clock_moves_within_the_rulesets_bound() -> None:  # TIME-1
+    from dataclasses import replace
+
+    from taikai.core.clock import remaining_problem, round_change_problem
+
+    time = builtin("dkt-2011").time
+    most = time.round_change_max_minutes * 60
+    assert time.round_change_max_minutes == 180
+    assert round_change_problem(time, most, remaining=600) is None
+    assert round_change_problem(time, -600, remaining=600) is None  # down to nothing left
+    for seconds, remaining in ((0, 600), (most + 1, 600), (-601, 600)):
+        problem = round_change_problem(time, seconds, remaining=remaining)
+        assert problem is not None and problem.code == "bad-time-change", (seconds, remaining)
+        assert problem.params["most"] == 180
+    assert remaining_problem(time, 0) is None and remaining_problem(time, most) is None
+    assert remaining_problem(time, most + 1) is not None and remaining_problem(time, -1) is not None
+    short = replace(time, round_change_max_minutes=30)
+    assert round_change_problem(short, 31 * 60, remaining=600) is not None
+    assert remaining_problem(short, 31 * 60) is not None and remaining_problem(short, 30 * 60) is None

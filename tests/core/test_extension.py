@@ -50,3 +50,14 @@ def test_time_4_nothing_or_negative_time_is_not_an_extension() -> None:  # TIME-
     for seconds in (0, -60):
         problem = extension_problem(TIME, Grant(seconds=seconds, ruling_seconds=120))
         assert problem is not None and problem.code == "bad-choice"
+
+
+def test_time_4_one_extension_is_at_most_the_rulesets_cap_even_from_the_head_judge() -> None:  # TIME-4
+    hour = TIME.extension_max_minutes * 60
+    assert TIME.extension_max_minutes == 60
+    assert extension_problem(TIME, Grant(seconds=hour, ruling_seconds=hour)) is None
+    over = extension_problem(TIME, Grant(seconds=hour + 1, ruling_seconds=2 * hour, beyond_ruling=True))
+    assert over is not None and over.code == "bad-choice" and over.params == {"field": "seconds", "value": hour + 1}
+    tighter = replace(TIME, extension_max_minutes=10)
+    assert extension_problem(tighter, Grant(seconds=11 * 60, ruling_seconds=20 * 60)) is not None
+    assert extension_problem(tighter, Grant(seconds=10 * 60, ruling_seconds=20 * 60)) is None

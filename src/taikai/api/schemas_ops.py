@@ -214,9 +214,10 @@ class RulingIn(Schema):
     extension_seconds: int = Field(
         0,
         ge=0,
-        le=3600,
+        le=86400,
         description="Time added to the table (TIME-4): only when the ruling took the ruleset's threshold or more "
-        "(CS 3.1: one minute), and at most the ruling's length unless the head judge adds it.",
+        "(CS 3.1: one minute), at most the ruling's length unless the head judge adds it, and at most the "
+        "ruleset's time.extension_max_minutes.",
     )
     reason: str = Field("", max_length=2000)
     ruling_seconds: int | None = Field(
@@ -228,7 +229,9 @@ class RulingIn(Schema):
 
 
 class ExtensionIn(Schema):
-    seconds: int = Field(..., ge=-(2**31), le=2**31, description="1-3600 (TIME-4).")
+    seconds: int = Field(
+        ..., ge=-(2**31), le=2**31, description="1 to the ruleset's time.extension_max_minutes × 60 (TIME-4)."
+    )
     reason: str = Field(..., max_length=2000)
     call: str | None = Field(
         None, max_length=20, description="The judge call at this table whose ruling the time makes up for."

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from taikai.core.problems import Problem
+from taikai.core.ruleset import TimeRules
+
 
 @dataclass(frozen=True)
 class Pause:
@@ -41,3 +44,20 @@ def clock_state(
     if remaining <= 0:
         return ClockState("time", elapsed, 0.0, None)
     return ClockState("running", elapsed, remaining, now + remaining)
+
+
+def round_change_problem(time: TimeRules, seconds: int, remaining: float) -> Problem | None:
+    """None: the whole round's clock may move by ``seconds`` (added, or taken away when negative) with
+    ``remaining`` seconds left (TIME-1). It must move, by at most the ruleset's ``round_change_max_minutes``,
+    and cannot go below nothing left."""
+    if seconds == 0 or abs(seconds) > time.round_change_max_minutes * 60 or remaining + seconds < 0:
+        return Problem("bad-time-change", minutes=round(abs(seconds) / 60), most=time.round_change_max_minutes)
+    return None
+
+
+def remaining_problem(time: TimeRules, seconds: int) -> Problem | None:
+    """None: the round's clock may be set to show ``seconds`` remaining, from none to the ruleset's
+    ``round_change_max_minutes`` (TIME-1)."""
+    if not 0 <= seconds <= time.round_change_max_minutes * 60:
+        return Problem("bad-time-change", minutes=round(seconds / 60), most=time.round_change_max_minutes)
+    return None

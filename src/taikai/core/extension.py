@@ -32,7 +32,7 @@ def extension_problem(time: TimeRules, grant: Grant) -> Problem | None:
     threshold = threshold_seconds(time)
     if threshold == 0:
         return Problem("extension-not-in-ruleset")
-    if grant.seconds <= 0:
+    if not 0 < grant.seconds <= time.extension_max_minutes * 60:
         return Problem("bad-choice", field="seconds", value=grant.seconds)
     # 一分以上 ("one minute or more"): the threshold itself qualifies.
     if grant.ruling_seconds < threshold:

@@ -64,6 +64,10 @@ class TimeRules:
     # TIME-4 (CS 3.1): a ruling of this many minutes or more may add time. 0: the ruleset adds no time
     # (OFF alone has no rule for adding time).
     extension_threshold_minutes: int = 0
+    # taikai's own bounds, not the rule texts': the most one table may be given at once (TIME-4), and the most a
+    # round's clock may move in one change or show as remaining (TIME-1: a fire alarm, a venue problem).
+    extension_max_minutes: int = 60
+    round_change_max_minutes: int = 180
 
 
 @dataclass(frozen=True)

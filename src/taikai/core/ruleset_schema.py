@@ -102,6 +102,8 @@ SCHEMA: dict[str, dict[str, tuple[Check, str]]] = {
         "interval_minutes": (_nonneg_int, "integer >= 0"),
         "turn_guideline_minutes": (_pos_int, "positive integer"),
         "extension_threshold_minutes": (_nonneg_int, "integer >= 0"),
+        "extension_max_minutes": (_pos_int, "positive integer"),
+        "round_change_max_minutes": (_pos_int, "positive integer"),
         "extra_turns": (_nonneg_int, "integer >= 0"),
         "extra_duel_turns": (_pos_int, "positive integer"),
         "extra_duel_lp": (_pos_int, "positive integer"),
@@ -153,6 +155,8 @@ OPTIONAL = {
     "penalties.head_judge_only_from",  # PEN-6 is CS 3's: OFF alone reserves no rung to a head judge
     "penalties.database_from",  # PEN-5 is CS 1.3's: OFF alone keeps no violator database
     "time.extension_threshold_minutes",  # TIME-4 is CS 3.1's: OFF alone adds no time
+    "time.extension_max_minutes",  # taikai's bounds (core.ruleset.TimeRules), not the rule texts'
+    "time.round_change_max_minutes",
     "match.loop_limit",
 }
 INFRACTION_KEYS: dict[str, tuple[Check, str]] = {

@@ -39,6 +39,8 @@ SETTINGS = {
     "time.match_minutes": _lazy("Match time (minutes)"),
     "time.extra_turns": _lazy("Extra turns after time"),
     "time.extension_threshold_minutes": _lazy("A ruling adds time from (minutes)"),
+    "time.extension_max_minutes": _lazy("Time added to a table at once, at most (minutes)"),
+    "time.round_change_max_minutes": _lazy("A round's clock moves at most (minutes)"),
     "scoring.win": _lazy("Points for a win"),
     "scoring.draw": _lazy("Points for a draw"),
     "scoring.bye": _lazy("Points for a bye"),

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from taikai.audit.services import save_and_log
+from taikai.core import clock as core_clock
 from taikai.core import extension
 from taikai.core.clock import ClockState, Pause, clock_state
 from taikai.events import actions
@@ -94,8 +95,6 @@ def extend_time(
 
     event = match.round.event
     require_judge(by, event)
-    if seconds <= 0 or seconds > 60 * 60:
-        raise ServiceError("bad-choice", field="seconds", value=seconds)
     if not reason.strip():
         raise ServiceError("reason-required")
     beyond = is_head_judge(by, event)
@@ -130,9 +129,9 @@ def adjust_round_time(rnd: Round, *, by: Actor, seconds: int, version: int | Non
     def change(r: Round, now: float) -> None:
         if r.status == Round.Status.FINISHED:
             raise ServiceError("round-finished")
-        remaining = round_clock(r, now=now).remaining
-        if seconds == 0 or abs(seconds) > 3 * 60 * 60 or remaining + seconds < 0:
-            raise ServiceError("bad-time-change", minutes=round(abs(seconds) / 60))
+        problem = core_clock.round_change_problem(rnd.event.ruleset.time, seconds, round_clock(r, now=now).remaining)
+        if problem is not None:
+            raise ServiceError(problem.code, **problem.params)
         r.time_limit_seconds += seconds
 
     return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
@@ -144,8 +143,9 @@ def set_remaining_time(rnd: Round, *, by: Actor, seconds: int, version: int | No
     def change(r: Round, now: float) -> None:
         if r.status == Round.Status.FINISHED:
             raise ServiceError("round-finished")
-        if not 0 <= seconds <= 3 * 60 * 60:
-            raise ServiceError("bad-time-change", minutes=round(seconds / 60))
+        problem = core_clock.remaining_problem(rnd.event.ruleset.time, seconds)
+        if problem is not None:
+            raise ServiceError(problem.code, **problem.params)
         r.time_limit_seconds = max(1, round(r.time_limit_seconds + seconds - round_clock(r, now=now).remaining))
 
     return _clock_change(rnd, by, version, actions.ROUND_TIME_ADJUSTED, change)
