@@ -29,9 +29,12 @@ from pathlib import Path
 
 RUN = 6  # lines that say something, in a row, before two places count as repeating each other
 TOO_COMMON = 8  # a run standing in more places than this is an idiom and is left out
-# Measured on 2026-12-02 over this tree (branch dups, after the folds of issue 28 items 5 and 8): 190 pairs (204
-# before them). Lower it when a change folds more; a change that repeats itself fails here, naming the top pairs.
-CEILING = 192
+# A ratchet, set to the count measured on 2026-12-03 once the signals went out with their audit entries (issue 28,
+# "the house in order"): 139 pairs (141 before; 148 after the folds of "one of each", 188 before them; 190 on
+# 2026-12-02). Lower it to the new count when a change folds more; a change that repeats itself fails here, naming
+# the top pairs. This measure is stricter than ``duplicates``, the one the issue names: run in src/taikai on the
+# same tree, that tool lists 45 pairs outside the migrations.
+CEILING = 139
 
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "src" / "taikai"
 

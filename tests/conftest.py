@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from types import TracebackType
 
 import pytest
 from django.conf import settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from pytest_django import Settings
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM calls from that thread
 # are still synchronous and safe.
@@ -20,23 +20,13 @@ hypothesis_settings.register_profile(
 )
 hypothesis_settings.load_profile("taikai")
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
-PROJECTOR = {"width": 1920, "height": 1080}
+# The shared fixtures (events, players, the API client, card data, servers, browsers), for every test.
+pytest_plugins = ["tests.factories.fixtures"]
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"taikai database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}"
+    engine = str(settings.DATABASES["default"]["ENGINE"])
+    return f"taikai database: {engine.rsplit('.', 1)[-1]}"
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +51,12 @@ def _on_commit_runs_when_the_service_commits(monkeypatch: pytest.MonkeyPatch) ->
 
     original = transaction.Atomic.__exit__
 
-    def exit_and_commit(self: Any, exc_type: Any, exc_value: Any, traceback: Any) -> Any:
+    def exit_and_commit(
+        self: transaction.Atomic,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         result = original(self, exc_type, exc_value, traceback)
         connection = transaction.get_connection(self.using)
         outermost = connection.atomic_blocks and all(b._from_testcase for b in connection.atomic_blocks)
@@ -75,44 +70,9 @@ def _on_commit_runs_when_the_service_commits(monkeypatch: pytest.MonkeyPatch) ->
 
 
 @pytest.fixture(autouse=True)
-def _plain_static_storage(settings: Any) -> None:
+def _plain_static_storage(settings: Settings) -> None:
     # Tests do not run collectstatic; serve static files straight from the apps.
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def new_page(browser: Any, live_server: Any) -> Iterator[Any]:
-    """Open pages in fresh browser contexts: new_page(viewport=PHONE, locale="ja-JP")."""
-    contexts = []
-
-    def make(viewport: dict[str, int] | None = None, locale: str = "ja-JP") -> Any:
-        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900}, locale=locale)
-        ctx.set_default_timeout(10_000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.base_url = live_server.url  # type: ignore[attr-defined]
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-
-
-def screenshot(page: Any, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path

@@ -10,11 +10,36 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
 
 import uvicorn
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.db import connections
+from django.http import FileResponse, HttpRequest, HttpResponse
+from playwright.sync_api import Browser
+
+
+class StaticFilesRead(ASGIStaticFilesHandler):
+    """Django's static files for the test server, each read whole before it is answered.
+
+    Django's handler answers with a FileResponse whose file is closed only once its body is sent: when the
+    browser leaves a page while one of its scripts is on the way (or the server stops), the request is cancelled
+    between the two, and the open file is found later by the garbage collector, as a ResourceWarning in whatever
+    test runs next. Read whole, nothing is left open. (`taikai serve` serves static files through WhiteNoise on
+    the WSGI side, which closes them in a finally; this handler exists only here.)
+    """
+
+    def serve(self, request: HttpRequest) -> HttpResponse | FileResponse:
+        response = super().serve(request)
+        if not response.streaming:
+            return response
+        try:
+            body = b"".join(response)
+        finally:
+            response.close()
+        read = HttpResponse(body, status=response.status_code)
+        for name, value in response.items():
+            read[name] = value
+        return read
 
 
 class VenueServer:
@@ -32,7 +57,7 @@ class VenueServer:
         from taikai.asgi import application
 
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(application), host="127.0.0.1", port=self.port, log_level="warning", lifespan="off"
+            StaticFilesRead(application), host="127.0.0.1", port=self.port, log_level="warning", lifespan="off"
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
@@ -80,7 +105,7 @@ def serving(before_stop: Callable[[], None] = lambda: None) -> Iterator[VenueSer
             pool.submit(lambda: asyncio.run(stream.shared(connections.close_all))).result()
 
 
-def close_contexts(browser: Any) -> Callable[[], None]:
+def close_contexts(browser: Browser) -> Callable[[], None]:
     """What ``serving`` runs before it stops: every open context of the session's browser closed."""
 
     def close() -> None:

@@ -47,3 +47,42 @@ def test_services_import_nothing_of_the_web_edge() -> None:
         f"{path.relative_to(root)}: {name}" for path in paths for name in _imports(path) if name.startswith(EDGE_ONLY)
     ]
     assert offenders == []
+
+
+def _imported_conftests(path: Path) -> list[str]:
+    """The conftest modules ``path`` imports (``from tests.x.conftest import ...``, ``import tests.conftest``)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            joiner = "" if module.endswith(".") else "."
+            modules = [module, *(f"{module}{joiner}{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found.extend(f"{path.name}:{node.lineno} {m}" for m in modules if m.split(".")[-1] == "conftest")
+    return found
+
+
+def test_no_test_imports_a_conftest() -> None:
+    # Builders live in tests.factories and shared fixtures come through pytest_plugins (tests/conftest.py);
+    # a conftest holds only its folder's own settings, so nothing imports one.
+    tests = Path(__file__).resolve().parent
+    offenders = [hit for path in sorted(tests.rglob("*.py")) for hit in _imported_conftests(path)]
+    assert offenders == []
+
+
+def test_the_conftest_check_finds_each_way_of_importing_one(tmp_path: Path) -> None:
+    sample = tmp_path / "test_sample.py"
+    sample.write_text(
+        "from tests.events.conftest import make_event\nimport tests.conftest\nfrom . import conftest\n"
+        "from .conftest import PHONE\nfrom tests.factories import make_event\n",
+        "utf-8",
+    )
+    assert [hit.split(" ", 1)[1] for hit in _imported_conftests(sample)] == [
+        "tests.events.conftest",
+        "tests.conftest",
+        ".conftest",
+        ".conftest",
+    ]

@@ -74,15 +74,18 @@ def test_serve_tells_phones_the_public_url_else_the_first_lan_address() -> None:
 def test_postgresql_connections_come_from_psycopgs_pool_sized_by_the_request_threads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from django.db import connection
+    from django.db import connection, connections
 
     from taikai.settings import _database
 
     monkeypatch.setenv("TAIKAI_THREADS", "8")
     db = _database("postgresql://taikai@127.0.0.1:5432/taikai")
     assert db["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not each thread
-    assert db["OPTIONS"] == {"pool": {"min_size": 9, "max_size": 9, "timeout": 10}}  # type: ignore[comparison-overlap]
+    assert db["OPTIONS"] == {"pool": {"min_size": 9, "max_size": 9, "timeout": 10}}
     sqlite = _database("sqlite:////tmp/taikai-config-test.sqlite3")
-    assert "pool" not in sqlite["OPTIONS"]  # type: ignore[operator]
+    options = sqlite["OPTIONS"]
+    assert isinstance(options, dict) and "pool" not in options
     if connection.vendor == "postgresql":  # the suite's own connections on its PostgreSQL pass
-        assert connection.pool is not None
+        from django.db.backends.postgresql.base import DatabaseWrapper
+
+        assert isinstance(connections["default"], DatabaseWrapper) and connections["default"].pool is not None

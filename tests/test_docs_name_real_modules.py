@@ -16,7 +16,23 @@ from taikai.events import signals
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "taikai"
 DOCS = [ROOT / "docs" / "architecture.md", ROOT / "README.md"]
-APPS = ("core", "cards", "audit", "events", "judging", "decks", "api", "web", "cli", "bench", "db", "security")
+APPS = (
+    "core",
+    "cards",
+    "audit",
+    "events",
+    "judging",
+    "decks",
+    "tokens",
+    "webhooks",
+    "eventlog",
+    "api",
+    "web",
+    "cli",
+    "bench",
+    "db",
+    "security",
+)
 PATH = re.compile(r"^[\w./-]+\.(py|md|toml)$")
 FILE_SUFFIX = re.compile(r"\.(cdb|conf|php|json|ydk|csv|txt)$")
 DOTTED = re.compile(r"^[a-z_][\w]*(\.[\w]+)+(\.\*)?")

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import taikai
 from taikai import messages
-from taikai.decks import messages as _decks  # noqa: F401  (registers its texts)
-from taikai.events import messages as _events  # noqa: F401
-from taikai.judging import messages as _judging  # noqa: F401
+from taikai.decks import texts as _decks  # noqa: F401  (registers its texts)
+from taikai.events import texts as _events  # noqa: F401
+from taikai.judging import texts as _judging  # noqa: F401
 
 SRC = Path(taikai.__file__).parent
 CHECK_IN = re.compile(r"\bcheck(s|ed|ing)?[- ]in\b", re.IGNORECASE)

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 from django.apps import apps
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from taikai.api.services import create_token
+from taikai.decks import lock as deck_lock
 from taikai.decks import services as deck_services
 from taikai.decks.demo import LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
@@ -33,8 +34,8 @@ from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Appeal, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import appeals, calls, penalties
 from taikai.judging.services import time_procedure as tps
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
-from tests.judging.conftest import staff
+from taikai.tokens.services import create_token
+from tests.factories import make_event, staff
 from tests.security.routes import all_routes
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ class Tempting:
     values: dict[str, list[Any]] = field(default_factory=dict)
 
 
-def build(organizer: Any) -> Tempting:  # noqa: F811
+def build(organizer: User) -> Tempting:
     load_demo_cards()
     event = make_event(organizer, 10, banlist_name="OCG 2026.7 (demo excerpt)")
     users = {
@@ -146,13 +147,13 @@ def urls(world: Tempting, role: str, route: Any) -> list[tuple[str, dict[str, st
     return out
 
 
-def test_the_fixture_holds_what_a_read_might_want_to_write(organizer: Any) -> None:  # noqa: F811
+def test_the_fixture_holds_what_a_read_might_want_to_write(organizer: User) -> None:
     world = build(organizer)
     event = Event.objects.get(pk=world.event.pk)
     assert Match.objects.filter(round__event=event, status=Match.Status.DISPUTED).exists()
     assert Match.objects.filter(round__event=event, status=Match.Status.REPORTED).exists()
     assert TimeProcedureRun.objects.filter(match__round__event=event, result_entered=False).exists()
-    assert deck_services.is_locked(event)
+    assert deck_lock.is_locked(event)
     assert DeckRegistration.objects.filter(event=event, locked_at__isnull=True).count() == 4
     assert Penalty.objects.filter(event=event).exists() and Appeal.objects.filter(event=event).exists()
     assert JudgeCall.objects.filter(event=event, source=JudgeCall.Source.STAFF).exists()
@@ -160,7 +161,7 @@ def test_the_fixture_holds_what_a_read_might_want_to_write(organizer: Any) -> No
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_no_page_and_no_api_read_changes_the_database(organizer: Any, role: str) -> None:  # noqa: F811
+def test_no_page_and_no_api_read_changes_the_database(organizer: User, role: str) -> None:
     world = build(organizer)
     client = client_for(world, role)
     wrote, fetched = [], 0
@@ -189,7 +190,7 @@ LOG_READS = (
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_reading_the_log_with_filters_changes_nothing(organizer: Any, role: str) -> None:  # noqa: F811
+def test_reading_the_log_with_filters_changes_nothing(organizer: User, role: str) -> None:
     world = build(organizer)
     client = client_for(world, role)
     values = {"event": world.event.pk, "table": world.values["table"][0], "player": world.values["player_id"][1]}

@@ -42,9 +42,12 @@ def _writes_in(tree: ast.AST, models: set[str]) -> list[str]:
         for node in ast.walk(func):
             if isinstance(node, ast.Assign) and _chain_root(node.value) in models:
                 bound |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-            annotated = isinstance(node, ast.AnnAssign) and _annotated(node.annotation, models)
-            if annotated and isinstance(node.target, ast.Name):  # type: ignore[union-attr]
-                bound.add(node.target.id)  # type: ignore[union-attr]
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and _annotated(node.annotation, models)
+            ):
+                bound.add(node.target.id)
         for node in ast.walk(func):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue

@@ -15,7 +15,9 @@ CATALOGS = sorted(SRC.glob("*/locale/ja/LC_MESSAGES/django.po"))
 
 def _entries(po: Path) -> list[tuple[str, str, str]]:
     """(context, msgid, msgstr) of each translated singular entry that is not fuzzy."""
-    out, entry, key, fuzzy = [], {}, "", False
+    out: list[tuple[str, str, str]] = []
+    entry: dict[str, str] = {}
+    key, fuzzy = "", False
 
     def flush() -> None:
         nonlocal entry, fuzzy

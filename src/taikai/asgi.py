@@ -81,7 +81,7 @@ def _credentials_hold(scope: dict[str, Any]) -> bool:
     from django.db import close_old_connections
     from django.utils.module_loading import import_string
 
-    from taikai.api.services import token_user
+    from taikai.tokens.services import token_user
 
     headers = {key.lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
     try:

@@ -60,6 +60,9 @@ INSTALLED_APPS = [
     "taikai.events",
     "taikai.decks",
     "taikai.judging",
+    "taikai.tokens",
+    "taikai.webhooks",
+    "taikai.follow",
     "taikai.api",
     "taikai.security",
     "taikai.web",
@@ -76,7 +79,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "taikai.web.throttle.ThrottleMiddleware",
+    "taikai.security.throttle.ThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -1,6 +1,11 @@
 from django.urls import include, path
 
-urlpatterns = [
+from taikai.follow.config import is_follower
+
+# A public follower (issue 29) answers the public pages and API from its copies, ahead of everything else.
+urlpatterns = [path("", include("taikai.follow.urls_copy"))] if is_follower() else []
+urlpatterns += [
+    path("", include("taikai.follow.urls")),
     path("", include("taikai.api.urls")),
     path("", include("taikai.judging.urls")),
     path("", include("taikai.decks.urls")),

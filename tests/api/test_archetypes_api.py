@@ -3,34 +3,32 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api import stream
-from taikai.api.services import create_token
+from taikai.audit import feed
 from taikai.audit.models import AuditEntry
 from taikai.events import actions
 from taikai.events.actors import Staff
-from taikai.events.models import StaffRole
-from tests.api.conftest import Api, staff_user
-from tests.events.conftest import organizer  # noqa: F401  (fixture)
+from taikai.events.models import Event, StaffRole
+from taikai.tokens.services import create_token
 from tests.events.test_archetypes_publication import DECKS, finish, running_event
+from tests.factories import Api, staff_user
 
 pytestmark = pytest.mark.django_db
 
 
-def _token(event: Any, username: str, role: str) -> str:
+def _token(event: Event, username: str, role: str) -> str:
     _row, token = create_token(event, by=Staff(event.created_by), username=username, role=role)
     return token
 
 
-def _names(api: Api, event: Any) -> set[str | None]:
+def _names(api: Api, event: Event) -> set[str | None]:
     return {p["archetype"] for p in api.get(f"/events/{event.pk}/players").json()["items"]}
 
 
-def test_the_organizer_publishes_and_hides_over_the_api(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_organizer_publishes_and_hides_over_the_api(organizer: User, client: Client) -> None:
     event = running_event(organizer)
     boss, public = Api(client, token=_token(event, organizer.username, "organizer")), Api(client)
     assert _names(public, event) == {None}
@@ -45,7 +43,7 @@ def test_the_organizer_publishes_and_hides_over_the_api(organizer: Any, client: 
     assert AuditEntry.objects.filter(action=actions.ARCHETYPES_UNPUBLISHED, event_id=event.pk).count() == 1
 
 
-def test_a_judges_token_and_no_token_are_refused(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_a_judges_token_and_no_token_are_refused(organizer: User, client: Client) -> None:
     event = running_event(organizer)
     staff_user(organizer, event, "floor", StaffRole.Role.JUDGE)
     judge = Api(client, token=_token(event, "floor", "judge"), lang="ja")
@@ -57,7 +55,7 @@ def test_a_judges_token_and_no_token_are_refused(organizer: Any, client: Client)
     assert event.archetypes_published_at is None
 
 
-def test_hiding_them_after_the_event_is_refused_in_words(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_hiding_them_after_the_event_is_refused_in_words(organizer: User, client: Client) -> None:
     event = finish(running_event(organizer, swiss_rounds=2), organizer)
     boss = Api(client, token=_token(event, organizer.username, "organizer"), lang="en")
     answer = client.delete(f"/api/v1/events/{event.pk}/archetypes/publish", headers=boss.headers())
@@ -68,5 +66,5 @@ def test_hiding_them_after_the_event_is_refused_in_words(organizer: Any, client:
 
 def test_the_stream_tells_the_players_list_to_refresh() -> None:
     # Overlays and the charts page reload the players on "players": the archetypes appear or go.
-    assert stream.KINDS[actions.ARCHETYPES_PUBLISHED] == "players"
-    assert stream.KINDS[actions.ARCHETYPES_UNPUBLISHED] == "players"
+    assert feed.KINDS[actions.ARCHETYPES_PUBLISHED] == "players"
+    assert feed.KINDS[actions.ARCHETYPES_UNPUBLISHED] == "players"

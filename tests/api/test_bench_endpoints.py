@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from taikai.events.models import Event
+from tests.factories import Api
 
-from tests.api.conftest import Api
 
-
-def test_a_normal_server_has_no_no_op_report(organizer_api: Api, api_event: Any) -> None:
+def test_a_normal_server_has_no_no_op_report(organizer_api: Api, api_event: Event) -> None:
     from django.conf import settings
 
     assert settings.BENCH_ENDPOINTS is False

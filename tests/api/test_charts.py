@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
-from typing import Any
+from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
 from taikai.api import charts
 from taikai.events.models import Event
-from tests.api.conftest import played_event
-from tests.conftest import PHONE, screenshot
+from tests.factories import PHONE, NewPage, played_event, screenshot
 
 
-def test_each_chart_is_well_formed_svg_with_the_events_facts(organizer: Any, client: Client) -> None:
+def test_each_chart_is_well_formed_svg_with_the_events_facts(organizer: User, client: Client) -> None:
     event = played_event(organizer)
     for name in ("metagame", "paths", "attendance", "bracket"):
         r = client.get(f"/e/{event.pk}/charts/{name}.svg", headers={"Accept-Language": "en"})
@@ -32,7 +32,7 @@ def test_each_chart_is_well_formed_svg_with_the_events_facts(organizer: Any, cli
     assert all(len(p) == 3 for p in paths.values())
 
 
-def test_the_report_has_winners_standings_metagame_and_timings(organizer: Any, client: Client) -> None:
+def test_the_report_has_winners_standings_metagame_and_timings(organizer: User, client: Client) -> None:
     event = played_event(organizer)
     client.force_login(organizer)
     html = client.get(f"/events/{event.pk}/report/").content.decode()
@@ -40,14 +40,14 @@ def test_the_report_has_winners_standings_metagame_and_timings(organizer: Any, c
         assert text in html, text
 
 
-def test_the_report_is_for_staff_only(organizer: Any, client: Client) -> None:
+def test_the_report_is_for_staff_only(organizer: User, client: Client) -> None:
     event = played_event(organizer, 4)
     assert client.get(f"/events/{event.pk}/report/").status_code == 302  # to the log-in page
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_charts_and_report_render_in_a_browser(new_page: Any, organizer: Any) -> None:
+def test_charts_and_report_render_in_a_browser(new_page: NewPage, organizer: User) -> None:
     event = played_event(organizer)
     page = new_page(viewport={"width": 1280, "height": 900}, locale="ja-JP")
     page.goto(f"{page.base_url}/e/{event.pk}/charts/")
@@ -65,15 +65,14 @@ def test_charts_and_report_render_in_a_browser(new_page: Any, organizer: Any) ->
     staff = Client()
     staff.force_login(organizer)
     report = new_page(viewport={"width": 1000, "height": 1400}, locale="ja-JP")
-    cookie = {"name": "sessionid", "value": staff.cookies["sessionid"].value, "url": page.base_url}
-    report.context.add_cookies([cookie])
+    report.context.add_cookies([{"name": "sessionid", "value": staff.cookies["sessionid"].value, "url": page.base_url}])
     report.goto(f"{page.base_url}/events/{event.pk}/report/")
     assert report.locator("h1").inner_text() == event.name
     screenshot(report, "api-report")
 
 
 @pytest.mark.browser
-def test_the_report_prints_to_pdf_offline(organizer: Any, tmp_path: Any) -> None:
+def test_the_report_prints_to_pdf_offline(organizer: User, tmp_path: Path) -> None:
     from django.core.management import call_command
 
     event = played_event(organizer, 4)
@@ -85,7 +84,7 @@ def test_the_report_prints_to_pdf_offline(organizer: Any, tmp_path: Any) -> None
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_the_api_docs_work_offline_in_a_browser(new_page: Any) -> None:
+def test_the_api_docs_work_offline_in_a_browser(new_page: NewPage) -> None:
     page = new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
     outside = []
     page.on("request", lambda req: outside.append(req.url) if not req.url.startswith(page.base_url) else None)
@@ -96,7 +95,7 @@ def test_the_api_docs_work_offline_in_a_browser(new_page: Any) -> None:
     screenshot(page, "api-docs")
 
 
-def test_declared_archetypes_are_public_only_once_the_event_has_finished(organizer: Any, client: Client) -> None:
+def test_declared_archetypes_are_public_only_once_the_event_has_finished(organizer: User, client: Client) -> None:
     # Issue 16: while the event runs, a public read must not tell a player what deck their opponent registered.
     event = played_event(organizer)
     assert event.status == Event.Status.FINISHED

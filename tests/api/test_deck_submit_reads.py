@@ -4,16 +4,15 @@ Forbidden/Limited list in the same statement, and checks the card table's stamp 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.api.conftest import Api
+from taikai.events.models import Event
 from tests.api.test_flow import _register_four
+from tests.factories import Api
 
 
-def test_a_deck_list_reads_the_deck_setup_twice_and_the_card_stamp_once(organizer_api: Api, api_event: Any) -> None:
+def test_a_deck_list_reads_the_deck_setup_twice_and_the_card_stamp_once(organizer_api: Api, api_event: Event) -> None:
     from taikai.decks.demo import LEGAL_SHEET, _demo_list_name, load_demo_cards
     from taikai.events.models import Event
 

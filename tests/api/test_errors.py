@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.services import create_token, revoke_token
 from taikai.events.actors import Staff
-from tests.api.conftest import Api, make_event, staff_user
+from taikai.events.models import Event
+from taikai.tokens.services import create_token, revoke_token
+from tests.factories import Api, make_event, staff_user
 
 
-def test_writing_without_a_token_is_refused_in_json(public_api: Api, api_event: Any) -> None:
+def test_writing_without_a_token_is_refused_in_json(public_api: Api, api_event: Event) -> None:
     r = public_api.post(f"/events/{api_event.pk}/players", {"name": "X", "card_game_id": "1234567890"})
     assert r.status_code == 401
     assert r.json()["error"]["code"] == "unauthorized"
 
 
-def test_errors_speak_the_callers_language(client: Client, api_event: Any) -> None:
+def test_errors_speak_the_callers_language(client: Client, api_event: Event) -> None:
     path = f"/events/{api_event.pk}/rounds"
     ja = Api(client, token="tk_nonsense", lang="ja").post(path).json()["error"]
     en = Api(client, token="tk_nonsense", lang="en").post(path).json()["error"]
@@ -28,7 +28,7 @@ def test_errors_speak_the_callers_language(client: Client, api_event: Any) -> No
     assert missing == {"code": "not-found", "message": "見つかりません。", "params": {}}
 
 
-def test_service_errors_keep_their_code_and_parameters(organizer_api: Api, api_event: Any) -> None:
+def test_service_errors_keep_their_code_and_parameters(organizer_api: Api, api_event: Event) -> None:
     r = organizer_api.post(f"/events/{api_event.pk}/players", {"name": "山田", "card_game_id": "12345"})
     assert r.status_code == 400
     assert r.json()["error"] == {
@@ -42,12 +42,12 @@ def test_service_errors_keep_their_code_and_parameters(organizer_api: Api, api_e
     assert r.json()["error"]["message"] == "対戦できるプレイヤーが2人以上必要です。"
 
 
-def test_malformed_input_is_422_not_500(organizer_api: Api, api_event: Any) -> None:
+def test_malformed_input_is_422_not_500(organizer_api: Api, api_event: Event) -> None:
     r = organizer_api.post(f"/events/{api_event.pk}/players", {"name": 5})
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid-input"
 
 
-def test_a_judge_token_cannot_pair_a_round(client: Client, organizer: Any) -> None:
+def test_a_judge_token_cannot_pair_a_round(client: Client, organizer: User) -> None:
     event = make_event(organizer, 4)
     judge = staff_user(organizer, event, "judge1", "judge")
     _row, token = create_token(event, by=Staff(organizer), username=judge.username, role="judge")
@@ -59,21 +59,21 @@ def test_a_judge_token_cannot_pair_a_round(client: Client, organizer: Any) -> No
     assert r.status_code == 403 and r.json()["error"]["code"] == "not-organizer"
 
 
-def test_a_token_never_allows_more_than_its_role(client: Client, organizer: Any) -> None:
+def test_a_token_never_allows_more_than_its_role(client: Client, organizer: User) -> None:
     event = make_event(organizer, 4)
     _row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="judge")
     r = Api(client, token=token).post(f"/events/{event.pk}/rounds")
     assert r.status_code == 403 and r.json()["error"]["code"] == "not-organizer"
 
 
-def test_a_token_works_for_its_own_event_only(client: Client, organizer: Any) -> None:
+def test_a_token_works_for_its_own_event_only(client: Client, organizer: User) -> None:
     first, second = make_event(organizer, 2, name="A"), make_event(organizer, 2, name="B")
     _row, token = create_token(first, by=Staff(organizer), username=organizer.username, role="organizer")
     r = Api(client, token=token).post(f"/events/{second.pk}/rounds")
     assert r.status_code == 403 and r.json()["error"]["code"] == "token-wrong-event"
 
 
-def test_a_revoked_token_stops_working(client: Client, organizer: Any) -> None:
+def test_a_revoked_token_stops_working(client: Client, organizer: User) -> None:
     event = make_event(organizer, 2)
     row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
     revoke_token(row, by=Staff(organizer))
@@ -81,7 +81,7 @@ def test_a_revoked_token_stops_working(client: Client, organizer: Any) -> None:
     assert r.status_code == 401 and r.json()["error"]["code"] == "bad-token"
 
 
-def test_a_player_cannot_report_someone_elses_match(organizer_api: Api, api_event: Any) -> None:
+def test_a_player_cannot_report_someone_elses_match(organizer_api: Api, api_event: Event) -> None:
     eid = api_event.pk
     tokens = []
     for i in range(4):
@@ -98,7 +98,7 @@ def test_a_player_cannot_report_someone_elses_match(organizer_api: Api, api_even
     assert r.status_code == 401
 
 
-def test_lists_paginate(client: Client, organizer: Any) -> None:
+def test_lists_paginate(client: Client, organizer: User) -> None:
     event = make_event(organizer, 7)
     api = Api(client)
     page = api.get(f"/events/{event.pk}/players?limit=3&offset=0").json()
@@ -110,7 +110,7 @@ def test_lists_paginate(client: Client, organizer: Any) -> None:
     assert api.get(f"/events/{event.pk}/players?limit=1000").status_code == 422
 
 
-def test_etags_answer_304_until_something_changes(client: Client, organizer: Any) -> None:
+def test_etags_answer_304_until_something_changes(client: Client, organizer: User) -> None:
     event = make_event(organizer, 2)
     api = Api(client)
     first = api.get(f"/events/{event.pk}/players")
@@ -137,8 +137,8 @@ def test_the_schema_and_docs_are_served_offline(client: Client) -> None:
     assert client.get("/api/v1/docs/assets/..%2Fsettings.py").status_code == 404
 
 
-def test_organizers_create_and_revoke_tokens_on_a_page(client: Client, organizer: Any, api_event: Any) -> None:
-    from taikai.api.models import ApiToken
+def test_organizers_create_and_revoke_tokens_on_a_page(client: Client, organizer: User, api_event: Event) -> None:
+    from taikai.tokens.models import ApiToken
 
     staff_user(organizer, api_event, "judge2", "judge")
     client.force_login(organizer)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.models import User
+from django.test import Client
 
 from taikai.events.actors import Staff
-from tests.api.conftest import Api
+from taikai.events.models import Event
+from tests.factories import Api
 
 WIN_A = {"duels": [{"winner": "A"}, {"winner": "A"}]}
 WIN_B = {"duels": [{"winner": "B"}, {"winner": "A"}, {"winner": "B"}]}
@@ -44,7 +46,7 @@ def _play_round(api: Api, event_id: int, number: int, tokens: dict[str, str]) ->
     assert r.json()["duels"] == {"a": 1, "b": 2, "draws": 0}
 
 
-def test_a_small_event_runs_through_the_api_alone(organizer_api: Api, api_event: Any) -> None:
+def test_a_small_event_runs_through_the_api_alone(organizer_api: Api, api_event: Event) -> None:
     eid = api_event.pk
     tokens = _register_four(organizer_api, eid)
     assert (
@@ -68,11 +70,12 @@ def test_a_small_event_runs_through_the_api_alone(organizer_api: Api, api_event:
     players = public.get(f"/events/{eid}/players").json()["items"]
     assert [p["archetype"] for p in players] == [None] * 4  # declared decks stay private while the event runs
     clock = public.get(f"/events/{eid}/clock").json()
-    assert clock["round"] == 2 and clock["status"] == "running" and clock["paused"] is False
-    assert clock["ends_at"] > clock["server_time"]
+    # Every table of round 2 is confirmed: the round is finished and its clock no longer counts (as on clock.json).
+    assert clock["round"] == 2 and clock["status"] == "finished" and clock["paused"] is False
+    assert clock["remaining"] == 0 and clock["ends_at"] is None and clock["tables_playing"] == []
 
 
-def test_a_player_drops_themself_and_staff_pause_the_clock(organizer_api: Api, api_event: Any) -> None:
+def test_a_player_drops_themself_and_staff_pause_the_clock(organizer_api: Api, api_event: Event) -> None:
     eid = api_event.pk
     tokens = _register_four(organizer_api, eid)
     pid, token = next(iter(tokens.items()))
@@ -87,9 +90,9 @@ def test_a_player_drops_themself_and_staff_pause_the_clock(organizer_api: Api, a
     assert sum(m["is_bye"] for m in matches) == 1  # three players left: one bye
 
 
-def test_the_top_cut_bracket_is_public(organizer: Any, client: Any) -> None:
-    from taikai.api.services import create_token
-    from tests.api.conftest import make_event
+def test_the_top_cut_bracket_is_public(organizer: User, client: Client) -> None:
+    from taikai.tokens.services import create_token
+    from tests.factories import make_event
 
     event = make_event(organizer, 4, format="swiss_cut", swiss_rounds=1, top_cut=2)
     _row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
@@ -103,7 +106,7 @@ def test_the_top_cut_bracket_is_public(organizer: Any, client: Any) -> None:
     assert len(bracket["rounds"]) == 1 and len(bracket["rounds"][0]["matches"]) == 1
 
 
-def test_a_player_submits_a_deck_list_through_the_api(organizer_api: Api, api_event: Any) -> None:  # DECK-9
+def test_a_player_submits_a_deck_list_through_the_api(organizer_api: Api, api_event: Event) -> None:  # DECK-9
     from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, _demo_list_name, load_demo_cards
     from taikai.events.models import Event
 
@@ -124,7 +127,9 @@ def test_a_player_submits_a_deck_list_through_the_api(organizer_api: Api, api_ev
     assert me.put(f"/events/{eid}/players/{pid}/deck", {"text": "no such card x3"}).json()["legal"] is False
 
 
-def test_a_players_loop_of_deck_lists_is_refused_and_staff_are_not_limited(organizer_api: Api, api_event: Any) -> None:
+def test_a_players_loop_of_deck_lists_is_refused_and_staff_are_not_limited(
+    organizer_api: Api, api_event: Event
+) -> None:
     """Issue 16, under attack: each deck list is a whole deck check, so a player's loop of them is refused (429,
     with Retry-After, in the caller's language) after a few; staff entering lists for players are not limited."""
     from taikai.security import rates
@@ -146,3 +151,18 @@ def test_a_players_loop_of_deck_lists_is_refused_and_staff_are_not_limited(organ
     assert refused.has_header(MARK)  # answered from memory until then, before it takes a thread
     for _ in range(rates.DECK_PER_PLAYER.limit + 1):
         assert organizer_api.put(f"/events/{eid}/players/{other}/deck", {"text": "3 灰流うらら"}).status_code == 200
+
+
+def test_a_players_report_on_a_version_they_never_saw_is_409(organizer_api: Api, api_event: Event) -> None:  # END-4
+    eid = api_event.pk
+    tokens = _register_four(organizer_api, eid)
+    assert organizer_api.post(f"/events/{eid}/rounds").status_code == 201
+    first = organizer_api.get(f"/events/{eid}/rounds/1/matches").json()["items"][0]
+    a, b = (organizer_api.as_player(tokens[first[side]["id"]]) for side in ("player_a", "player_b"))
+    url = f"/events/{eid}/matches/{first['id']}/result"
+    assert a.post(url, {**WIN_A, "version": first["version"]}).status_code == 200
+    # B's client still shows the table unreported: its report, on that version, is refused with the current one.
+    r = b.post(url, {**WIN_A, "version": first["version"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "conflict"
+    now = organizer_api.get(f"/events/{eid}/matches/{first['id']}").json()
+    assert now["status"] == "reported" and r.json()["error"]["params"]["version"] == now["version"]

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.services import create_token
 from taikai.events.actors import Staff
 from taikai.events.services import links, registration
-from tests.api.conftest import Api
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from taikai.tokens.services import create_token
+from tests.factories import Api, make_event
 from tests.web.log_world import World, world_fixture  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +54,7 @@ def test_who_reads_the_log(client: Client, world: World, role: str, status: int)
     assert ids == sorted(ids, reverse=True)
 
 
-def test_a_player_token_of_another_event_is_refused(client: Client, world: World, organizer: Any) -> None:  # noqa: F811
+def test_a_player_token_of_another_event_is_refused(client: Client, world: World, organizer: User) -> None:
     elsewhere = make_event(organizer, 2, name="別の大会")
     token = links.issue_access(elsewhere.players.first(), by=Staff(organizer))
     response = Api(client, player=token).get(f"/events/{world.event.pk}/log")

@@ -12,11 +12,10 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+from pytest_django import Settings
 
-from taikai.api import webhooks
-from taikai.api.models import Webhook
-from taikai.api.services import create_site_token, create_token
 from taikai.config import load_webhooks
 from taikai.events.actors import Staff, System
 from taikai.events.models import Event, Match
@@ -24,8 +23,10 @@ from taikai.events.services import clock as clock_services
 from taikai.events.services import links, registration
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
-from tests.api.conftest import Api, staff_user
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from taikai.tokens.services import create_site_token, create_token
+from taikai.webhooks import delivery
+from taikai.webhooks.models import Webhook
+from tests.factories import Api, make_event, staff_user
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def _site(client: Client, username: str) -> Api:
     return Api(client, token=create_site_token(by=System("test"), username=username)[1])
 
 
-def test_a_site_token_acts_only_where_its_user_holds_a_role(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_a_site_token_acts_only_where_its_user_holds_a_role(client: Client, organizer: User) -> None:
     mine = make_event(organizer, 4)
     other_owner = staff_user(organizer, mine, "other", "judge")
     theirs = make_event(organizer, 4, name="別の大会")
@@ -75,7 +76,7 @@ def test_staff_are_removed_but_the_last_organizer_stays(organizer_api: Api, api_
     assert names == ["organizer"]
 
 
-def _started(organizer: Any) -> tuple[Event, Match]:  # noqa: F811
+def _started(organizer: User) -> tuple[Event, Match]:
     event = make_event(organizer, 4, format="swiss_cut", swiss_rounds=1, top_cut=2)
     for p in event.players.all():
         registration.check_in(p, by=Staff(organizer))
@@ -84,7 +85,7 @@ def _started(organizer: Any) -> tuple[Event, Match]:  # noqa: F811
     return event, rnd.matches.filter(is_bye=False).order_by("table").first()
 
 
-def test_prizes_are_for_staff_until_published(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_prizes_are_for_staff_until_published(client: Client, organizer: User) -> None:
     event, _match = _started(organizer)
     head = staff_user(organizer, event, "head", "head_judge")
     boss = Api(client, token=create_token(event, by=Staff(organizer), username="organizer", role="organizer")[1])
@@ -107,7 +108,7 @@ def test_prizes_are_for_staff_until_published(client: Client, organizer: Any) ->
     assert shown.status_code == 200 and shown.json()["published"] is True
 
 
-def test_an_appeal_overturned_by_the_head_judge_restores_the_match(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_an_appeal_overturned_by_the_head_judge_restores_the_match(client: Client, organizer: User) -> None:
     event, match = _started(organizer)
     head = staff_user(organizer, event, "head", "head_judge")
     floor = staff_user(organizer, event, "floor", "judge")
@@ -135,7 +136,7 @@ def test_an_appeal_overturned_by_the_head_judge_restores_the_match(client: Clien
     assert again.status_code == 400 and again.json()["error"]["code"] == "no-open-appeal"
 
 
-def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_judge_calls_extensions_and_the_time_procedure(client: Client, organizer: User) -> None:
     event, match = _started(organizer)
     floor = staff_user(organizer, event, "floor", "judge")
     judge = Api(client, token=create_token(event, by=Staff(organizer), username=floor.username, role="judge")[1])
@@ -200,14 +201,14 @@ class _Receiver(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def no_settling(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
-    monkeypatch.setattr(webhooks, "SETTLE", dt.timedelta(0))
+def no_settling(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
+    monkeypatch.setattr(delivery, "SETTLE", dt.timedelta(0))
     # The receivers here are local: internal destinations are refused unless the operator allows them.
     settings.WEBHOOKS = load_webhooks({"TAIKAI_WEBHOOK_ALLOW": "127.0.0.1"})
 
 
 @pytest.mark.usefixtures("no_settling")
-def test_webhooks_are_signed_and_retried_with_back_off(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_webhooks_are_signed_and_retried_with_back_off(client: Client, organizer: User) -> None:
     server = HTTPServer(("127.0.0.1", 0), _Receiver)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -222,11 +223,11 @@ def test_webhooks_are_signed_and_retried_with_back_off(client: Client, organizer
         _Receiver.received, _Receiver.fail_first = [], 1
         assert boss.post(f"/events/{event.pk}/rounds").status_code == 201  # nothing is sent inside the request
         assert _Receiver.received == []
-        assert webhooks.deliver_due() == 0  # the receiver answered 503: retried later
+        assert delivery.deliver_due() == 0  # the receiver answered 503: retried later
         hook = Webhook.objects.get(event=event)
         assert hook.failures == 1 and hook.last_error == "HTTP 503" and hook.next_attempt_at is not None
-        assert webhooks.deliver_due() == 0  # still backing off
-        assert webhooks.deliver_due(now=hook.next_attempt_at) >= 1
+        assert delivery.deliver_due() == 0  # still backing off
+        assert delivery.deliver_due(now=hook.next_attempt_at) >= 1
         headers, body = _Receiver.received[0]
         expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
         assert headers["X-Taikai-Signature"] == expected
@@ -241,14 +242,14 @@ def test_webhooks_are_signed_and_retried_with_back_off(client: Client, organizer
 
 
 @pytest.mark.usefixtures("no_settling")
-def test_a_dead_receiver_is_given_up_after_the_last_attempt(organizer: Any) -> None:  # noqa: F811
+def test_a_dead_receiver_is_given_up_after_the_last_attempt(organizer: User) -> None:
     event = make_event(organizer, 4)
-    hook, _secret = webhooks.create_webhook(event, by=Staff(organizer), url="http://127.0.0.1:9/nothing")
+    hook, _secret = delivery.create_webhook(event, by=Staff(organizer), url="http://127.0.0.1:9/nothing")
     start = hook.last_entry_id
     round_services.pair_next_round(event, by=Staff(organizer))
-    for _ in range(webhooks.MAX_ATTEMPTS):
+    for _ in range(delivery.MAX_ATTEMPTS):
         hook.refresh_from_db()
-        webhooks.deliver(hook, now=hook.next_attempt_at)
+        delivery.deliver(hook, now=hook.next_attempt_at)
     hook.refresh_from_db()
     # The first message is given up; the cursor moves on and the next one starts its own attempts.
     assert hook.skipped == 1 and hook.last_entry_id > start and hook.failures <= 1 and hook.delivered == 0

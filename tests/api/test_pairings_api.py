@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Round
@@ -13,15 +15,14 @@ from taikai.events.services import registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.api.conftest import Api
-from tests.events.conftest import make_event
+from tests.factories import Api, make_event
 
 pytestmark = pytest.mark.django_db
 
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
-def _paired(event: Event, organizer: Any) -> Round:
+def _paired(event: Event, organizer: User) -> Round:
     for i in range(4):
         p = registration.register_player(event, by=Staff(organizer), name=f"選手{i}", card_game_id=f"{4000000000 + i}")
         registration.check_in(p, by=Staff(organizer))
@@ -36,7 +37,7 @@ def _swapped(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def test_an_edit_on_the_version_read_is_applied(organizer_api: Api, api_event: Event, organizer: Any) -> None:
+def test_an_edit_on_the_version_read_is_applied(organizer_api: Api, api_event: Event, organizer: User) -> None:
     _paired(api_event, organizer)
     url = f"/events/{api_event.pk}/rounds/1/pairings"
     read = organizer_api.get(url).json()
@@ -51,7 +52,7 @@ def test_an_edit_on_the_version_read_is_applied(organizer_api: Api, api_event: E
 
 
 def test_a_stale_edit_is_409_with_the_current_version_and_changes_nothing(
-    organizer_api: Api, api_event: Event, organizer: Any
+    organizer_api: Api, api_event: Event, organizer: User
 ) -> None:
     rnd = _paired(api_event, organizer)
     url = f"/events/{api_event.pk}/rounds/1/pairings"
@@ -69,7 +70,7 @@ def test_a_stale_edit_is_409_with_the_current_version_and_changes_nothing(
 
 
 def test_an_edit_that_changes_a_table_with_a_result_is_refused(
-    organizer_api: Api, api_event: Event, organizer: Any
+    organizer_api: Api, api_event: Event, organizer: User
 ) -> None:
     rnd = _paired(api_event, organizer)
     result_services.enter_result(Match.objects.get(round=rnd, table=1), by=Staff(organizer), result=A_WINS)
@@ -81,7 +82,7 @@ def test_an_edit_that_changes_a_table_with_a_result_is_refused(
 
 
 def test_a_repair_is_made_on_the_version_read_and_refused_when_stale(
-    organizer_api: Api, api_event: Event, organizer: Any
+    organizer_api: Api, api_event: Event, organizer: User
 ) -> None:
     rnd = _paired(api_event, organizer)
     url = f"/events/{api_event.pk}/rounds/1"
@@ -97,12 +98,12 @@ def test_a_repair_is_made_on_the_version_read_and_refused_when_stale(
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "repair-result-in"
 
 
-def test_a_judge_cannot_edit_pairings(client: Any, organizer: Any) -> None:
-    from taikai.api.services import create_token
+def test_a_judge_cannot_edit_pairings(client: Client, organizer: User) -> None:
+    from taikai.tokens.services import create_token
 
     event = make_event(organizer, 4)
     round_services.pair_next_round(event, by=Staff(organizer))
-    from tests.api.conftest import staff_user
+    from tests.factories import staff_user
 
     staff_user(organizer, event, "judge_p", "judge")
     _row, token = create_token(event, by=Staff(organizer), username="judge_p", role="judge")

@@ -4,23 +4,21 @@ replayed identically (STYLE 3: the seed is stored with each round)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.services import create_token
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Round
-from tests.api.conftest import Api
-from tests.events.conftest import make_event
+from taikai.tokens.services import create_token
+from tests.factories import Api, make_event
 
 pytestmark = pytest.mark.django_db
 
 SEED = "4611686018427387903"  # 2^62 - 1, the largest seed
 
 
-def _api(client: Client, organizer: Any, event: Event) -> Api:
+def _api(client: Client, organizer: User, event: Event) -> Api:
     _row, token = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
     return Api(client, token=token)
 
@@ -43,7 +41,7 @@ def _play(api: Api, event: Event, number: int) -> None:
         assert api.post(f"/events/{event.pk}/matches/{m['id']}/result", {"duels": duels}).status_code == 200
 
 
-def _run(client: Client, organizer: Any, name: str, seeds: list[str]) -> list[list[tuple[str, str | None]]]:
+def _run(client: Client, organizer: User, name: str, seeds: list[str]) -> list[list[tuple[str, str | None]]]:
     event = make_event(organizer, 9, name=name, swiss_rounds=3)
     api = _api(client, organizer, event)
     rounds = []
@@ -57,7 +55,7 @@ def _run(client: Client, organizer: Any, name: str, seeds: list[str]) -> list[li
     return rounds
 
 
-def test_the_same_seeds_replay_an_event_with_the_same_pairings(client: Client, organizer: Any) -> None:
+def test_the_same_seeds_replay_an_event_with_the_same_pairings(client: Client, organizer: User) -> None:
     seeds = ["7", SEED, "20261206"]
     first = _run(client, organizer, "本番", seeds)
     replay = _run(client, organizer, "再現", seeds)
@@ -65,12 +63,12 @@ def test_the_same_seeds_replay_an_event_with_the_same_pairings(client: Client, o
     assert any(b is None for _a, b in first[0])  # 9 players: a bye, drawn from the seed too
 
 
-def test_another_seed_draws_another_round_one(client: Client, organizer: Any) -> None:
+def test_another_seed_draws_another_round_one(client: Client, organizer: User) -> None:
     draws = {tuple(_run(client, organizer, f"大会{seed}", [seed])[0]) for seed in ("1", "2", "3", "4")}
     assert len(draws) > 1  # the seed decides the draw: four seeds do not all give one pairing
 
 
-def test_without_a_seed_taikai_draws_one_and_says_it(client: Client, organizer: Any) -> None:
+def test_without_a_seed_taikai_draws_one_and_says_it(client: Client, organizer: User) -> None:
     event = make_event(organizer, 4, name="自動")
     api = _api(client, organizer, event)
     r = api.client.post(  # no body at all, as before seeds could be given
@@ -81,7 +79,7 @@ def test_without_a_seed_taikai_draws_one_and_says_it(client: Client, organizer: 
 
 
 @pytest.mark.parametrize("seed", ["4611686018427387904", "-1", "1e3", ""])
-def test_a_seed_out_of_range_is_refused_in_words(client: Client, organizer: Any, seed: str) -> None:
+def test_a_seed_out_of_range_is_refused_in_words(client: Client, organizer: User, seed: str) -> None:
     event = make_event(organizer, 4, name="範囲外")
     api = _api(client, organizer, event)
     api.lang = "ja"

@@ -6,27 +6,28 @@ import asyncio
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from datetime import timedelta
 
 import httpx
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
-from taikai.api.services import create_token
 from taikai.api.sse_load import run as load_run
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Round
 from taikai.events.services import clock as clock_services
 from taikai.events.services import registration
 from taikai.events.services import rounds as round_services
-from tests.api.conftest import make_event
+from taikai.tokens.services import create_token
+from tests.factories import make_event
 from tests.servers import serving
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def server(transactional_db: Any) -> Iterator[str]:
+def server(transactional_db: None) -> Iterator[str]:
     with serving() as venue:
         yield venue.url
 
@@ -40,7 +41,7 @@ def _read_until(lines: Iterator[str], prefix: str) -> list[str]:
     raise AssertionError(f"stream ended before {prefix!r}: {seen}")
 
 
-def test_a_change_reaches_a_connected_client_within_a_second(server: str, organizer: Any) -> None:
+def test_a_change_reaches_a_connected_client_within_a_second(server: str, organizer: User) -> None:
     event = make_event(organizer, 2)
     with httpx.Client(timeout=5) as client, client.stream("GET", f"{server}/api/v1/events/{event.pk}/stream") as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
@@ -54,7 +55,7 @@ def test_a_change_reaches_a_connected_client_within_a_second(server: str, organi
     assert latency < 1.0, latency
 
 
-def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(server: str, organizer: Any) -> None:
+def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(server: str, organizer: User) -> None:
     event = make_event(organizer, 4)
     url = f"{server}/api/v1/events/{event.pk}/stream"
     with httpx.Client(timeout=5) as client, client.stream("GET", url) as r:
@@ -63,8 +64,8 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
         clock_services.start_round(rnd, by=Staff(organizer))
         clock_services.pause_round(rnd, by=Staff(organizer))
-        kinds = []
-        ids = []
+        kinds: list[str] = []
+        ids: list[int] = []
         while len(kinds) < 3:
             line = next(lines)
             if line.startswith("event: ") and line != "event: event":
@@ -81,7 +82,7 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
     assert "event: round-started" in got and "event: pairings" not in got
 
 
-def test_time_called_is_announced_when_the_clock_runs_out(server: str, organizer: Any) -> None:
+def test_time_called_is_announced_when_the_clock_runs_out(server: str, organizer: User) -> None:
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
@@ -91,7 +92,7 @@ def test_time_called_is_announced_when_the_clock_runs_out(server: str, organizer
         time.sleep(0.3)
         # Wind the stored clock back past its limit (as if 40 minutes had passed).
         Round.objects.filter(pk=rnd.pk).update(
-            started_at=timezone.now() - timezone.timedelta(seconds=rnd.time_limit_seconds + 1)
+            started_at=timezone.now() - timedelta(seconds=rnd.time_limit_seconds + 1)
         )
         got = _read_until(lines, "data:")
     assert "event: time-called" in got and got[-1] == f'data: {{"round": {rnd.number}}}'
@@ -102,7 +103,7 @@ def test_an_unknown_event_has_no_stream(server: str) -> None:
     assert r.status_code == 404
 
 
-def test_hundreds_of_streams_stay_open_and_all_get_the_update(server: str, organizer: Any) -> None:
+def test_hundreds_of_streams_stay_open_and_all_get_the_update(server: str, organizer: User) -> None:
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))

@@ -4,16 +4,15 @@ team's (PEN-4, CS 1.1), and the team standings, the teams list and the prizes sa
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.services import create_site_token, create_token
-from taikai.core.ruleset_schema import RUNGS
+from taikai.core.rungs import RUNGS
 from taikai.events.actors import Staff, System
 from taikai.events.models import Event
-from tests.api.conftest import Api, staff_user
+from taikai.tokens.services import create_site_token, create_token
+from tests.factories import Api, staff_user
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +38,7 @@ def _play(api: Api, eid: str, number: int, skip: frozenset[str] = frozenset()) -
         assert r.status_code == 200, r.content
 
 
-def _event(client: Client, organizer: Any) -> tuple[Api, Api, str]:
+def _event(client: Client, organizer: User) -> tuple[Api, Api, str]:
     _row, site = create_site_token(by=System("test"), username=organizer.username)
     boss = Api(client, token=site)
     r = boss.post(
@@ -61,10 +60,8 @@ def _event(client: Client, organizer: Any) -> tuple[Api, Api, str]:
     return boss, Api(client, token=token), eid
 
 
-def test_pen_4_a_team_event_runs_over_the_api_and_a_members_dq_is_the_teams(client: Client, organizer: Any) -> None:
-    # PEN-4 (CS 1.1): a member's DQ or worse is the whole team's.
-    boss, head, eid = _event(client, organizer)
-
+def _teams(boss: Api, eid: str) -> tuple[str, list[str]]:
+    """Four teams of three, checked in: (the id of チーム2, the players it was formed from; the third left its seat)."""
     # Teams: two registered with new players, one formed from players registered first.
     for t in (0, 1):
         r = boss.post(f"/events/{eid}/teams", {"name": f"チーム{t}", "members": _members(t)})
@@ -85,10 +82,17 @@ def test_pen_4_a_team_event_runs_over_the_api_and_a_members_dq_is_the_teams(clie
     r = boss.put(f"/events/{eid}/players/{sub['id']}/team", {"team": team2, "seat": "C"})
     assert r.status_code == 200 and (r.json()["team"], r.json()["seat"]) == (team2, "C")
     assert boss.post(f"/events/{eid}/teams", {"name": "チーム3", "members": _members(3)}).status_code == 201
-
     for p in boss.get(f"/events/{eid}/players?limit=100").json()["items"]:
         if p["team"] is not None:
             assert boss.post(f"/events/{eid}/players/{p['id']}/check-in", {}).status_code == 200
+    return team2, loose
+
+
+def test_pen_4_a_team_event_runs_over_the_api_and_a_members_dq_is_the_teams(client: Client, organizer: User) -> None:
+    # PEN-4 (CS 1.1): a member's DQ or worse is the whole team's.
+    boss, head, eid = _event(client, organizer)
+
+    team2, loose = _teams(boss, eid)
 
     # Round 1: teams paired as units, seat against seat.
     r = boss.post(f"/events/{eid}/rounds", {"seed": "23"})
@@ -134,7 +138,7 @@ def test_pen_4_a_team_event_runs_over_the_api_and_a_members_dq_is_the_teams(clie
     assert sorted(row["name"] for row in standings) == ["チーム0", "チーム1", "チーム2", "チーム3"]
 
 
-def test_a_team_cannot_be_formed_twice_from_one_player_or_outside_a_team_event(client: Client, organizer: Any) -> None:
+def test_a_team_cannot_be_formed_twice_from_one_player_or_outside_a_team_event(client: Client, organizer: User) -> None:
     boss, _head, eid = _event(client, organizer)
     ids = [boss.post(f"/events/{eid}/players", m).json()["id"] for m in _members(5)]
     assert boss.post(f"/events/{eid}/teams", {"name": "一", "players": ids}).status_code == 201
@@ -157,7 +161,7 @@ def test_a_team_cannot_be_formed_twice_from_one_player_or_outside_a_team_event(c
     assert r.status_code == 400 and r.json()["error"]["code"] == "not-team-event"
 
 
-def test_an_incomplete_team_is_not_paired(client: Client, organizer: Any) -> None:
+def test_an_incomplete_team_is_not_paired(client: Client, organizer: User) -> None:
     boss, _head, eid = _event(client, organizer)
     for t in (0, 1):
         assert boss.post(f"/events/{eid}/teams", {"name": f"チーム{t}", "members": _members(t)}).status_code == 201

@@ -12,7 +12,7 @@ from django.test import Client
 from taikai.cli import main
 from taikai.events.models import Event
 from taikai.events.services.placings import placings_for
-from tests.api.conftest import Api
+from tests.factories import Api
 
 pytestmark = pytest.mark.django_db
 
@@ -34,26 +34,18 @@ def _winner_side(match: dict[str, Any]) -> str:
     return "a" if int(match["player_a"]["id"]) < int(match["player_b"]["id"]) else "b"
 
 
-def _play(api: Api, eid: str, number: int, skip: set[str] = frozenset()) -> list[dict[str, Any]]:  # type: ignore[assignment]
+def _play(api: Api, eid: str, number: int, skip: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
     matches = api.get(f"/events/{eid}/rounds/{number}/matches").json()["items"]
     for m in matches:
         if m["is_bye"] or m["status"] == "confirmed" or m["id"] in skip:
             continue
         r = api.post(f"/events/{eid}/matches/{m['id']}/result", A_WINS if _winner_side(m) == "a" else B_WINS)
         assert r.status_code == 200, r.content
-    return api.get(f"/events/{eid}/rounds/{number}/matches").json()["items"]
+    played: list[dict[str, Any]] = api.get(f"/events/{eid}/rounds/{number}/matches").json()["items"]
+    return played
 
 
-def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
-    client: Client, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    # Accounts and tokens: the command line.
-    taikai(capsys, "user", "create", "boss", "--organizer")
-    for name in ("head", "floor", "helper"):
-        taikai(capsys, "user", "create", name)
-    boss = Api(client, token=taikai(capsys, "token", "create", "boss"))
-
+def _create_event(boss: Api) -> str:
     # The event: a site token creates it; bad values get the page form's code and message.
     bad = boss.post(
         "/events",
@@ -80,9 +72,12 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
         },
     )
     assert r.status_code == 201, r.content
-    eid = r.json()["id"]
+    eid: str = r.json()["id"]
     assert isinstance(eid, str) and r.json()["format"] == "swiss_cut" and r.json()["status"] == "registration"
+    return eid
 
+
+def _staff(client: Client, capsys: pytest.CaptureFixture[str], boss: Api, eid: str) -> tuple[Api, Api]:
     # Staff: exactly one head judge (PEN-6).
     assert boss.post(f"/events/{eid}/staff", {"username": "head", "role": "head_judge"}).status_code == 201
     assert boss.post(f"/events/{eid}/staff", {"username": "floor", "role": "judge"}).status_code == 201
@@ -94,7 +89,10 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
     assert staff == {"boss": "organizer", "head": "head_judge", "floor": "judge"}
     head = Api(client, token=taikai(capsys, "token", "create", "head", "--event", eid))
     floor = Api(client, token=taikai(capsys, "token", "create", "floor", "--event", eid))
+    return head, floor
 
+
+def _players(boss: Api, eid: str) -> None:
     # Players and check-in.
     ids, links = [], {}
     for i, name in enumerate(NAMES):
@@ -104,6 +102,8 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
         ids.append(r.json()["player"]["id"])
         links[r.json()["player"]["id"]] = r.json()["player_token"]
 
+
+def _round_one_undone_then_played(client: Client, boss: Api, eid: str) -> None:
     # Round 1, paired by mistake and undone while it has no result, then paired again and played.
     assert boss.post(f"/events/{eid}/rounds").status_code == 201
     assert client.delete(f"/api/v1/events/{eid}/rounds/1", headers=boss.headers()).status_code == 204
@@ -114,12 +114,15 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
     refused = client.delete(f"/api/v1/events/{eid}/rounds/1", headers=boss.headers())
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "undo-result-in"
 
+
+def _round_two_with_a_dq(boss: Api, head: Api, floor: Api, eid: str) -> str:
+    """The player disqualified."""
     # Round 2: a head judge disqualifies a player during their match (PEN-6).
     assert boss.post(f"/events/{eid}/rounds").status_code == 201
     assert boss.post(f"/events/{eid}/rounds/2/clock/start", {}).status_code == 200
     matches = boss.get(f"/events/{eid}/rounds/2/matches").json()["items"]
     table = next(m for m in matches if not m["is_bye"])
-    cheat = table["player_a"]["id"] if _winner_side(table) == "a" else table["player_b"]["id"]  # would have won
+    cheat: str = table["player_a"]["id"] if _winner_side(table) == "a" else table["player_b"]["id"]  # would have won
     dq = {"player": cheat, "infraction": "INF-1", "rung": "dq", "reason": "marked cards", "match": table["id"]}
     for api in (floor, boss):  # PEN-6: a floor judge and an organizer who is not the head judge may not
         r = api.post(f"/events/{eid}/penalties", dq)
@@ -139,11 +142,11 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
             boss.post(f"/events/{eid}/matches/{table['id']}/result", B_WINS if loser_is_a else A_WINS).status_code
             == 200
         )
-    _play(boss, eid, 2)
-    assert boss.post(f"/events/{eid}/rounds").status_code == 201
-    _play(boss, eid, 3)
-    assert boss.get(f"/events/{eid}/rounds/3").json()["open_tables"] == 0
+    return cheat
 
+
+def _top_cut(boss: Api, eid: str) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]], dict[str, Any]]:
+    """(the Swiss standings, the four cut, the semifinals, the final), played."""
     # The top cut: the best four of the Swiss standings who are still in, then the elimination rounds.
     standings = boss.get(f"/events/{eid}/standings").json()["items"]
     cut = [row["player"]["id"] for row in standings if not row["dropped"]][:4]
@@ -154,6 +157,29 @@ def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
     assert boss.post(f"/events/{eid}/rounds").status_code == 201
     final = _play(boss, eid, 5)[0]
     assert boss.post(f"/events/{eid}/rounds").json()["error"]["code"] == "all-rounds-played"
+    return standings, cut, semis, final
+
+
+def test_a_swiss_and_top_cut_event_runs_through_the_cli_and_the_api(
+    client: Client, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    # Accounts and tokens: the command line.
+    taikai(capsys, "user", "create", "boss", "--organizer")
+    for name in ("head", "floor", "helper"):
+        taikai(capsys, "user", "create", name)
+    boss = Api(client, token=taikai(capsys, "token", "create", "boss"))
+    eid = _create_event(boss)
+    head, floor = _staff(client, capsys, boss, eid)
+    _players(boss, eid)
+    _round_one_undone_then_played(client, boss, eid)
+    cheat = _round_two_with_a_dq(boss, head, floor, eid)
+    _play(boss, eid, 2)
+    assert boss.post(f"/events/{eid}/rounds").status_code == 201
+    _play(boss, eid, 3)
+    assert boss.get(f"/events/{eid}/rounds/3").json()["open_tables"] == 0
+
+    standings, cut, semis, final = _top_cut(boss, eid)
 
     # Final placings: champion, finalist, both semifinal losers, the rest by Swiss standings, the DQ last.
     side = _winner_side(final)

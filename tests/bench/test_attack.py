@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from taikai.bench._live import Report
 from taikai.bench._openloop import Sample, Step
+from taikai.bench._reports import Report
 from taikai.bench.attack import _lost, _sent
 
 

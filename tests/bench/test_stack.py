@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from taikai.bench._live import Report
+from taikai.bench._reports import Report
 from taikai.bench._sampler import read_profiles
 from taikai.bench.stack import _requests
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from taikai.bench._live import parse_wrk
+from taikai.bench._load import parse_wrk
 
 RECORDED = Path(__file__).parent / "wrk"
 
@@ -24,7 +24,7 @@ def test_errors_seconds_and_a_run_in_minutes() -> None:
     assert result.requests == 2400
     assert result.seconds == pytest.approx(60.0)
     assert result.errors == 5 + 3 + 1 + 12
-    assert (result.p50_ms, result.p99_ms) == (pytest.approx(1100.0), pytest.approx(1990.0))
+    assert (result.p50_ms, result.p99_ms) == pytest.approx((1100.0, 1990.0))
 
 
 def test_output_without_a_distribution_is_a_clear_error() -> None:

@@ -8,11 +8,12 @@ import urllib.parse
 
 import pytest
 
-from taikai.cards.formats import DeckFormatError, decode_bytes, read_deck, read_text_sheet, read_ydk, read_ydke
+from taikai.cards.deck_formats import read_deck
+from taikai.cards.formats import DeckFormatError, decode_bytes, read_text_sheet, read_ydk, read_ydke
 from taikai.cards.index import MemoryCardIndex
 from taikai.cards.textsheet import MAX_CARD_LINES
 from taikai.core.deck import Deck
-from tests.cards.conftest import BLOG_SHEET, SAMPLE_YDK, SAMPLE_YDKE
+from tests.factories import BLOG_SHEET, SAMPLE_YDK, SAMPLE_YDKE
 
 URL = SAMPLE_YDKE.read_text("utf-8").strip()
 SAMPLE = read_ydk(SAMPLE_YDK.read_text("utf-8"))
@@ -114,7 +115,7 @@ SHOP_LIST = """\
 def test_a_shop_list_with_brackets_glued_counts_headings_and_titles(index: MemoryCardIndex) -> None:
     sheet = read_text_sheet(SHOP_LIST, index)
     assert sheet.unknown == () and sheet.problems == ()
-    names = {s: sorted(index.get(p).name_ja for p in sheet.deck.section(s)) for s in ("main", "extra", "side")}  # type: ignore[union-attr]
+    names = {s: sorted(index.get(p).name_ja for p in sheet.deck.section(s)) for s in ("main", "extra", "side")}
     assert names == {
         "main": ["サイクロン", "増殖するＧ", "灰流うらら", "灰流うらら", "灰流うらら"],
         "extra": ["デコード・トーカー", "天霆號アーゼウス"],

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from taikai.cards.deck_formats import read_deck
 from taikai.cards.formats import (
     DeckFormatError,
-    read_deck,
     read_text_sheet,
     read_ydk,
     read_ydke,
@@ -23,9 +23,8 @@ from taikai.cards.formats import (
 )
 from taikai.cards.index import MemoryCardIndex
 from taikai.core.deck import CardFacts, Deck
-from tests.cards.conftest import SAMPLE_YDK, SAMPLE_YDKE
+from tests.factories import SAMPLE_YDK, SAMPLE_YDKE
 
-# The sample deck as a player would type it on a Japanese deck sheet (full-width and half-width mixed).
 SHEET_JA = """\
 【メインデッキ】 40枚
 モンスター (37)
@@ -110,7 +109,7 @@ Side
 
 
 def copy_keys(deck: Deck, index: MemoryCardIndex) -> dict[str, Counter[int]]:
-    return {s: Counter(index.get(p).copy_key for p in deck.section(s)) for s in ("main", "extra", "side")}  # type: ignore[union-attr]
+    return {s: Counter(index.get(p).copy_key for p in deck.section(s)) for s in ("main", "extra", "side")}
 
 
 def test_sample_ydk_reads_40_10_3() -> None:

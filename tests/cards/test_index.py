@@ -13,9 +13,9 @@ def test_name_keys_fold_width_case_and_spaces() -> None:
 
 
 def test_resolve_prefers_the_original_printing(index: MemoryCardIndex) -> None:
-    assert index.resolve("灰流うらら").passcode == 14558127  # type: ignore[union-attr]
-    assert index.resolve("ash blossom & joyous spring").passcode == 14558127  # type: ignore[union-attr]
-    assert index.resolve("Dark Magician").passcode == 46986414  # type: ignore[union-attr]
+    assert index.resolve("灰流うらら").passcode == 14558127
+    assert index.resolve("ash blossom & joyous spring").passcode == 14558127
+    assert index.resolve("Dark Magician").passcode == 46986414
     assert index.resolve("no such card") is None
 
 

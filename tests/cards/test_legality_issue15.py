@@ -15,8 +15,8 @@ from taikai.cards.models import Card
 from taikai.cards.sources import read_cdb
 from taikai.core import ruleset as rs
 from taikai.core.deck import OT_OCG, CardFacts, Deck, check_deck
-from tests.cards.conftest import CDB_PRERELEASE, LFLIST_OCG
 from tests.cards.test_sources import CARDINFO
+from tests.factories import CDB_PRERELEASE, LFLIST_OCG
 
 MODERN = rs.builtin("modern")
 
@@ -56,7 +56,7 @@ def test_a_partial_ygoprodeck_file_never_cuts_an_imported_list_down(tmp_path: Pa
     path = tmp_path / "full.json"
     path.write_text(json.dumps(first))
     services.import_card_files([path])
-    before = services.library_banlist("YGOPRODeck OCG").as_core().entries  # type: ignore[union-attr]
+    before = services.library_banlist("YGOPRODeck OCG").as_core().entries
     assert len(before) == 51
     # An old file holding two cards: Ash Blossom now Limited, card 7 no longer on the list.
     old = {"data": [dict(CARDINFO["data"][0], banlist_info={"ban_ocg": "Limited"}), _card(7, None)]}
@@ -65,9 +65,9 @@ def test_a_partial_ygoprodeck_file_never_cuts_an_imported_list_down(tmp_path: Pa
     # Its newest card (2015) is older than the first file's (2017): since issue 22 it changes the list only
     # when the organizer asks; asked, it still never cuts the list down.
     [_, kept] = services.import_card_files([path])
-    assert kept.skipped == 2 and services.library_banlist("YGOPRODeck OCG").as_core().entries == before  # type: ignore[union-attr]
+    assert kept.skipped == 2 and services.library_banlist("YGOPRODeck OCG").as_core().entries == before
     services.import_card_files([path], allow_older=True)
-    after = services.library_banlist("YGOPRODeck OCG").as_core().entries  # type: ignore[union-attr]
+    after = services.library_banlist("YGOPRODeck OCG").as_core().entries
     assert len(after) == 50 and after[14558127] == 1 and 90000007 not in after and after[90000008] == 0
 
 

@@ -12,7 +12,7 @@ from taikai.cards.lflist import parse_lflist
 from taikai.cards.sources import read_cdb
 from taikai.core import ruleset as rs
 from taikai.core.deck import Banlist, Deck, check_deck
-from tests.cards.conftest import CDB_2020, LFLIST_OCG, SAMPLE_YDK
+from tests.factories import CDB_2020, LFLIST_OCG, SAMPLE_YDK
 
 SHEEP_TOKEN = 73915052  # the 2026 files carry no tokens; the 2020 Project Ignis file does
 TCG_ONLY = 11876803  # Lunalight Scarlet Tiger: ot = 2 (TCG only) in cards-en-2026-08.cdb

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taikai.cards.lflist import LflistError, ParsedList, find_list, parse_lflist, read_lflist, write_lflist
-from tests.cards.conftest import LFLIST_ALL, LFLIST_JA, LFLIST_OCG, LFLIST_SPEED
+from tests.factories import LFLIST_ALL, LFLIST_JA, LFLIST_OCG, LFLIST_SPEED
 
 
 def test_the_july_2026_ocg_list_as_published_for_edopro() -> None:

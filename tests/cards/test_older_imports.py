@@ -17,7 +17,7 @@ import pytest
 from taikai.audit.models import AuditEntry
 from taikai.cards import report, services
 from taikai.cards.models import Banlist, Card, ImportRecord
-from tests.cards.conftest import CDB_2020, CDB_EN, LFLIST_OCG, slice_cdb
+from tests.factories import CDB_2020, CDB_EN, LFLIST_OCG, slice_cdb
 
 pytestmark = pytest.mark.django_db
 
@@ -127,10 +127,10 @@ def test_a_cards_cdb_with_no_known_date_is_imported_as_before_and_says_so(tmp_pa
 def test_an_older_ygoprodeck_document_leaves_the_forbidden_list_alone(tmp_path: Path) -> None:
     # The testers' case: an older JSON turned Toadally Awesome from Forbidden to Limited and said "2 updated".
     services.import_card_files([write_json(tmp_path / "new.json", NEWER)])
-    assert services.library_banlist("YGOPRODeck OCG").as_core().entries[TOADALLY] == 0  # type: ignore[union-attr]
+    assert services.library_banlist("YGOPRODeck OCG").as_core().entries[TOADALLY] == 0
     cards, lists = services.import_card_files([write_json(tmp_path / "old.json", older_document())])
     assert lists.skipped == 1 and (lists.created, lists.updated) == (0, 0)
-    assert services.library_banlist("YGOPRODeck OCG").as_core().entries[TOADALLY] == 0  # type: ignore[union-attr]
+    assert services.library_banlist("YGOPRODeck OCG").as_core().entries[TOADALLY] == 0
     assert cards.skipped == 1 and Card.objects.get(passcode=TOADALLY).ocg_date == date(2016, 7, 9)
     [note] = report.notes(lists, "ja")
     assert note.items == ["「Toadally Awesome」 禁止 のまま（ファイルでは 制限）"]
@@ -142,7 +142,7 @@ def test_with_the_flag_the_older_document_changes_the_list_and_names_the_change(
     services.import_card_files([write_json(tmp_path / "new.json", NEWER)])
     _, lists = services.import_card_files([write_json(tmp_path / "old.json", older_document())], allow_older=True)
     assert lists.updated == 1 and lists.skipped == 0
-    assert services.library_banlist("YGOPRODeck OCG").as_core().entries[TOADALLY] == 1  # type: ignore[union-attr]
+    assert services.library_banlist("YGOPRODeck OCG").as_core().entries[TOADALLY] == 1
     [note] = report.notes(lists, "en")
     assert note.items == ["Toadally Awesome: Forbidden → Limited"]
     assert note.text.startswith("YGOPRODeck OCG: 1 entries changed") and "overwritten as asked" in note.text
@@ -180,7 +180,7 @@ def test_an_older_list_under_the_same_name_is_left_alone() -> None:
     services.import_banlists([services.ParsedList("2026.07 OCG", {TOADALLY: 0})], source="july")
     older = services.ParsedList("2026.07 OCG", {TOADALLY: 1}, edition=date(2025, 1, 1), dated_by="document")
     record = services.import_banlists([older], source="an older copy")
-    assert record.skipped == 1 and services.library_banlist("2026.07 OCG").as_core().entries == {TOADALLY: 0}  # type: ignore[union-attr]
+    assert record.skipped == 1 and services.library_banlist("2026.07 OCG").as_core().entries == {TOADALLY: 0}
 
 
 def test_every_import_writes_an_audit_entry_naming_its_source_and_date(tmp_path: Path) -> None:

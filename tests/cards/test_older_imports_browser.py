@@ -4,21 +4,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from taikai.cards.models import Card
-from tests.cards.conftest import CDB_2020, CDB_EN, slice_cdb
 from tests.cards.test_older_imports import NEMESES, NEWER, PANDA, write_json
-from tests.conftest import PHONE, screenshot
+from tests.factories import CDB_2020, CDB_EN, PHONE, NewPage, screenshot, slice_cdb
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_older_cards_cdb_uploaded_on_a_phone_overwrites_nothing_until_asked(new_page: Any, tmp_path: Path) -> None:
+def test_an_older_cards_cdb_uploaded_on_a_phone_overwrites_nothing_until_asked(
+    new_page: NewPage, tmp_path: Path
+) -> None:
     get_user_model().objects.create_user("organizer", password="a long password", is_staff=True)
     wanted = [NEMESES, PANDA, 14558127, 101303071]
     newer = slice_cdb(CDB_EN, tmp_path / "cards.cdb", wanted)

@@ -16,8 +16,8 @@ from taikai.cards.index import DbCardIndex, MemoryCardIndex
 from taikai.cards.models import Banlist, Card, ImportRecord
 from taikai.core import ruleset as rs
 from taikai.core.deck import Deck, check_deck
-from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_OCG, SAMPLE_YDK, slice_cdb
 from tests.cards.test_sources import CARDINFO
+from tests.factories import CDB_EN, CDB_JA, LFLIST_OCG, SAMPLE_YDK, slice_cdb
 
 SAMPLE = read_ydk(SAMPLE_YDK.read_text("utf-8"))
 EXTRA_CARDS = [84013238, 36996508, 23434538, 55144522, 83764718, 83764719, 89631140, 62517849]
@@ -73,7 +73,7 @@ def test_ygoprodeck_json_adds_release_dates_to_imported_cards(cdb_pair: list[Pat
     assert ash.ocg_date == date(2015, 11, 21)
     assert ash.name_ja == "灰流うらら"  # the .cdb's data is kept
     assert Card.objects.get(passcode=99999001).ot == 2  # a card the .cdb did not have is added
-    assert services.library_banlist("YGOPRODeck OCG").as_core().entries == {14558127: 2}  # type: ignore[union-attr]
+    assert services.library_banlist("YGOPRODeck OCG").as_core().entries == {14558127: 2}
     # DECK-7: the release date now counts against the event date.
     index = DbCardIndex()
     deck = Deck((), (1861629,), ())  # Decode Talker, released 2017-03-25
@@ -93,7 +93,7 @@ def test_lflist_import_is_idempotent_and_an_event_copy_is_frozen() -> None:
     event_copy = services.copy_banlist(library)
     # A later list of the same name replaces the library's entries, never the event's copy.
     services.import_banlists([services.ParsedList("2026.07 OCG", {14558127: 0})], source="later")
-    assert services.library_banlist("2026.07 OCG").as_core().entries == {14558127: 0}  # type: ignore[union-attr]
+    assert services.library_banlist("2026.07 OCG").as_core().entries == {14558127: 0}
     assert Banlist.objects.get(pk=event_copy.pk).as_core().entries[14558127] == 2
     assert event_copy.frozen
 
@@ -139,7 +139,7 @@ def test_resolve_deck_text_re_sorts_a_ygopro_ydk_and_reports_unknown_names(cdb_p
 def test_check_deck_text_for_an_event_uses_its_frozen_list(cdb_pair: list[Path]) -> None:  # DECK-4
     services.import_card_files(cdb_pair)
     services.import_lflist_file(LFLIST_OCG)
-    event_list = services.copy_banlist(services.library_banlist("2026.07 OCG"))  # type: ignore[arg-type]
+    event_list = services.copy_banlist(services.library_banlist("2026.07 OCG"))
     text = SAMPLE_YDK.read_text("utf-8")
     result = services.check_deck_text(text, ruleset=rs.builtin("modern"), banlist=event_list, event_date=None)
     assert result.legal and result.as_dict()["counts"] == {"main": 40, "extra": 10, "side": 3}

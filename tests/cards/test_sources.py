@@ -10,9 +10,8 @@ import pytest
 
 from taikai.cards.sources import CardSourceError, read_cdb, read_cdbs, read_ygoprodeck, type_bits
 from taikai.core import deck as core
-from tests.cards.conftest import CDB_EN, CDB_JA
+from tests.factories import CDB_EN, CDB_JA
 
-# A small cardinfo.php?misc=yes answer; the facts are real, the selection is ours.
 CARDINFO = {
     "data": [
         {

@@ -11,7 +11,7 @@ from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.cards.models import Card, ImportRecord
-from tests.cards.conftest import CDB_2020, CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
+from tests.factories import CDB_2020, CDB_EN, CDB_JA, LFLIST_JA, slice_cdb
 
 pytestmark = pytest.mark.django_db
 PASSCODES = [14558127, 14558128, 46986414]
@@ -43,7 +43,7 @@ def test_staff_uploads_two_cdbs_and_a_list_and_sees_the_summary(staff: Client, t
     assert Card.objects.get(passcode=14558127).name_ja == "灰流うらら"
     assert [r.kind for r in ImportRecord.objects.order_by("id")] == ["cards", "banlist"]
     entry = AuditEntry.objects.get(action="taikai.cards.imported")
-    assert entry.actor.get_username() == "organizer"  # type: ignore[union-attr]
+    assert entry.actor.get_username() == "organizer"
 
 
 def test_the_page_is_in_japanese_by_default(staff: Client) -> None:

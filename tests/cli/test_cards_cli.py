@@ -13,8 +13,8 @@ import pytest
 
 from taikai.cards.models import Card
 from taikai.cli import main
-from tests.cards.conftest import CDB_EN, CDB_JA, DATA, LFLIST_JA, slice_cdb
 from tests.cards.test_sources import CARDINFO
+from tests.factories import CDB_EN, CDB_JA, DATA, LFLIST_JA, slice_cdb
 
 PASSCODES = [14558127, 14558128, 46986414, 36996508, 84013237, 23434538, 10045474]
 
@@ -240,8 +240,8 @@ def test_sync_records_each_file_by_its_url_not_a_temporary_path(
 
 @pytest.mark.django_db
 def test_an_older_file_is_skipped_until_allow_older(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from tests.cards.conftest import CDB_2020
     from tests.cards.test_older_imports import NEMESES, NEWER, write_json
+    from tests.factories import CDB_2020
 
     newer = slice_cdb(CDB_EN, tmp_path / "2026.cdb", [NEMESES, 14558127, 101303071])
     cardinfo = write_json(tmp_path / "cardinfo.json", NEWER)

@@ -12,8 +12,8 @@ import pytest
 
 from taikai.cards import services
 from taikai.cli import main
-from tests.cards.conftest import CDB_EN, CDB_JA, LFLIST_ALL, LFLIST_OCG, SAMPLE_YDK, SAMPLE_YDKE
 from tests.cards.test_formats import SHEET_EN, SHEET_JA
+from tests.factories import CDB_EN, CDB_JA, LFLIST_ALL, LFLIST_OCG, SAMPLE_YDK, SAMPLE_YDKE
 
 TAIKAI = Path(sys.executable).parent / "taikai"
 FILES = ["--cards", str(CDB_EN), "--cards", str(CDB_JA), "--banlist", str(LFLIST_OCG)]

@@ -65,10 +65,11 @@ def test_match_4_the_loser_chooses_next(capsys: pytest.CaptureFixture[str], monk
 
 
 def test_time_e_5_extra_duel_is_next(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    record = {"format": "elimination", "duels": [{"winner": "A"}, {"winner": "B"}], "time_called_between_duels": True}
+    duels: list[dict[str, object]] = [{"winner": "A"}, {"winner": "B"}]
+    record = {"format": "elimination", "duels": duels, "time_called_between_duels": True}
     out = result(capsys, monkeypatch, record)
     assert (out["next"], out["chooser"], out["winner"], out["draw"]) == ("extra_duel", "rps", None, False)
-    record["duels"].append({"time": {"A": 8000, "B": 8000}, "sudden_death": "B", "extra_duel": True})
+    duels.append({"time": {"A": 8000, "B": 8000}, "sudden_death": "B", "extra_duel": True})
     out = result(capsys, monkeypatch, record)
     assert (out["status"], out["winner"], out["duels"]) == ("final", "B", {"A": 1, "B": 2, "draws": 0})
 

@@ -6,13 +6,16 @@ import io
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 from taikai.cli import main
 
 
-def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lines: list[object]) -> list[dict]:
+def _run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lines: list[object]
+) -> list[dict[str, Any]]:
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     assert main(["pair"]) == 0
@@ -71,3 +74,20 @@ def test_real_subprocess_speaks_the_bench_protocol() -> None:
     lines = proc.stdout.splitlines()
     assert len(lines) == 1
     assert json.loads(lines[0])["pairings"] == [[1, 4], [2, 3]]
+
+
+@pytest.mark.parametrize(
+    "player, named",
+    [
+        ({"id": 1.5, "points": 0}, "players[0]: id"),
+        ({"id": True, "points": 0}, "players[0]: id"),
+        ({"id": 1, "points": 0, "opponents": [2, True]}, "players[0].opponents: id"),
+        ({"id": 1, "points": 0, "opponents": [None]}, "players[0].opponents: id"),
+        ({"id": 1, "points": True}, "players[0]: points"),
+    ],
+)
+def test_a_bad_id_or_points_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], player: dict[str, object], named: str
+) -> None:
+    (answer,) = _run(monkeypatch, capsys, [{"round": 1, "players": [player, {"id": 2, "points": 0}]}])
+    assert answer["error"].startswith(named)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.models import ApiToken
-from taikai.api.services import hash_token, token_user
 from taikai.cli import main
 from taikai.events.site_roles import is_organizer
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from taikai.tokens.models import ApiToken
+from taikai.tokens.services import hash_token, token_user
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +23,9 @@ def taikai(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, 
     return code, out, err
 
 
-def test_user_create_prints_a_password_that_signs_in(capsys: Any, monkeypatch: Any) -> None:
+def test_user_create_prints_a_password_that_signs_in(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, err = taikai(capsys, monkeypatch, "user", "create", "suzuki", "--organizer")
     assert (code, err) == (0, "")
     password = out.strip().splitlines()[-1]
@@ -33,7 +34,9 @@ def test_user_create_prints_a_password_that_signs_in(capsys: Any, monkeypatch: A
     assert password not in user.password  # stored as a hash only
 
 
-def test_an_existing_name_exits_2_with_one_line(capsys: Any, monkeypatch: Any) -> None:
+def test_an_existing_name_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert taikai(capsys, monkeypatch, "user", "create", "tanaka")[0] == 0
     code, out, err = taikai(capsys, monkeypatch, "user", "create", "tanaka")
     assert code == 2 and out == ""
@@ -43,7 +46,9 @@ def test_an_existing_name_exits_2_with_one_line(capsys: Any, monkeypatch: Any) -
     assert "使われています" in capsys.readouterr().err
 
 
-def test_user_list_names_organizers_and_staff(capsys: Any, monkeypatch: Any) -> None:
+def test_user_list_names_organizers_and_staff(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     taikai(capsys, monkeypatch, "user", "create", "boss", "--organizer")
     taikai(capsys, monkeypatch, "user", "create", "floor")
     code, out, _err = taikai(capsys, monkeypatch, "user", "list")
@@ -51,7 +56,9 @@ def test_user_list_names_organizers_and_staff(capsys: Any, monkeypatch: Any) -> 
     assert code == 0 and lines == {"boss": "organizer", "floor": "staff"}
 
 
-def test_a_site_token_is_the_last_line_and_stored_hashed(capsys: Any, monkeypatch: Any) -> None:
+def test_a_site_token_is_the_last_line_and_stored_hashed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     taikai(capsys, monkeypatch, "user", "create", "boss", "--organizer")
     code, out, err = taikai(capsys, monkeypatch, "token", "create", "boss", "--expires", "30")
     assert (code, err) == (0, "")
@@ -63,9 +70,9 @@ def test_a_site_token_is_the_last_line_and_stored_hashed(capsys: Any, monkeypatc
 
 
 def test_an_event_token_is_capped_at_the_users_role_there(
-    capsys: Any,
-    monkeypatch: Any,
-    organizer: Any,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    organizer: User,
 ) -> None:
     from taikai.events.actors import Staff
     from taikai.events.services import events as event_services
@@ -89,10 +96,10 @@ def test_an_event_token_is_capped_at_the_users_role_there(
 
 
 def test_a_revoked_token_signs_in_no_more(
-    capsys: Any,
-    monkeypatch: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
     client: Client,
-    organizer: Any,  # noqa: F811
+    organizer: User,
 ) -> None:
     taikai(capsys, monkeypatch, "user", "create", "boss", "--organizer")
     token = taikai(capsys, monkeypatch, "token", "create", "boss")[1].strip().splitlines()[-1]

@@ -18,6 +18,7 @@ from taikai.core.deck import (
     check_languages,
     check_side_swap,
 )
+from taikai.core.problems import Problem
 
 MODERN = rs.builtin("modern")
 DKT = rs.builtin("dkt-2011")
@@ -83,12 +84,14 @@ def main_of(*extra: int, size: int = 40) -> tuple[int, ...]:
     return tuple(extra) + tuple(fill[: size - len(extra)])
 
 
-def codes(problems: list) -> list[str]:
+def codes(problems: list[Problem]) -> list[str]:
     return [p.code for p in problems]
 
 
-def check(deck: Deck, ruleset: rs.Ruleset = MODERN, banlist: Banlist | None = OCG_2026_07, **kw: object) -> list:
-    return check_deck(deck, CARDS, banlist, ruleset, **kw)  # type: ignore[arg-type]
+def check(
+    deck: Deck, ruleset: rs.Ruleset = MODERN, banlist: Banlist | None = OCG_2026_07, event_date: date | None = None
+) -> list[Problem]:
+    return check_deck(deck, CARDS, banlist, ruleset, event_date)
 
 
 def test_a_40_card_deck_with_a_legal_extra_and_side_is_legal() -> None:

@@ -28,7 +28,7 @@ def test_time_4_one_minute_or_more_qualifies() -> None:  # TIME-4: 以上, the t
 
 
 def test_time_4_a_judge_adds_at_most_the_rulings_length_over_every_extension() -> None:  # TIME-4
-    assert extension_problem(TIME, Grant(seconds=600, ruling_seconds=300)).code == "extension-over-ruling"  # type: ignore[union-attr]
+    assert extension_problem(TIME, Grant(seconds=600, ruling_seconds=300)).code == "extension-over-ruling"
     again = extension_problem(TIME, Grant(seconds=60, ruling_seconds=120, already_given=120))
     assert again is not None and again.params["left"] == 0
     assert extension_problem(TIME, Grant(seconds=60, ruling_seconds=180, already_given=120)) is None

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won, evaluate
+from taikai.core.match import evaluate
 from taikai.core.match_json import (
     BASES,
     FormRow,
@@ -24,6 +24,7 @@ from taikai.core.match_json import (
     report_from_form,
     report_json,
 )
+from taikai.core.match_record import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
 from taikai.core.ruleset import builtin, parse_ruleset
 
 DKT = builtin("dkt-2011")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from taikai.core.match import Format, Player, Won, evaluate
+from taikai.core.match import evaluate
+from taikai.core.match_record import Format, Player, Won
 from taikai.core.open_match import LEAVINGS, Ruling, ended_by_leaving
 from taikai.core.penalty_duels import PenaltyDuel
 from taikai.core.ruleset import builtin

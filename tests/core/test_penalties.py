@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from taikai.core import penalties as pen
+from taikai.core import rungs
 from taikai.core.ruleset import PenaltyRules, builtin
 
 CS = builtin("harajuku-cs-1.2").penalties
@@ -14,25 +15,25 @@ DKT = builtin("dkt-2011").penalties
 
 
 def test_ladder_has_eight_rungs_lightest_first() -> None:  # PEN-1
-    assert CS.ladder[0] == pen.CAUTION and CS.ladder[-1] == pen.DQ_NO_PRIZE
+    assert CS.ladder[0] == rungs.CAUTION and CS.ladder[-1] == rungs.DQ_NO_PRIZE
     assert [CS.rank(r) for r in CS.ladder] == list(range(8))
 
 
 def test_duel_loss_match_loss_and_dq_effects() -> None:  # PEN-1
-    assert pen.effects(CS, pen.DUEL_LOSS) == pen.Effects(duel_loss=True)
-    assert pen.effects(CS, pen.MATCH_LOSS) == pen.Effects(match_loss=True)
-    assert pen.effects(CS, pen.DQ) == pen.Effects(drop=True, forfeits_open_match=True)
-    assert not pen.effects(CS, pen.WARNING).changes_result
-    assert pen.effects(CS, pen.CAUTION) == pen.Effects()
+    assert pen.effects(CS, rungs.DUEL_LOSS) == pen.Effects(duel_loss=True)
+    assert pen.effects(CS, rungs.MATCH_LOSS) == pen.Effects(match_loss=True)
+    assert pen.effects(CS, rungs.DQ) == pen.Effects(drop=True, forfeits_open_match=True)
+    assert not pen.effects(CS, rungs.WARNING).changes_result
+    assert pen.effects(CS, rungs.CAUTION) == pen.Effects()
 
 
 def test_downgrade_rungs_lower_the_prize_one_step_or_more() -> None:  # PEN-2
-    assert pen.effects(CS, pen.MATCH_LOSS_DOWNGRADE) == pen.Effects(match_loss=True, downgrade_steps=1)
+    assert pen.effects(CS, rungs.MATCH_LOSS_DOWNGRADE) == pen.Effects(match_loss=True, downgrade_steps=1)
     dq = pen.Effects(drop=True, forfeits_open_match=True)
-    assert pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=3) == replace(dq, downgrade_steps=3)
-    assert pen.effects(CS, pen.DQ_NO_PRIZE) == replace(dq, prize_loss=True)
+    assert pen.effects(CS, rungs.DQ_DOWNGRADE, downgrade_steps=3) == replace(dq, downgrade_steps=3)
+    assert pen.effects(CS, rungs.DQ_NO_PRIZE) == replace(dq, prize_loss=True)
     with pytest.raises(ValueError):
-        pen.effects(CS, pen.DQ_DOWNGRADE, downgrade_steps=0)
+        pen.effects(CS, rungs.DQ_DOWNGRADE, downgrade_steps=0)
 
 
 def test_unknown_rung_is_refused() -> None:  # PEN-1
@@ -41,70 +42,70 @@ def test_unknown_rung_is_refused() -> None:  # PEN-1
 
 
 def test_team_propagation_from_dq_in_cs_only() -> None:  # PEN-4
-    assert not pen.propagates_to_team(CS, pen.MATCH_LOSS_DOWNGRADE)
-    assert all(pen.propagates_to_team(CS, r) for r in (pen.DQ, pen.DQ_DOWNGRADE, pen.DQ_NO_PRIZE))
-    assert not pen.propagates_to_team(DKT, pen.DQ_NO_PRIZE)
+    assert not pen.propagates_to_team(CS, rungs.MATCH_LOSS_DOWNGRADE)
+    assert all(pen.propagates_to_team(CS, r) for r in (rungs.DQ, rungs.DQ_DOWNGRADE, rungs.DQ_NO_PRIZE))
+    assert not pen.propagates_to_team(DKT, rungs.DQ_NO_PRIZE)
 
 
 def test_only_the_head_judge_gives_dq_or_worse() -> None:  # PEN-6
-    assert not pen.needs_head_judge(CS, pen.MATCH_LOSS_DOWNGRADE)
-    assert pen.needs_head_judge(CS, pen.DQ)
-    assert pen.needs_head_judge(CS, pen.DQ_NO_PRIZE)
+    assert not pen.needs_head_judge(CS, rungs.MATCH_LOSS_DOWNGRADE)
+    assert pen.needs_head_judge(CS, rungs.DQ)
+    assert pen.needs_head_judge(CS, rungs.DQ_NO_PRIZE)
 
 
 def test_warnings_and_above_are_kept_in_the_database() -> None:  # PEN-5
-    assert not pen.kept_in_database(CS, pen.CAUTION)
-    assert pen.kept_in_database(CS, pen.WARNING)
+    assert not pen.kept_in_database(CS, rungs.CAUTION)
+    assert pen.kept_in_database(CS, rungs.WARNING)
 
 
 def test_repeat_suggests_one_rung_heavier_than_the_heaviest_earlier() -> None:  # PEN-5
-    s = pen.suggest(CS, "INF-3", [pen.WARNING])
-    assert s == pen.Suggestion(pen.DUEL_LOSS, pen.WARNING, True, 1)
-    assert pen.suggest(CS, "INF-3", [pen.WARNING, pen.MATCH_LOSS]).rung == pen.MATCH_LOSS_DOWNGRADE
+    s = pen.suggest(CS, "INF-3", [rungs.WARNING])
+    assert s == pen.Suggestion(rungs.DUEL_LOSS, rungs.WARNING, True, 1)
+    assert pen.suggest(CS, "INF-3", [rungs.WARNING, rungs.MATCH_LOSS]).rung == rungs.MATCH_LOSS_DOWNGRADE
 
 
 def test_escalation_is_capped_at_the_top() -> None:  # PEN-5
-    assert pen.suggest(CS, "INF-19", [pen.DQ_NO_PRIZE]).rung == pen.DQ_NO_PRIZE
-    assert pen.heavier(CS, pen.DQ_DOWNGRADE, 5) == pen.DQ_NO_PRIZE
+    assert pen.suggest(CS, "INF-19", [rungs.DQ_NO_PRIZE]).rung == rungs.DQ_NO_PRIZE
+    assert pen.heavier(CS, rungs.DQ_DOWNGRADE, 5) == rungs.DQ_NO_PRIZE
 
 
 def test_first_offence_is_the_default_and_judges_may_change_it() -> None:  # PEN-7
     s = pen.suggest(CS, "INF-2", [])
-    assert s.rung == pen.WARNING and not s.escalated
+    assert s.rung == rungs.WARNING and not s.escalated
     assert pen.suggest(DKT, "INF-2", []).rung is None  # OFF alone: the judge decides
 
 
 def test_escalation_never_suggests_below_the_default() -> None:  # PEN-5, PEN-7
-    assert pen.suggest(CS, "INF-14", [pen.WARNING]).rung == pen.DUEL_LOSS
+    assert pen.suggest(CS, "INF-14", [rungs.WARNING]).rung == rungs.DUEL_LOSS
 
 
 def test_manners_escalate_within_an_event_from_caution() -> None:  # INF-21, PEN-5
-    assert pen.default_rung(CS, "INF-21") == pen.CAUTION
-    assert pen.counts_for_escalation(CS, "INF-21", pen.CAUTION, same_event=True)
-    assert not pen.counts_for_escalation(CS, "INF-21", pen.CAUTION, same_event=False)
-    assert not pen.counts_for_escalation(CS, "INF-2", pen.CAUTION, same_event=True)
-    assert pen.suggest(CS, "INF-21", [pen.CAUTION]).rung == pen.WARNING
+    assert pen.default_rung(CS, "INF-21") == rungs.CAUTION
+    assert pen.counts_for_escalation(CS, "INF-21", rungs.CAUTION, same_event=True)
+    assert not pen.counts_for_escalation(CS, "INF-21", rungs.CAUTION, same_event=False)
+    assert not pen.counts_for_escalation(CS, "INF-2", rungs.CAUTION, same_event=True)
+    assert pen.suggest(CS, "INF-21", [rungs.CAUTION]).rung == rungs.WARNING
 
 
 @pytest.mark.parametrize(
     ("infraction", "rung"),
     [
-        ("INF-2", pen.WARNING),  # CS 2.2 A
-        ("INF-3", pen.WARNING),  # CS 2.2 B
-        ("INF-4", pen.WARNING),  # CS 2.2 C
-        ("INF-5", pen.DQ_NO_PRIZE),  # CS 2.2 D
-        ("INF-6", pen.DQ_NO_PRIZE),  # CS 2.2 E
-        ("INF-7", pen.DQ_NO_PRIZE),  # CS 2.2 F
-        ("INF-8", pen.DQ_NO_PRIZE),  # CS 2.2 G
-        ("INF-9", pen.DQ_NO_PRIZE),  # CS 2.2 H
-        ("INF-12", pen.WARNING),  # CS 2.2 I
-        ("INF-13", pen.DQ_NO_PRIZE),  # CS 2.2 J
-        ("INF-14", pen.DUEL_LOSS),  # CS 2.2 K
-        ("INF-17", pen.WARNING),  # CS 2.2 L
-        ("INF-19", pen.DQ_NO_PRIZE),  # CS 2.1 A
-        ("INF-20", pen.DUEL_LOSS),  # CS 2.1 B
-        ("INF-21", pen.CAUTION),  # CS 2.3
-        ("INF-22", pen.DQ_NO_PRIZE),  # CS 4.3
+        ("INF-2", rungs.WARNING),  # CS 2.2 A
+        ("INF-3", rungs.WARNING),  # CS 2.2 B
+        ("INF-4", rungs.WARNING),  # CS 2.2 C
+        ("INF-5", rungs.DQ_NO_PRIZE),  # CS 2.2 D
+        ("INF-6", rungs.DQ_NO_PRIZE),  # CS 2.2 E
+        ("INF-7", rungs.DQ_NO_PRIZE),  # CS 2.2 F
+        ("INF-8", rungs.DQ_NO_PRIZE),  # CS 2.2 G
+        ("INF-9", rungs.DQ_NO_PRIZE),  # CS 2.2 H
+        ("INF-12", rungs.WARNING),  # CS 2.2 I
+        ("INF-13", rungs.DQ_NO_PRIZE),  # CS 2.2 J
+        ("INF-14", rungs.DUEL_LOSS),  # CS 2.2 K
+        ("INF-17", rungs.WARNING),  # CS 2.2 L
+        ("INF-19", rungs.DQ_NO_PRIZE),  # CS 2.1 A
+        ("INF-20", rungs.DUEL_LOSS),  # CS 2.1 B
+        ("INF-21", rungs.CAUTION),  # CS 2.3
+        ("INF-22", rungs.DQ_NO_PRIZE),  # CS 4.3
     ],
 )
 def test_cs_default_rungs(infraction: str, rung: str) -> None:  # INF-2..INF-22 with a CS default
@@ -115,49 +116,49 @@ def test_cs_default_rungs(infraction: str, rung: str) -> None:  # INF-2..INF-22 
 
 
 def test_inf_5_default_is_for_an_intentional_change_only() -> None:  # INF-5 (CS 2.2 D: 故意に)
-    assert pen.default_rung(CS, "INF-5", intentional=True) == pen.DQ_NO_PRIZE
+    assert pen.default_rung(CS, "INF-5", intentional=True) == rungs.DQ_NO_PRIZE
     assert pen.default_rung(CS, "INF-5") is None  # the judge decides
     assert pen.suggest(CS, "INF-5", []).rung is None
 
 
 def test_inf_2_rushing_default_is_warning() -> None:  # INF-2
-    assert pen.default_rung(CS, "INF-2") == pen.WARNING
+    assert pen.default_rung(CS, "INF-2") == rungs.WARNING
 
 
 def test_inf_3_long_thinking_default_is_warning() -> None:  # INF-3
-    assert pen.default_rung(CS, "INF-3") == pen.WARNING
+    assert pen.default_rung(CS, "INF-3") == rungs.WARNING
 
 
 def test_inf_4_slow_siding_default_is_warning() -> None:  # INF-4
-    assert pen.default_rung(CS, "INF-4") == pen.WARNING
+    assert pen.default_rung(CS, "INF-4") == rungs.WARNING
 
 
 @pytest.mark.parametrize("inf", ["INF-5", "INF-6", "INF-7", "INF-8", "INF-9", "INF-13", "INF-19", "INF-22"])
 def test_inf_5_6_7_8_9_13_19_22_cheating_is_dq_losing_prize(
     inf: str,
 ) -> None:  # INF-5 INF-6 INF-7 INF-8 INF-9 INF-13 INF-19 INF-22
-    assert pen.default_rung(CS, inf, intentional=True) == pen.DQ_NO_PRIZE  # INF-5 only when intentional
-    assert pen.effects(CS, pen.DQ_NO_PRIZE).prize_loss
-    assert pen.needs_head_judge(CS, pen.DQ_NO_PRIZE)
+    assert pen.default_rung(CS, inf, intentional=True) == rungs.DQ_NO_PRIZE  # INF-5 only when intentional
+    assert pen.effects(CS, rungs.DQ_NO_PRIZE).prize_loss
+    assert pen.needs_head_judge(CS, rungs.DQ_NO_PRIZE)
 
 
 def test_inf_12_object_in_sleeve_is_warning_and_removal() -> None:  # INF-12
     inf = CS.infraction("INF-12")
-    assert (inf.default, inf.fix) == (pen.WARNING, "remove-object")
+    assert (inf.default, inf.fix) == (rungs.WARNING, "remove-object")
 
 
 def test_inf_14_deck_size_is_duel_loss_and_restore() -> None:  # INF-14
     inf = CS.infraction("INF-14")
-    assert (inf.default, inf.fix) == (pen.DUEL_LOSS, "restore-deck-size")
+    assert (inf.default, inf.fix) == (rungs.DUEL_LOSS, "restore-deck-size")
     assert pen.effects(CS, inf.default).duel_loss
 
 
 def test_inf_17_objects_on_play_area_is_warning() -> None:  # INF-17
-    assert pen.default_rung(CS, "INF-17") == pen.WARNING
+    assert pen.default_rung(CS, "INF-17") == rungs.WARNING
 
 
 def test_inf_20_slow_play_after_time_is_duel_loss() -> None:  # INF-20
-    assert pen.default_rung(CS, "INF-20") == pen.DUEL_LOSS
+    assert pen.default_rung(CS, "INF-20") == rungs.DUEL_LOSS
 
 
 def test_infractions_without_a_cs_default_leave_it_to_the_judge() -> None:  # INF-1 INF-10 INF-11 INF-15 INF-16 INF-18
@@ -170,31 +171,32 @@ def test_infractions_without_a_cs_default_leave_it_to_the_judge() -> None:  # IN
 
 def test_pen_1_a_dq_forfeits_the_match_being_played_and_only_that() -> None:
     # PEN-1: a DQ resolves the match being played as a loss; a finished match stays as it is
-    fx = pen.effects(CS, pen.DQ_NO_PRIZE)
+    fx = pen.effects(CS, rungs.DQ_NO_PRIZE)
     assert pen.landing(fx, open_match=True) is pen.Landing.CURRENT
     assert pen.landing(fx, open_match=False) is None
     assert pen.landings(fx, current_match=True, open_match=False) == ()
 
 
 def test_pen_1_a_duel_or_match_loss_lands_on_the_match_being_played_else_the_next() -> None:
-    for rung in (pen.DUEL_LOSS, pen.MATCH_LOSS, pen.MATCH_LOSS_DOWNGRADE):
+    for rung in (rungs.DUEL_LOSS, rungs.MATCH_LOSS, rungs.MATCH_LOSS_DOWNGRADE):
         fx = pen.effects(CS, rung)
         assert pen.landing(fx, open_match=True) is pen.Landing.CURRENT
         assert pen.landing(fx, open_match=False) is pen.Landing.NEXT
-    assert pen.landing(pen.effects(CS, pen.WARNING), open_match=True) is None
+    assert pen.landing(pen.effects(CS, rungs.WARNING), open_match=True) is None
 
 
 def test_pen_1_only_a_match_loss_may_be_chosen_for_a_finished_match() -> None:
     # The judge may put a match loss on a match already over (it replaces the result: their choice only),
     # never a duel loss (there is no duel being played there).
     both = (pen.Landing.CURRENT, pen.Landing.NEXT)
-    assert pen.landings(pen.effects(CS, pen.MATCH_LOSS), current_match=True, open_match=False) == both
-    assert pen.landings(pen.effects(CS, pen.DUEL_LOSS), current_match=True, open_match=False) == (pen.Landing.NEXT,)
-    assert pen.landings(pen.effects(CS, pen.MATCH_LOSS), current_match=False, open_match=False) == (pen.Landing.NEXT,)
+    assert pen.landings(pen.effects(CS, rungs.MATCH_LOSS), current_match=True, open_match=False) == both
+    assert pen.landings(pen.effects(CS, rungs.DUEL_LOSS), current_match=True, open_match=False) == (pen.Landing.NEXT,)
+    assert pen.landings(pen.effects(CS, rungs.MATCH_LOSS), current_match=False, open_match=False) == (pen.Landing.NEXT,)
 
 
 def test_pen_1_a_lost_match_is_won_by_the_opponent_with_the_duels_a_match_needs() -> None:
-    from taikai.core.match import Format, Player, evaluate
+    from taikai.core.match import evaluate
+    from taikai.core.match_record import Format, Player
 
     ruleset = builtin("harajuku-cs-1.2")
     for fmt in Format:
@@ -210,19 +212,19 @@ def test_off_alone_reserves_no_rung_to_a_head_judge_and_keeps_no_database() -> N
     assert not pen.head_judge_required(DKT) and pen.head_judge_required(CS)
     assert not any(pen.kept_in_database(DKT, r) for r in DKT.ladder)
     # no database: an earlier warning from another event never escalates under OFF alone
-    assert not pen.counts_for_escalation(DKT, "INF-3", pen.WARNING, same_event=False)
-    assert pen.effects(DKT, pen.DQ) == pen.Effects(drop=True, forfeits_open_match=True)
+    assert not pen.counts_for_escalation(DKT, "INF-3", rungs.WARNING, same_event=False)
+    assert pen.effects(DKT, rungs.DQ) == pen.Effects(drop=True, forfeits_open_match=True)
     with pytest.raises(ValueError):
-        pen.effects(DKT, pen.DQ_DOWNGRADE)  # CS 1.2's rung is not on OFF's ladder
+        pen.effects(DKT, rungs.DQ_DOWNGRADE)  # CS 1.2's rung is not on OFF's ladder
 
 
 @pytest.mark.parametrize("rules", [CS, DKT], ids=["cs", "off"])
 def test_inf_23_wasting_time_starts_from_caution_and_escalates_within_the_event(rules: PenaltyRules) -> None:  # INF-23
     # OFF C: 故意の有無にかかわらず…審判の判断によって「注意」から始まる罰則: intent plays no part
-    assert pen.default_rung(rules, "INF-23") == pen.CAUTION
-    assert pen.default_rung(rules, "INF-23", intentional=True) == pen.CAUTION
-    assert pen.counts_for_escalation(rules, "INF-23", pen.CAUTION, same_event=True)
-    assert pen.suggest(rules, "INF-23", [pen.CAUTION]) == pen.Suggestion(pen.WARNING, pen.CAUTION, True, 1)
+    assert pen.default_rung(rules, "INF-23") == rungs.CAUTION
+    assert pen.default_rung(rules, "INF-23", intentional=True) == rungs.CAUTION
+    assert pen.counts_for_escalation(rules, "INF-23", rungs.CAUTION, same_event=True)
+    assert pen.suggest(rules, "INF-23", [rungs.CAUTION]) == pen.Suggestion(rungs.WARNING, rungs.CAUTION, True, 1)
 
 
 def test_inf_24_an_id_bought_with_a_benefit_is_cs_only_and_the_judge_decides() -> None:  # INF-24 (CS 4.3)
@@ -244,20 +246,20 @@ def test_other_is_left_to_the_judge_and_repeats_only_by_their_reading(rules: Pen
 def test_escalation_counts_a_similar_violation_not_only_the_identical_one() -> None:  # PEN-5 (CS 1.3 同様の違反)
     # slow play in all its entries is one kind: long thinking, slow siding, after time, wasting time
     assert all(pen.similar(CS, "INF-3", other) for other in ("INF-4", "INF-20", "INF-23"))
-    assert pen.counts_for_escalation(CS, "INF-4", pen.WARNING, same_event=False, of="INF-3")
-    assert pen.suggest(CS, "INF-4", [pen.WARNING]).rung == pen.DUEL_LOSS
+    assert pen.counts_for_escalation(CS, "INF-4", rungs.WARNING, same_event=False, of="INF-3")
+    assert pen.suggest(CS, "INF-4", [rungs.WARNING]).rung == rungs.DUEL_LOSS
     # another kind does not count: a warning for rushing the opponent is not slow play
     assert not pen.similar(CS, "INF-4", "INF-2")
-    assert not pen.counts_for_escalation(CS, "INF-4", pen.WARNING, same_event=True, of="INF-2")
+    assert not pen.counts_for_escalation(CS, "INF-4", rungs.WARNING, same_event=True, of="INF-2")
     # an earlier entry this catalog does not know counts only for itself
     assert pen.similar(CS, "INF-99", "INF-99") and not pen.similar(CS, "INF-3", "INF-99")
 
 
 def test_within_the_event_a_lighter_similar_penalty_counts_for_an_escalating_entry() -> None:  # PEN-5 INF-21 INF-23
     # a caution for slow play (INF-23) and then long thinking again (INF-3, warning): never below the default
-    assert pen.counts_for_escalation(CS, "INF-23", pen.CAUTION, same_event=True, of="INF-3")
-    assert pen.suggest(CS, "INF-3", [pen.WARNING]).rung == pen.DUEL_LOSS
-    assert not pen.counts_for_escalation(CS, "INF-23", pen.CAUTION, same_event=False, of="INF-23")
+    assert pen.counts_for_escalation(CS, "INF-23", rungs.CAUTION, same_event=True, of="INF-3")
+    assert pen.suggest(CS, "INF-3", [rungs.WARNING]).rung == rungs.DUEL_LOSS
+    assert not pen.counts_for_escalation(CS, "INF-23", rungs.CAUTION, same_event=False, of="INF-23")
 
 
 def test_inf_20_exists_only_after_time_was_called() -> None:  # INF-20 (CS 2.1 B: 対戦時間終了後)

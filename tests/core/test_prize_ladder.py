@@ -44,7 +44,7 @@ def moments(draw: st.DrawFn) -> tuple[list[PrizeRank], list[list[str]], int | No
     others = [f"p{i}" for i in range(draw(st.integers(2, 14)))]
     groups: list[list[str]] = []
     for e in others:
-        if groups and draw(st.booleans()) and draw(st.booleans()):
+        if len(groups) > 0 and draw(st.booleans()) and draw(st.booleans()):
             groups[-1].append(e)
         else:
             groups.append([e])
@@ -167,3 +167,34 @@ def test_a_semifinalist_still_playing_is_said_to_be_in_the_top_4() -> None:
     assert (placed["a"].stage, placed["a"].best) == (PlacingStage.IN_BRACKET, 4)
     assert (placed["b"].stage, placed["b"].best) == (PlacingStage.IN_BRACKET, 2)  # through to the final
     assert (placed["c"].stage, placed["c"].best) == (PlacingStage.BEST, 4)
+
+
+def _one_round_cut_of_two(swiss_rounds: int, declined: tuple[str, ...] = ()) -> dict[str, int | None]:
+    """Four players, round 1 played (a beat b, c beat d) of ``swiss_rounds``, a top 2 planned: each one's decided
+    place (None: nothing secured)."""
+    from taikai.core.placings import decided_place
+    from taikai.core.progress import EventFormat, RoundPlan
+
+    facts = EventFacts(
+        tuple(Entrant(i) for i in "abcd"),
+        (RoundFacts(1, Stage.SWISS, (Table("a", "b", "a"), Table("c", "d", "a"))),),
+    )
+    plan, cut = RoundPlan(swiss_rounds, 2), EventFormat.SWISS_CUT
+    return {
+        e: decided_place(facts, e, CS, seed=7, plan=plan, format=cut, closed=False, declined=declined) for e in "abcd"
+    }
+
+
+def test_pen_2_with_the_top_cut_next_its_players_have_the_finals_losers_place_secured() -> None:
+    # PEN-2, CS 1.2 A: the Swiss is over and the top 2 comes next: the two it takes have 2nd secured (the final's
+    # loser), the rest their Swiss place; a player who declined their place is not taken, the next one is.
+    taken = _one_round_cut_of_two(swiss_rounds=1)
+    assert taken["a"] == taken["c"] == 2 and sorted([taken["b"], taken["d"]]) == [3, 4]  # ranked 3rd, 4th by draw
+    declined = _one_round_cut_of_two(swiss_rounds=1, declined=("c",))
+    assert declined["a"] == 2 and declined["c"] == 3
+    assert sorted([declined["b"], declined["d"]]) == [2, 4]  # the better of the two moves up into the cut
+
+
+def test_pen_2_before_the_last_swiss_round_the_coming_cut_secures_nothing() -> None:
+    # PEN-2, CS 1.2 A: one Swiss round of two played: nothing is decided yet, cut or not.
+    assert _one_round_cut_of_two(swiss_rounds=2) == dict.fromkeys("abcd")

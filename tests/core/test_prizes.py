@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from taikai.core.prizes import Playoff, PrizeRank, PrizeRankError, Sanction, award, check_ranks, playoff_pairs
+from taikai.core.prizes import Awards, Playoff, PrizeRank, PrizeRankError, Sanction, award, check_ranks, playoff_pairs
 
 RANKS = (PrizeRank("1st", 1, 1), PrizeRank("2nd", 2, 2), PrizeRank("3rd-4th", 3, 4), PrizeRank("5th-8th", 5, 8))
 SWISS = [["p1"], ["p2"], ["p3"], ["p4"], ["p5"], ["p6"], ["p7"], ["p8"], ["p9"]]
 TOP4 = [["p1"], ["p2"], ["p3", "p4"], ["p5", "p6", "p7", "p8"], ["p9"]]  # semifinal losers tie
 
 
-def holders(a: object) -> list[tuple[str, ...]]:
-    return [r.entrants for r in a.ranks]  # type: ignore[attr-defined]
+def holders(a: Awards) -> list[tuple[str, ...]]:
+    return [r.entrants for r in a.ranks]
 
 
 def test_no_sanctions_gives_prizes_by_place() -> None:

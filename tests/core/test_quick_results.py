@@ -3,7 +3,8 @@ from both phones, and what the rules make of each record."""
 
 from __future__ import annotations
 
-from taikai.core.match import Format, MatchRecord, Player, evaluate
+from taikai.core.match import evaluate
+from taikai.core.match_record import Format, MatchRecord, Player
 from taikai.core.quick_results import quick_outcome, quick_outcomes, quick_result, quick_results
 from taikai.core.ruleset import builtin
 
@@ -41,7 +42,7 @@ def test_end_1_a_conceded_match_is_lost_by_the_conceder_two_nil_with_the_concess
 
 def test_end_1_a_concession_keeps_the_tables_penalty_duel() -> None:
     # END-1, PEN-1: A lost duel 1 by penalty and B concedes: A wins 2–1, the penalty duel at its place
-    from taikai.core.match import Won
+    from taikai.core.match_record import Won
     from taikai.core.penalty_duels import PenaltyDuel
 
     fixed = (PenaltyDuel(1, Player.A, "7"),)

@@ -8,6 +8,7 @@ the rules that do apply (PEN-1 drops and results from penalties, MATCH-2 in the 
 from __future__ import annotations
 
 import dataclasses
+from typing import TypedDict, Unpack
 
 import pytest
 from hypothesis import given, settings
@@ -34,7 +35,15 @@ RULES = builtin("dkt-2011")
 SWISS, ELIM = Stage.SWISS, Stage.ELIMINATION
 
 
-def _with_scoring(ruleset: Ruleset, **changes: object) -> Ruleset:
+class _ScoringChanges(TypedDict, total=False):
+    win: int
+    draw: int
+    loss: int
+    bye: int
+    late_entry_missed_round: str
+
+
+def _with_scoring(ruleset: Ruleset, **changes: Unpack[_ScoringChanges]) -> Ruleset:
     return dataclasses.replace(ruleset, scoring=dataclasses.replace(ruleset.scoring, **changes))
 
 

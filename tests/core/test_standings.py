@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from taikai.core import standings
+from taikai.core import sheet, standings, tiebreakers
 from taikai.core.ruleset import builtin
 from taikai.core.standings import MatchRecord as M
 
@@ -89,3 +89,23 @@ def test_a_late_entry_counts_the_missed_rounds_as_losses() -> None:
     table = {s.id: s for s in compute(["p1", "p2", "late"], rounds, r, seed=1)}
     assert (table["late"].wins, table["late"].losses, table["late"].points) == (1, 1, 3)
     assert table["late"].byes == 0
+
+
+def test_a_tiebreaker_reads_each_entrant_as_a_record() -> None:
+    records = tiebreakers.Records([6, 3, 0], [2, 2, 2], [(1, 2), (0,), (0,)])
+    assert len(records) == 3 and records[1] == tiebreakers.Record(3, 2, (0,))
+    assert list(records) == [records[0], records[1], records[2]] and records[1:] == [records[1], records[2]]
+    as_list = list(records)  # what a tiebreaker of its own may hand on: the built-in ones give the same values
+    for name in ("match_points", "omw", "oomw"):
+        assert tiebreakers.TIEBREAKERS[name].compute(as_list, RULES, 0) == tiebreakers.TIEBREAKERS[name].compute(
+            records, RULES, 0
+        )
+
+
+def test_a_played_record_is_the_sheets_table_and_a_bye_a_table_without_result() -> None:
+    played, bye = M("a", "b", "draw"), M("c", None, "bye")
+    facts = standings.facts_of(["a", "b", "c"], [[played, bye]])
+    (table_ab, table_c) = facts.rounds[0].tables
+    assert table_ab is played and (table_c.a, table_c.b, table_c.result) == ("c", None, "")
+    odd = standings.facts_of(["a", "b", "c"], [[M("a", "b", "a"), M("c", "a", "bye")]])  # a bye naming a "b"
+    assert odd.rounds[0].tables[1] == sheet.Table("c")

@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from playwright.sync_api import FilePayload, ViewportSize
 
 from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, load_demo_cards
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Staff
+from taikai.events.models import Event
 from taikai.events.services import links
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import ARTIFACTS, PHONE, screenshot
-from tests.events.conftest import make_event
+from tests.factories import ARTIFACTS, PHONE, NewPage, make_event, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-A4 = {"width": 794, "height": 1123}  # 210 x 297 mm at 96 dpi
+A4 = ViewportSize(width=794, height=1123)  # 210 x 297 mm at 96 dpi
 
 
-def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: Any) -> None:
+def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: NewPage) -> None:
     username, password = ensure_first_organizer() or ("", "")
     organizer = get_user_model().objects.get(username=username)
     load_demo_cards()
@@ -62,7 +63,10 @@ def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: 
     screenshot(desk, "deck-organizer")
 
     sheet = new_page(viewport=A4)
-    sheet.context.add_cookies(desk.context.cookies())
+    signed_in = desk.context.cookies()  # the organizer's session, for the sheet's context on the same server
+    sheet.context.add_cookies(
+        [{"name": c["name"], "value": c["value"], "domain": c["domain"], "path": c["path"]} for c in signed_in]
+    )
     sheet.goto(f"{sheet.base_url}/events/{event.pk}/decks/{player.pk}/sheet/")
     assert "デッキ記入シート" in sheet.locator("h1").inner_text()
     sheet.emulate_media(media="print")
@@ -79,26 +83,28 @@ def test_a_player_fixes_a_list_on_a_phone_and_the_organizer_prints_it(new_page: 
 
 
 def test_a_player_whose_later_list_is_illegal_reads_that_the_registered_one_stays(
-    new_page: Any, real_cards: None, event: Any, organizer: Any
+    new_page: NewPage, real_cards: None, event: Event, organizer: User
 ) -> None:
     # Issue 22, finding 7 (DECK-9, DECK-4): on the real card data, the sample deck is registered from a .ydk file;
     # the same deck with Pot of Greed is sent later from a .ydk file and is not accepted.
     from django.utils import timezone
 
     from taikai.decks.models import RejectedDeckList
-    from tests.decks.conftest import SAMPLE_TEXT
+    from tests.factories import SAMPLE_TEXT
 
     player = event.players.order_by("id").first()
     token = links.issue_access(player, by=Staff(organizer))
     phone = new_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/deck/")
-    ydk = {"name": "sample_deck.ydk", "mimeType": "application/octet-stream"}
-    phone.set_input_files("input[name=file]", {**ydk, "buffer": SAMPLE_TEXT.encode()})
+    ydk = "application/octet-stream"
+    phone.set_input_files(
+        "input[name=file]", FilePayload(name="sample_deck.ydk", mimeType=ydk, buffer=SAMPLE_TEXT.encode())
+    )
     phone.click("button[name=submit_deck]")
     assert "使用可能です" in phone.locator(".messages").inner_text()
 
     forbidden = SAMPLE_TEXT.replace("5318639", "55144522", 1)  # Mystical Space Typhoon -> Pot of Greed
-    phone.set_input_files("input[name=file]", {**ydk, "name": "new_deck.ydk", "buffer": forbidden.encode()})
+    phone.set_input_files("input[name=file]", FilePayload(name="new_deck.ydk", mimeType=ydk, buffer=forbidden.encode()))
     phone.click("button[name=submit_deck]")
     assert "受理されませんでした" in phone.locator(".messages").inner_text()
     rejected = RejectedDeckList.objects.get(player=player)

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
 from taikai import messages
 from taikai.cards.formats import read_text_sheet, read_ydk, read_ydke
 from taikai.cards.index import DbCardIndex
+from taikai.cards.services import resolve_deck_text
 from taikai.cli import main
 from taikai.decks import services
 from taikai.decks.demo import LEGAL_SHEET
@@ -23,21 +25,21 @@ from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
 from taikai.events.services import links
-from tests.decks.conftest import SAMPLE_TEXT
+from tests.factories import SAMPLE_TEXT, accepted
 
 pytestmark = pytest.mark.django_db
 
 
-def _register_two(event: Event, organizer: Any) -> list[DeckRegistration]:
+def _register_two(event: Event, organizer: User) -> list[DeckRegistration]:
     players = list(event.players.order_by("id")[:2])
     return [
-        services.submit_deck(players[0], DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(players[0])),
-        services.submit_deck(players[1], DeckInput(text=LEGAL_SHEET), by=Staff(organizer)),
+        accepted(services.submit_deck(players[0], DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(players[0]))),
+        accepted(services.submit_deck(players[1], DeckInput(text=LEGAL_SHEET), by=Staff(organizer))),
     ]
 
 
 def test_the_player_downloads_their_deck_in_each_format(
-    client: Client, event: Event, organizer: Any, real_cards: None
+    client: Client, event: Event, organizer: User, real_cards: None
 ) -> None:
     reg, _ = _register_two(event, organizer)
     token = links.issue_access(reg.player, by=Staff(organizer))
@@ -54,7 +56,7 @@ def test_the_player_downloads_their_deck_in_each_format(
 
 
 def test_the_organizer_downloads_every_deck_as_one_zip(
-    client: Client, event: Event, organizer: Any, real_cards: None
+    client: Client, event: Event, organizer: User, real_cards: None
 ) -> None:
     regs = _register_two(event, organizer)
     assert client.get(f"/events/{event.pk}/decks/export.zip").status_code in (302, 403)  # not signed in
@@ -71,7 +73,7 @@ def test_the_organizer_downloads_every_deck_as_one_zip(
 
 
 def test_taikai_deck_export_writes_one_deck_or_the_zip(
-    capsys: pytest.CaptureFixture[str], event: Event, organizer: Any, real_cards: None, tmp_path: Path
+    capsys: pytest.CaptureFixture[str], event: Event, organizer: User, real_cards: None, tmp_path: Path
 ) -> None:
     reg, _ = _register_two(event, organizer)
     assert main(["deck", "export", str(event.pk), "--player", str(reg.player_id), "--format", "ydke"]) == 0
@@ -86,7 +88,7 @@ def test_a_list_of_unknown_names_is_read_before_the_write_transaction(
     event: Event, real_cards: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     depth: list[int] = []
-    real = services.resolve_deck_text
+    real = resolve_deck_text
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         depth.append(len(connection.savepoint_ids))

@@ -3,23 +3,23 @@ code, and the player's page offers the registered deck back as an Omega code bes
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.cards.formats import read_omega, read_ydk, sort_extra, write_omega
 from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Staff
+from taikai.events.models import Event
 from taikai.events.services import links
-from tests.conftest import PHONE, screenshot
+from tests.factories import PHONE, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_player_registers_an_omega_code_and_downloads_it_back(
-    new_page: Any, real_cards: None, event: Any, organizer: Any
+    new_page: NewPage, real_cards: None, event: Event, organizer: User
 ) -> None:
-    from tests.decks.conftest import SAMPLE_TEXT
+    from tests.factories import SAMPLE_TEXT
 
     sample = read_ydk(SAMPLE_TEXT)
     player = event.players.order_by("id").first()

@@ -4,9 +4,9 @@ the three ways a player can: a .ydk file, a ydke:// URL, a Japanese text sheet."
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.cards.formats import write_text_sheet
 from taikai.cards.index import DbCardIndex
@@ -15,8 +15,7 @@ from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf
 from taikai.events.models import Event
-from tests.cards.conftest import SAMPLE_YDKE
-from tests.decks.conftest import SAMPLE_TEXT, make_event
+from tests.factories import SAMPLE_TEXT, SAMPLE_YDKE, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +49,7 @@ def test_ydk_ydke_and_a_japanese_sheet_register_the_same_cards(real_cards: None,
     assert text.legal
 
 
-def test_under_dkt_2011_its_two_link_monsters_are_refused(real_cards: None, organizer: Any) -> None:  # DECK-2
+def test_under_dkt_2011_its_two_link_monsters_are_refused(real_cards: None, organizer: User) -> None:  # DECK-2
     event = make_event(organizer, 1, ruleset_name="dkt-2011", banlist_name="2026.07 OCG")
     reg = services.submit_deck(event.players.first(), DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(event.players.first()))
     assert [(p["code"], p["card"]) for p in reg.problems] == [

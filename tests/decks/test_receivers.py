@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -37,7 +38,7 @@ def set_deadline(event: Event, minutes: int) -> Event:
     return Event.objects.get(pk=event.pk)
 
 
-def test_with_no_deadline_round_one_starting_stamps_the_lock(demo_event: Event, organizer: Any) -> None:
+def test_with_no_deadline_round_one_starting_stamps_the_lock(demo_event: Event, organizer: User) -> None:
     # DECK-9, DECK-10: each match starts from the registered deck
     submit_two(demo_event)
     rnd = round_services.pair_next_round(demo_event, by=Staff(organizer))
@@ -48,7 +49,7 @@ def test_with_no_deadline_round_one_starting_stamps_the_lock(demo_event: Event, 
     assert entry.actor_label == "deadline" and entry.data["manual"] is False
 
 
-def test_pairing_a_round_after_the_deadline_stamps_the_lock_at_the_deadline(demo_event: Event, organizer: Any) -> None:
+def test_pairing_a_round_after_the_deadline_stamps_the_lock_at_the_deadline(demo_event: Event, organizer: User) -> None:
     # DECK-9
     submit_two(demo_event)
     event = set_deadline(demo_event, -10)
@@ -56,7 +57,7 @@ def test_pairing_a_round_after_the_deadline_stamps_the_lock_at_the_deadline(demo
     assert stamps(event) == [event.deck_deadline] * 2
 
 
-def test_a_round_before_the_deadline_stamps_nothing(demo_event: Event, organizer: Any) -> None:
+def test_a_round_before_the_deadline_stamps_nothing(demo_event: Event, organizer: User) -> None:
     submit_two(demo_event)
     event = set_deadline(demo_event, 60)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
@@ -64,7 +65,7 @@ def test_a_round_before_the_deadline_stamps_nothing(demo_event: Event, organizer
     assert stamps(event) == [None, None] and not AuditEntry.objects.filter(action="taikai.deck.locked").exists()
 
 
-def test_pages_show_the_lock_the_clock_brought_without_writing_it(demo_event: Event, organizer: Any) -> None:
+def test_pages_show_the_lock_the_clock_brought_without_writing_it(demo_event: Event, organizer: User) -> None:
     # STYLE 13: reads never write
     submit_two(demo_event)
     event = set_deadline(demo_event, -1)
@@ -78,7 +79,7 @@ def test_pages_show_the_lock_the_clock_brought_without_writing_it(demo_event: Ev
 
 
 def test_lock_due_command_stamps_every_event_past_its_deadline(
-    demo_event: Event, organizer: Any, capsys: pytest.CaptureFixture[str]
+    demo_event: Event, organizer: User, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # DECK-9: for a deadline with no round after it yet (run from cron)
     submit_two(demo_event)
@@ -89,7 +90,7 @@ def test_lock_due_command_stamps_every_event_past_its_deadline(
     assert taikai(["deck", "lock-due"]) == 0 and capsys.readouterr().out == ""  # nothing left to stamp
 
 
-def test_a_judge_change_after_the_deadline_stamps_every_list(demo_event: Event, organizer: Any) -> None:
+def test_a_judge_change_after_the_deadline_stamps_every_list(demo_event: Event, organizer: User) -> None:
     # DECK-9: the first write after the deadline stamps the lock in its own transaction
     submit_two(demo_event)
     event = set_deadline(demo_event, -1)

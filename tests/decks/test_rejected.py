@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.cards.formats import read_ydk, write_ydke
 from taikai.cards.index import DbCardIndex
 from taikai.cards.textsheet import write_text_sheet
-from taikai.decks import services
+from taikai.decks import lock, overview, services
 from taikai.decks.models import DeckRegistration, RejectedDeckList
 from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, StaffRole
-from tests.decks.conftest import SAMPLE_TEXT
+from taikai.events.models import Event, Player, StaffRole
+from tests.factories import SAMPLE_TEXT, accepted, not_accepted
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,10 @@ def _illegal(way: str) -> DeckInput:
 def test_an_illegal_list_does_not_replace_the_registered_legal_one(real_cards: None, event: Event, way: str) -> None:
     # DECK-9: one registered list per player; DECK-4: a list with a Forbidden card does not pass the check.
     player = event.players.order_by("id").first()
-    legal = services.submit_deck(
-        player, DeckInput(file_name="sample_deck.ydk", file_data=SAMPLE_TEXT.encode()), by=PlayerSelf(player)
+    legal = accepted(
+        services.submit_deck(
+            player, DeckInput(file_name="sample_deck.ydk", file_data=SAMPLE_TEXT.encode()), by=PlayerSelf(player)
+        )
     )
     assert legal.legal and legal.version == 1
     sent = services.submit_deck(player, _illegal(way), by=PlayerSelf(player))
@@ -60,7 +62,7 @@ def test_an_illegal_list_does_not_replace_the_registered_legal_one(real_cards: N
     assert isinstance(sent, RejectedDeckList) and not sent.legal
     assert [(p["code"], p["card"]) for p in sent.problems] == [("forbidden", 55144522)]
     assert 55144522 in sent.main and sent.registration_version == 1
-    assert services.pending_rejection(registered) == sent
+    assert overview.pending_rejection(registered) == sent
     entry = AuditEntry.objects.get(action="taikai.deck.rejected")
     assert entry.object_id == str(sent.pk) and entry.actor_label == f"player:{player.pk}"
     assert entry.data["problems"] == ["forbidden"] and entry.data["registered"]["version"] == 1
@@ -68,7 +70,7 @@ def test_an_illegal_list_does_not_replace_the_registered_legal_one(real_cards: N
 
 
 def test_staff_sending_an_illegal_list_for_the_player_does_not_replace_it_either(
-    real_cards: None, event: Event, organizer: Any
+    real_cards: None, event: Event, organizer: User
 ) -> None:
     player = event.players.order_by("id").first()
     services.submit_deck(player, DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(player))
@@ -78,9 +80,9 @@ def test_staff_sending_an_illegal_list_for_the_player_does_not_replace_it_either
     assert RejectedDeckList.objects.get(player=player).submitted_by == organizer
 
 
-def _registered(event: Event) -> tuple[Any, DeckRegistration]:
+def _registered(event: Event) -> tuple[Player, DeckRegistration]:
     player = event.players.order_by("id").first()
-    return player, services.submit_deck(player, DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(player))
+    return player, accepted(services.submit_deck(player, DeckInput(text=SAMPLE_TEXT), by=PlayerSelf(player)))
 
 
 def test_a_legal_list_sent_later_replaces_the_registered_one_and_the_rejection_is_history(
@@ -93,7 +95,7 @@ def test_a_legal_list_sent_later_replaces_the_registered_one_and_the_rejection_i
         player, DeckInput(file_name="fixed.ydk", file_data=fixed.encode()), by=PlayerSelf(player)
     )
     assert isinstance(new, DeckRegistration) and new.legal and new.version == 2
-    assert services.pending_rejection(new) is None
+    assert overview.pending_rejection(new) is None
     assert RejectedDeckList.objects.filter(player=player).count() == 1  # kept, no longer pending
 
 
@@ -143,7 +145,7 @@ def _sent_at(rejected: RejectedDeckList) -> str:
 
 
 def test_the_player_reads_on_their_deck_page_that_the_list_was_not_accepted_and_why(
-    real_cards: None, event: Event, organizer: Any
+    real_cards: None, event: Event, organizer: User
 ) -> None:
     from django.test import Client
 
@@ -168,12 +170,12 @@ def test_the_player_reads_on_their_deck_page_that_the_list_was_not_accepted_and_
 
 
 def test_the_judges_see_the_list_that_was_not_accepted_beside_the_registered_one(
-    real_cards: None, event: Event, organizer: Any
+    real_cards: None, event: Event, organizer: User
 ) -> None:
     from django.test import Client
 
     player, _ = _registered(event)
-    rejected = services.submit_deck(player, DeckInput(text=FORBIDDEN_YDK), by=PlayerSelf(player))
+    rejected = not_accepted(services.submit_deck(player, DeckInput(text=FORBIDDEN_YDK), by=PlayerSelf(player)))
     judge = get_user_model().objects.create_user("judge1", password="x" * 12)
     StaffRole.objects.create(event=event, user=judge, role=StaffRole.Role.JUDGE)
     client = Client(HTTP_ACCEPT_LANGUAGE="ja")
@@ -191,7 +193,7 @@ def test_the_judges_see_the_list_that_was_not_accepted_beside_the_registered_one
 
 
 def test_the_api_says_the_list_sent_was_not_accepted_and_which_list_stays(
-    real_cards: None, event: Event, organizer: Any
+    real_cards: None, event: Event, organizer: User
 ) -> None:
     import json
 
@@ -215,7 +217,7 @@ def test_the_api_says_the_list_sent_was_not_accepted_and_which_list_stays(
 
 
 def test_after_the_lock_the_player_still_reads_which_list_stays_and_is_sent_to_a_judge(
-    real_cards: None, event: Event, organizer: Any
+    real_cards: None, event: Event, organizer: User
 ) -> None:
     # DECK-9: once the lists lock the form is gone; the notice says the registered list is the one played.
     from django.test import Client
@@ -224,7 +226,7 @@ def test_after_the_lock_the_player_still_reads_which_list_stays_and_is_sent_to_a
 
     player, _ = _registered(event)
     services.submit_deck(player, DeckInput(text=FORBIDDEN_YDK), by=PlayerSelf(player))
-    services.lock_decks(event, by=Staff(organizer))
+    lock.lock_decks(event, by=Staff(organizer))
     token = links.issue_access(player, by=Staff(organizer))
     html = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"/p/{token}/deck/").content.decode()
     assert (

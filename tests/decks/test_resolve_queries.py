@@ -15,7 +15,7 @@ from taikai.decks import services
 from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf
 from taikai.events.models import Event
-from tests.decks.conftest import EXTRA_CARDS, SAMPLE_TEXT
+from tests.factories import EXTRA_CARDS, SAMPLE_TEXT
 
 pytestmark = pytest.mark.django_db
 

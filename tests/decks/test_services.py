@@ -3,39 +3,42 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
 from taikai.cards.lflist import ParsedList
 from taikai.cards.models import Banlist
 from taikai.cards.services import import_banlists
-from taikai.decks import services
+from taikai.decks import lock, overview, services
 from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET, SHORT_SHEET, TYPO_SHEET
 from taikai.decks.models import DeckRegistration
-from taikai.decks.services import DeckInput
+from taikai.decks.services import DeckInput, Submitted
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, StaffRole
+from taikai.events.models import Event, Player, StaffRole
 from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
+from tests.factories import accepted
 
 pytestmark = pytest.mark.django_db
 
 
-def first(event: Event) -> Any:
+def first(event: Event) -> Player:
     return event.players.order_by("id").first()
 
 
-def codes(reg: DeckRegistration) -> list[str]:
+def codes(reg: Submitted) -> list[str]:
     return [p["code"] for p in reg.problems]
 
 
 def test_a_legal_sheet_is_registered_with_its_passcodes(demo_event: Event) -> None:
-    reg = services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET), by=PlayerSelf(first(demo_event)))
+    reg = accepted(
+        services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET), by=PlayerSelf(first(demo_event)))
+    )
     assert reg.legal and reg.problems == []
     assert reg.counts == {"main": 40, "extra": 10, "side": 3}
     assert reg.format == "text" and reg.version == 1 and reg.submitted_by is None
@@ -48,7 +51,7 @@ def test_a_problem_is_saved_and_the_player_fixes_it_before_the_deadline(demo_eve
     player = first(demo_event)
     bad = services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(player))
     assert not bad.legal and codes(bad) == ["forbidden"]  # DECK-4: Pot of Greed
-    fixed = services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
+    fixed = accepted(services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player)))
     assert fixed.pk == bad.pk and fixed.legal and fixed.version == 2
     assert DeckRegistration.objects.filter(player=player).count() == 1  # DECK-9: one list per player
 
@@ -128,7 +131,7 @@ def test_mixed_languages_are_recorded_and_flagged_for_the_desk(demo_event: Event
     assert mixed.languages == ["ja", "en"] and mixed.mixed_languages
     assert mixed.legal  # a flag for the desk, not a deck problem
     assert plain.languages == ["ja"] and not plain.mixed_languages
-    assert services.counts(services.deck_overview(demo_event))["mixed_languages"] == 1
+    assert overview.counts(overview.deck_overview(demo_event))["mixed_languages"] == 1
 
 
 def test_no_language_declared_means_japanese_cards(demo_event: Event) -> None:
@@ -142,9 +145,9 @@ def test_the_organizer_sees_who_has_no_legal_list(demo_event: Event) -> None:
     a, b, c, d = demo_event.players.order_by("id")
     services.submit_deck(a, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(a))
     services.submit_deck(b, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(b))
-    chase = {row.player.pk: row.status for row in services.missing_or_illegal(demo_event)}
+    chase = {row.player.pk: row.status for row in overview.missing_or_illegal(demo_event)}
     assert chase == {b.pk: "illegal", c.pk: "missing", d.pk: "missing"}
-    assert services.counts(services.deck_overview(demo_event)) == {
+    assert overview.counts(overview.deck_overview(demo_event)) == {
         "players": 4,
         "legal": 1,
         "illegal": 1,
@@ -153,7 +156,7 @@ def test_the_organizer_sees_who_has_no_legal_list(demo_event: Event) -> None:
     }
 
 
-def test_staff_submit_on_a_players_behalf(demo_event: Event, organizer: Any) -> None:
+def test_staff_submit_on_a_players_behalf(demo_event: Event, organizer: User) -> None:
     reg = services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET), by=Staff(organizer))
     assert reg.submitted_by == organizer
     assert AuditEntry.objects.get(action="taikai.deck.submitted").actor == organizer
@@ -174,18 +177,18 @@ def past_deadline(event: Event) -> Event:
     return Event.objects.get(pk=event.pk)
 
 
-def test_the_list_locks_at_the_deadline(demo_event: Event, organizer: Any) -> None:  # DECK-9
+def test_the_list_locks_at_the_deadline(demo_event: Event, organizer: User) -> None:  # DECK-9
     player = first(demo_event)
     services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     event = past_deadline(demo_event)
     player.refresh_from_db()
-    assert services.is_locked(event)
+    assert lock.is_locked(event)
     for by in (PlayerSelf(player), Staff(organizer)):
         with pytest.raises(ServiceError) as err:
             services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=by)
         assert err.value.problem.code == "deck-locked"
     assert DeckRegistration.objects.get(player=player).locked_at is None  # locked by the clock; nothing wrote yet
-    assert services.lock_due(event) == 1  # the round receivers and `taikai deck lock-due` call this
+    assert lock.lock_due(event) == 1  # the round receivers and `taikai deck lock-due` call this
     reg = DeckRegistration.objects.get(player=player)
     assert reg.locked_at == event.deck_deadline and reg.legal and reg.version == 1
     assert AuditEntry.objects.get(action="taikai.deck.locked").actor_label == "deadline"
@@ -194,32 +197,32 @@ def test_the_list_locks_at_the_deadline(demo_event: Event, organizer: Any) -> No
 def test_before_the_deadline_the_list_is_open(demo_event: Event) -> None:
     Event.objects.filter(pk=demo_event.pk).update(deck_deadline=timezone.now() + dt.timedelta(hours=1))
     event = Event.objects.get(pk=demo_event.pk)
-    assert not services.is_locked(event)
+    assert not lock.is_locked(event)
     assert services.submit_deck(
         event.players.first(), DeckInput(text=LEGAL_SHEET), by=PlayerSelf(event.players.first())
     ).legal
 
 
-def test_with_no_deadline_the_list_locks_when_the_first_round_starts(demo_event: Event, organizer: Any) -> None:
+def test_with_no_deadline_the_list_locks_when_the_first_round_starts(demo_event: Event, organizer: User) -> None:
     player = first(demo_event)
     services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     rnd = round_services.pair_next_round(demo_event, by=Staff(organizer))
-    assert not services.is_locked(demo_event)  # paired, not started
+    assert not lock.is_locked(demo_event)  # paired, not started
     clock_services.start_round(rnd, by=Staff(organizer))
-    assert services.is_locked(demo_event)
+    assert lock.is_locked(demo_event)
     with pytest.raises(ServiceError):
         services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(player))
 
 
-def test_staff_can_lock_the_lists_early(demo_event: Event, organizer: Any) -> None:
+def test_staff_can_lock_the_lists_early(demo_event: Event, organizer: User) -> None:
     services.submit_deck(first(demo_event), DeckInput(text=LEGAL_SHEET), by=PlayerSelf(first(demo_event)))
-    assert services.lock_decks(demo_event, by=Staff(organizer)) == 1
-    assert services.is_locked(demo_event)
+    assert lock.lock_decks(demo_event, by=Staff(organizer)) == 1
+    assert lock.is_locked(demo_event)
     entry = AuditEntry.objects.get(action="taikai.deck.locked")
     assert entry.actor == organizer and entry.data["manual"] is True
 
 
-def test_after_the_lock_a_judge_changes_the_list_with_a_reason(demo_event: Event, organizer: Any) -> None:
+def test_after_the_lock_a_judge_changes_the_list_with_a_reason(demo_event: Event, organizer: User) -> None:
     player = first(demo_event)
     reg = services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(player))
     event = past_deadline(demo_event)
@@ -229,8 +232,13 @@ def test_after_the_lock_a_judge_changes_the_list_with_a_reason(demo_event: Event
     with pytest.raises(ServiceError) as err:
         services.judge_change_deck(reg, by=Staff(judge), deck=DeckInput(text=LEGAL_SHEET), reason="  ")
     assert err.value.problem.code == "reason-required"
-    changed = services.judge_change_deck(
-        reg, by=Staff(judge), deck=DeckInput(text=LEGAL_SHEET), reason="強欲な壺をサイクロンに（デッキチェックで発見）"
+    changed = accepted(
+        services.judge_change_deck(
+            reg,
+            by=Staff(judge),
+            deck=DeckInput(text=LEGAL_SHEET),
+            reason="強欲な壺をサイクロンに（デッキチェックで発見）",
+        )
     )
     assert changed.legal and changed.version == 2 and changed.locked_at is not None
     entry = AuditEntry.objects.get(action="taikai.deck.judge_changed")
@@ -264,7 +272,7 @@ def test_later_imports_of_the_list_do_not_change_the_event(demo_event: Event) ->
     assert AuditEntry.objects.filter(action="taikai.deck.banlist_frozen").count() == 1
 
 
-def test_staff_choose_the_list_and_every_deck_is_checked_again(demo_event: Event, organizer: Any) -> None:
+def test_staff_choose_the_list_and_every_deck_is_checked_again(demo_event: Event, organizer: User) -> None:
     player = first(demo_event)
     assert codes(services.submit_deck(player, DeckInput(text=FORBIDDEN_SHEET), by=PlayerSelf(player))) == ["forbidden"]
     import_banlists([ParsedList("no-list", {})], source="test")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
 from taikai.audit.models import AuditEntry
-from taikai.decks import services
+from taikai.decks import lock, services
 from taikai.decks.demo import FORBIDDEN_SHEET, LEGAL_SHEET
 from taikai.decks.models import DeckRegistration
 from taikai.decks.services import DeckInput
@@ -22,13 +22,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(client: Client, organizer: Any) -> Client:
+def staff(client: Client, organizer: User) -> Client:
     client.force_login(organizer)
     return client
 
 
 def test_the_player_sends_a_list_and_sees_its_problem_in_japanese(
-    client: Client, demo_event: Event, organizer: Any
+    client: Client, demo_event: Event, organizer: User
 ) -> None:
     player = demo_event.players.first()
     token = links.issue_access(player, by=Staff(organizer))
@@ -43,21 +43,21 @@ def test_the_player_sends_a_list_and_sees_its_problem_in_japanese(
     assert DeckRegistration.objects.get(player=player).mixed_languages
 
 
-def test_the_player_page_speaks_english_after_the_switch(client: Client, demo_event: Event, organizer: Any) -> None:
+def test_the_player_page_speaks_english_after_the_switch(client: Client, demo_event: Event, organizer: User) -> None:
     token = links.issue_access(demo_event.players.first(), by=Staff(organizer))
     client.cookies["taikai_language"] = "en"
     response = client.post(f"/p/{token}/deck/", {"text": FORBIDDEN_SHEET}, follow=True)
     assert "Pot of Greed is Forbidden" in response.content.decode()
 
 
-def test_unreadable_input_shows_an_error_and_keeps_nothing(client: Client, demo_event: Event, organizer: Any) -> None:
+def test_unreadable_input_shows_an_error_and_keeps_nothing(client: Client, demo_event: Event, organizer: User) -> None:
     token = links.issue_access(demo_event.players.first(), by=Staff(organizer))
     response = client.post(f"/p/{token}/deck/", {"text": "ydke://AAA!!!"})
     assert response.status_code == 200 and "デッキリストを読めません" in response.content.decode()
     assert not DeckRegistration.objects.exists()
 
 
-def test_a_locked_list_has_no_form_for_the_player(client: Client, demo_event: Event, organizer: Any) -> None:
+def test_a_locked_list_has_no_form_for_the_player(client: Client, demo_event: Event, organizer: User) -> None:
     player = demo_event.players.first()
     services.submit_deck(player, DeckInput(text=LEGAL_SHEET), by=PlayerSelf(player))
     Event.objects.filter(pk=demo_event.pk).update(deck_deadline=timezone.now() - dt.timedelta(minutes=5))
@@ -83,7 +83,7 @@ def test_staff_submit_for_a_player_and_a_judge_changes_it_after_the_lock(staff: 
     url = f"/events/{demo_event.pk}/decks/{player.pk}/"
     staff.post(url, {"text": FORBIDDEN_SHEET, "languages": ["ja"]})
     staff.post(f"/events/{demo_event.pk}/decks/lock/")
-    assert services.is_locked(demo_event)
+    assert lock.is_locked(demo_event)
     html = staff.get(url).content.decode()
     assert 'name="reason"' in html
     staff.post(url, {"text": LEGAL_SHEET, "languages": ["ja"], "reason": "デッキチェックで訂正"})

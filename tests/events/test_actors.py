@@ -1,27 +1,24 @@
 """The actor is a value (STYLE 14): every public service takes ``by: Actor`` and checks it in
-``taikai.events.permissions``. A matrix of roles x services, token caps, and the player acting for themself."""
+``taikai.events.permissions``. A matrix of roles x services, token caps, and the player acting for themself (the
+services' signatures: test_actor_signatures.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import inspect
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 
-import taikai
-from taikai.api import services as api_services
 from taikai.audit.models import AuditEntry
 from taikai.decks import archetypes
 from taikai.decks import lock as deck_lock
 from taikai.decks import services as deck_services
+from taikai.decks.models import DeckRegistration
 from taikai.events.actors import Actor, PlayerSelf, Staff, System, Visitor
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, StaffRole
@@ -34,14 +31,17 @@ from taikai.events.services import (
     participation,
     registration,
     round_plan,
+    rulings,
     team_play,
     transfer,
+    transfer_import,
 )
 from taikai.events.services import events as event_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.events.services.result_input import ResultInput
+from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import (
     appeals,
     calls,
@@ -53,7 +53,9 @@ from taikai.judging.services import (
     tools,
 )
 from taikai.judging.services import time_procedure as tps
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from taikai.tokens import services as api_services
+from taikai.tokens.models import ApiToken
+from tests.factories import accepted, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -68,20 +70,20 @@ class World:
     match: Match
     own: Player  # the player the player-facing services act on
     other: Player  # another player of the same event
-    admin: Any
+    admin: User
     actors: dict[str, Actor]
 
 
-def _user(name: str) -> Any:
+def _user(name: str) -> User:
     return get_user_model().objects.create_user(username=name)  # no password: hashing is slow and unused here
 
 
-def _role(event: Event, user: Any, role: str) -> None:
+def _role(event: Event, user: User, role: str) -> None:
     StaffRole.objects.update_or_create(event=event, user=user, defaults={"role": role})
 
 
 @pytest.fixture
-def world(organizer: Any) -> World:  # noqa: F811
+def world(organizer: User) -> World:
     admin = Staff(organizer)  # the site's first organizer is a superuser
     event = make_event(organizer, 4)
     other_event = make_event(organizer, 2, name="別の大会")
@@ -125,28 +127,28 @@ PASSES = {
 }
 
 
-def _penalty(w: World) -> Any:
+def _penalty(w: World) -> Penalty:
     return penalties.issue_penalty(
         w.event, by=Staff(w.admin), player=w.own, infraction="INF-1", rung="caution", reason="test"
     )
 
 
-def _call(w: World) -> Any:
+def _call(w: World) -> JudgeCall:
     return calls.raise_call(w.event, table=w.match.table, by=Staff(w.admin), description="ruling")
 
 
-def _appeal(w: World) -> Any:
+def _appeal(w: World) -> Appeal:
     return appeals.file_appeal(w.own, reason="appeal", penalty=_penalty(w), by=Staff(w.admin))
 
 
-def _registration(w: World) -> Any:
+def _registration(w: World) -> DeckRegistration:
     from taikai.decks.demo import LEGAL_SHEET, load_demo_cards
 
     load_demo_cards()
-    return deck_services.submit_deck(w.own, deck_services.DeckInput(text=LEGAL_SHEET), by=Staff(w.admin))
+    return accepted(deck_services.submit_deck(w.own, deck_services.DeckInput(text=LEGAL_SHEET), by=Staff(w.admin)))
 
 
-def _token(w: World) -> Any:
+def _token(w: World) -> ApiToken:
     row, _raw = api_services.create_token(w.event, by=Staff(w.admin), username="judge", role=StaffRole.Role.JUDGE)
     return row
 
@@ -166,7 +168,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         True,
         lambda w, a: event_services.create_staff_user(by=a, username="", password=""),
     ),
-    ("import_event", "site_organizer", True, lambda w, a: transfer.import_event({}, by=a)),
+    ("import_event", "site_organizer", True, lambda w, a: transfer_import.import_event({}, by=a)),
     ("update_event", "organizer", False, lambda w, a: event_services.update_event(w.event, by=a, venue="会場")),
     (
         "set_event_format",
@@ -239,7 +241,7 @@ SERVICES: list[tuple[str, str, bool, Call]] = [
         False,
         lambda w, a: result_services.rule_result(w.match, by=a, result=WIN_A, reason="PEN-1"),
     ),
-    ("disqualify_player", "head_judge", False, lambda w, a: participation.disqualify_player(w.own, by=a)),
+    ("disqualify_player", "head_judge", False, lambda w, a: rulings.disqualify_player(w.own, by=a)),
     ("export_event", "organizer", False, lambda w, a: transfer.export_event(w.event, by=a)),
     (
         "issue_penalty",
@@ -371,7 +373,7 @@ def test_reverse_penalty_refuses_anyone_but_the_head_judge(world: World) -> None
     assert penalty_reversal.reverse_penalty(penalty, by=world.actors["head_judge"]).overturned
 
 
-def test_a_visitor_registers_themself_only_before_the_first_round(organizer: Any) -> None:  # noqa: F811
+def test_a_visitor_registers_themself_only_before_the_first_round(organizer: User) -> None:
     event = make_event(organizer, 2)
     player = registration.register_player(event, by=Visitor(), name="当日 参加", card_game_id="1234567890")
     entry = AuditEntry.objects.filter(action="taikai.player.registered").latest("id")
@@ -386,75 +388,3 @@ def test_the_audit_entry_names_the_staff_account(world: World) -> None:
     registration.check_in(world.own, by=world.actors["organizer"])
     entry = AuditEntry.objects.filter(action="taikai.player.checked_in").latest("id")
     assert entry.actor is not None and entry.actor.get_username() == "org" and entry.actor_label == "org"
-
-
-# --- no `Any` actors, no flags that switch a check off ----------------------------------------------------
-
-SERVICE_MODULES = [
-    "taikai.events.services.events",
-    "taikai.events.services.registration",
-    "taikai.events.services.csv_import",
-    "taikai.events.services.links",
-    "taikai.events.services.recovery",
-    "taikai.events.services.participation",
-    "taikai.events.services.rounds",
-    "taikai.events.services.clock",
-    "taikai.events.services.results",
-    "taikai.events.services.result_input",
-    "taikai.events.services.result_form",
-    "taikai.events.services.correction_preview",
-    "taikai.events.services.teams",
-    "taikai.events.services.team_play",
-    "taikai.events.services.progress",
-    "taikai.events.services.round_plan",
-    "taikai.events.services.transfer",
-    "taikai.judging.services.appeals",
-    "taikai.judging.services.calls",
-    "taikai.judging.services.database",
-    "taikai.judging.services.penalties",
-    "taikai.judging.services.penalty_effects",
-    "taikai.judging.services.penalty_history",
-    "taikai.judging.services.penalty_reversal",
-    "taikai.judging.services.prizes",
-    "taikai.judging.services.time_procedure",
-    "taikai.judging.services.tools",
-    "taikai.decks.services",
-    "taikai.decks.lock",
-    "taikai.decks.demo",
-    "taikai.decks.archetypes",
-    "taikai.api.services",
-]
-
-
-def _public_functions(module: ModuleType) -> list[Any]:
-    return [
-        f
-        for name, f in vars(module).items()
-        if inspect.isfunction(f) and not name.startswith("_") and f.__module__ == module.__name__
-    ]
-
-
-@pytest.mark.parametrize("module_name", SERVICE_MODULES)
-def test_every_service_takes_the_actor_as_an_actor(module_name: str) -> None:
-    import importlib
-
-    module = importlib.import_module(module_name)
-    wrong = []
-    for f in _public_functions(module):
-        by = inspect.signature(f).parameters.get("by")
-        if by is None:
-            continue
-        if by.annotation != "Actor" or by.default is not inspect.Parameter.empty:
-            wrong.append(f"{f.__name__}(by: {by.annotation} = {by.default})")
-    assert wrong == []
-
-
-def test_no_self_service_flag_and_no_role_cache_remain() -> None:
-    src = Path(taikai.__file__).parent
-    hits = [
-        f"{path.relative_to(src)}:{n}"
-        for path in sorted(src.rglob("*.py"))
-        for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
-        if re.search(r"self_service|_taikai_roles|scoped_user|\bby: Any\b", line)
-    ]
-    assert hits == []

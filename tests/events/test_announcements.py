@@ -4,9 +4,8 @@ between Swiss rounds."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -17,14 +16,14 @@ from taikai.events.models import Announcement, Event
 from taikai.events.services import announcements
 from taikai.events.services import links as link_services
 from taikai.events.services import rounds as round_services
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 from tests.events.test_organizer_desk import _play
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def event(organizer: Any) -> Event:  # noqa: F811
+def event(organizer: User) -> Event:
     return make_event(organizer, 4)
 
 
@@ -32,14 +31,14 @@ def _code(exc: pytest.ExceptionInfo[ServiceError]) -> str:
     return exc.value.problem.code
 
 
-def test_an_announcement_is_shown_and_audited(organizer: Any, event: Event) -> None:  # noqa: F811
+def test_an_announcement_is_shown_and_audited(organizer: User, event: Event) -> None:
     made = announcements.announce(event, by=Staff(organizer), text="  13時から昼休憩です\r\n再開は13:45  ", seen=0)
     assert announcements.current(event.pk) == made and made.text == "13時から昼休憩です\n再開は13:45"
     entry = AuditEntry.objects.get(action=actions.ANNOUNCEMENT_SENT)
     assert entry.after == {"text": made.text} and entry.before == {"text": ""} and entry.actor_label == "organizer"
 
 
-def test_clearing_hides_it_and_is_audited_too(organizer: Any, event: Event) -> None:  # noqa: F811
+def test_clearing_hides_it_and_is_audited_too(organizer: User, event: Event) -> None:
     first = announcements.announce(event, by=Staff(organizer), text="休憩中", seen=0)
     announcements.announce(event, by=Staff(organizer), text="", seen=first.pk)
     assert announcements.current(event.pk) is None
@@ -57,7 +56,7 @@ def test_clearing_hides_it_and_is_audited_too(organizer: Any, event: Event) -> N
         ("\u202eevil", "bad-characters"),
     ],
 )
-def test_a_bad_message_is_refused_and_nothing_is_written(organizer: Any, event: Event, text: str, code: str) -> None:  # noqa: F811
+def test_a_bad_message_is_refused_and_nothing_is_written(organizer: User, event: Event, text: str, code: str) -> None:
     with pytest.raises(ServiceError) as exc:
         announcements.announce(event, by=Staff(organizer), text=text, seen=0)
     assert _code(exc) == code
@@ -66,17 +65,17 @@ def test_a_bad_message_is_refused_and_nothing_is_written(organizer: Any, event: 
     )
 
 
-def test_the_cap_counts_characters_not_bytes(organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_cap_counts_characters_not_bytes(organizer: User, event: Event) -> None:
     text = "あ" * announcements.MAX_CHARS
     assert announcements.announce(event, by=Staff(organizer), text=text, seen=0).text == text
 
 
-def test_a_message_sent_on_a_stale_page_does_not_replace_one_unseen(organizer: Any, event: Event) -> None:  # noqa: F811
+def test_a_message_sent_on_a_stale_page_does_not_replace_one_unseen(organizer: User, event: Event) -> None:
     announcements.announce(event, by=Staff(organizer), text="第1ラウンド開始", seen=0)
     with pytest.raises(Conflict) as exc:
         announcements.announce(event, by=Staff(organizer), text="休憩", seen=0)
     assert exc.value.problem.params == {"text": "第1ラウンド開始"}
-    assert announcements.current(event.pk).text == "第1ラウンド開始"  # type: ignore[union-attr]
+    assert announcements.current(event.pk).text == "第1ラウンド開始"
 
 
 def test_only_the_organizer_announces(event: Event) -> None:
@@ -86,7 +85,7 @@ def test_only_the_organizer_announces(event: Event) -> None:
         announcements.announce(event, by=PlayerSelf(player), text="全員ドロップ", seen=0)
 
 
-def test_the_projector_and_a_players_page_show_it(client: Client, organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_projector_and_a_players_page_show_it(client: Client, organizer: User, event: Event) -> None:
     announcements.announce(event, by=Staff(organizer), text="ジャッジは本部へ", seen=0)
     player = event.players.first()
     assert player is not None
@@ -98,16 +97,16 @@ def test_the_projector_and_a_players_page_show_it(client: Client, organizer: Any
     assert body["text"] == "ジャッジは本部へ" and body["id"] == announcements.seen_id(event.pk)
 
 
-def test_the_console_form_sends_and_keeps_a_refused_text(client: Client, organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_console_form_sends_and_keeps_a_refused_text(client: Client, organizer: User, event: Event) -> None:
     client.force_login(organizer)
     url = f"/events/{event.pk}/announcement/"
     assert client.post(url, {"text": "デッキチェック中", "seen": "0"}).status_code == 302
-    assert announcements.current(event.pk).text == "デッキチェック中"  # type: ignore[union-attr]
+    assert announcements.current(event.pk).text == "デッキチェック中"
     refused = client.post(url, {"text": "古いページから", "seen": "0"}, follow=True).content.decode()
     assert "ほかの人が先にお知らせを変えました" in refused and "古いページから</textarea>" in refused
 
 
-def test_the_projector_shows_the_standings_between_swiss_rounds(client: Client, organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_projector_shows_the_standings_between_swiss_rounds(client: Client, organizer: User, event: Event) -> None:
     rnd = round_services.pair_next_round(event, by=Staff(organizer), seed=1)
     assert "終了時点の順位" not in client.get(f"/e/{event.pk}/projector/").content.decode()
     _play(event, organizer, rnd)

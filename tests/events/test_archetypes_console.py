@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.events import actions
 from taikai.events.models import Event, StaffRole
-from tests.events.conftest import organizer  # noqa: F401  (fixture)
 from tests.events.test_archetypes_publication import finish, public_names, running_event, staff
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def post(client: Client, event: Event, lang: str = "ja", **data: str) -> Any:
     ],
 )
 def test_the_console_shows_the_state_and_the_organizers_button(
-    organizer: Any,  # noqa: F811
+    organizer: User,
     client: Client,
     lang: str,
     state: str,
@@ -60,7 +60,7 @@ def test_the_console_shows_the_state_and_the_organizers_button(
     ],
 )
 def test_publishing_asks_first_then_publishes(
-    organizer: Any,  # noqa: F811
+    organizer: User,
     client: Client,
     lang: str,
     title: str,
@@ -81,7 +81,7 @@ def test_publishing_asks_first_then_publishes(
     assert public_names(Client(), event) != {None}
 
 
-def test_the_organizer_hides_them_again_from_the_console(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_organizer_hides_them_again_from_the_console(organizer: User, client: Client) -> None:
     event = running_event(organizer)
     client.force_login(organizer)
     post(client, event, publish="yes", confirm="yes")
@@ -94,7 +94,7 @@ def test_the_organizer_hides_them_again_from_the_console(organizer: Any, client:
 
 
 def test_a_floor_judge_sees_the_state_but_no_button_and_is_refused(
-    organizer: Any,  # noqa: F811
+    organizer: User,
     client: Client,
 ) -> None:
     event = running_event(organizer)
@@ -109,7 +109,7 @@ def test_a_floor_judge_sees_the_state_but_no_button_and_is_refused(
 
 
 def test_after_the_event_the_console_says_public_and_offers_nothing(
-    organizer: Any,  # noqa: F811
+    organizer: User,
     client: Client,
 ) -> None:
     event = finish(running_event(organizer, swiss_rounds=2), organizer)
@@ -119,7 +119,7 @@ def test_after_the_event_the_console_says_public_and_offers_nothing(
     assert 'id="archetypes-publish"' not in page and 'id="archetypes-hide"' not in page
 
 
-def test_a_visitor_cannot_reach_the_switch(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_a_visitor_cannot_reach_the_switch(organizer: User, client: Client) -> None:
     event = running_event(organizer)
     answer = post(client, event, publish="yes", confirm="yes")
     assert answer.status_code == 302 and answer["Location"].startswith("/login/")

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -20,7 +21,7 @@ from taikai.events.services import events as event_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,7 @@ DECKS = ["スネークアイ", "ティアラメンツ", "R-ACE", "天盃龍"]
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
-def running_event(organizer: Any, **kwargs: Any) -> Event:  # noqa: F811
+def running_event(organizer: User, **kwargs: Any) -> Event:
     """Four players who declared their decks, round 1 paired: the event is running."""
     event = make_event(organizer, 4, **kwargs)
     for player, name in zip(event.players.order_by("id"), DECKS, strict=True):
@@ -39,7 +40,7 @@ def running_event(organizer: Any, **kwargs: Any) -> Event:  # noqa: F811
     return event
 
 
-def finish(event: Event, organizer: Any) -> Event:  # noqa: F811
+def finish(event: Event, organizer: User) -> Event:
     """Play the remaining rounds: the last confirmed result finishes the event."""
     while True:
         rnd = event.rounds.order_by("-number").first()
@@ -52,7 +53,7 @@ def finish(event: Event, organizer: Any) -> Event:  # noqa: F811
         round_services.pair_next_round(event, by=Staff(organizer))
 
 
-def staff(event: Event, name: str, role: str) -> Any:
+def staff(event: Event, name: str, role: str) -> User:
     user = get_user_model().objects.create_user(username=name, password="correct-horse-battery")
     StaffRole.objects.create(event=event, user=user, role=role)
     return user
@@ -66,7 +67,7 @@ def public_names(client: Client, event: Event, **headers: str) -> set[str | None
 # --- the service ----------------------------------------------------------------------------------------
 
 
-def test_the_organizer_publishes_and_the_change_is_audited_and_versioned(organizer: Any) -> None:  # noqa: F811
+def test_the_organizer_publishes_and_the_change_is_audited_and_versioned(organizer: User) -> None:
     event = running_event(organizer)
     assert not event.archetypes_public
     version = event.version
@@ -79,7 +80,7 @@ def test_the_organizer_publishes_and_the_change_is_audited_and_versioned(organiz
     assert entry.after == {"archetypes_published_at": published.archetypes_published_at.isoformat()}
 
 
-def test_publishing_twice_is_once(organizer: Any) -> None:  # noqa: F811
+def test_publishing_twice_is_once(organizer: User) -> None:
     event = running_event(organizer)
     first = event_services.publish_archetypes(event, by=Staff(organizer))
     again = event_services.publish_archetypes(event, by=Staff(organizer))
@@ -88,7 +89,7 @@ def test_publishing_twice_is_once(organizer: Any) -> None:  # noqa: F811
 
 
 @pytest.mark.parametrize("role", [StaffRole.Role.JUDGE, StaffRole.Role.HEAD_JUDGE])
-def test_judges_cannot_publish_nor_hide(organizer: Any, role: str) -> None:  # noqa: F811
+def test_judges_cannot_publish_nor_hide(organizer: User, role: str) -> None:
     event = running_event(organizer)
     judge = Staff(staff(event, "floor", role))
     with pytest.raises(PermissionDenied) as err:
@@ -101,9 +102,9 @@ def test_judges_cannot_publish_nor_hide(organizer: Any, role: str) -> None:  # n
     assert event.archetypes_published_at is not None
 
 
-def test_players_and_visitors_cannot_publish(organizer: Any) -> None:  # noqa: F811
+def test_players_and_visitors_cannot_publish(organizer: User) -> None:
     event = running_event(organizer)
-    refused: list[Actor] = [PlayerSelf(event.players.first()), Visitor()]  # type: ignore[arg-type]
+    refused: list[Actor] = [PlayerSelf(event.players.first()), Visitor()]
     for actor in refused:
         with pytest.raises(PermissionDenied):
             event_services.publish_archetypes(event, by=actor)
@@ -112,7 +113,7 @@ def test_players_and_visitors_cannot_publish(organizer: Any) -> None:  # noqa: F
     assert not AuditEntry.objects.filter(action=actions.ARCHETYPES_PUBLISHED).exists()
 
 
-def test_the_organizer_hides_them_again_while_the_event_runs(organizer: Any) -> None:  # noqa: F811
+def test_the_organizer_hides_them_again_while_the_event_runs(organizer: User) -> None:
     event = running_event(organizer)
     event_services.publish_archetypes(event, by=Staff(organizer))
     hidden = event_services.unpublish_archetypes(event, by=Staff(organizer))
@@ -121,7 +122,7 @@ def test_the_organizer_hides_them_again_while_the_event_runs(organizer: Any) -> 
     assert entry.before["archetypes_published_at"] is not None and entry.after == {"archetypes_published_at": None}
 
 
-def test_once_the_event_has_finished_they_are_public_and_stay_so(organizer: Any) -> None:  # noqa: F811
+def test_once_the_event_has_finished_they_are_public_and_stay_so(organizer: User) -> None:
     event = finish(running_event(organizer, swiss_rounds=2), organizer)
     assert event.archetypes_public and event.archetypes_published_at is None
     with pytest.raises(ServiceError) as err:
@@ -133,7 +134,7 @@ def test_once_the_event_has_finished_they_are_public_and_stay_so(organizer: Any)
 
 
 def test_the_public_players_list_hides_them_until_published_then_after_the_event(
-    organizer: Any,  # noqa: F811
+    organizer: User,
     client: Client,
 ) -> None:
     event = running_event(organizer, swiss_rounds=2)
@@ -148,7 +149,7 @@ def test_the_public_players_list_hides_them_until_published_then_after_the_event
     assert public_names(client, event) == set(DECKS)  # finished: public without a publication
 
 
-def test_the_metagame_chart_follows_the_publication(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_metagame_chart_follows_the_publication(organizer: User, client: Client) -> None:
     event = running_event(organizer)
     assert client.get(f"/e/{event.pk}/charts/metagame.svg").status_code == 404
     assert 'id="chart-metagame"' not in client.get(f"/e/{event.pk}/charts/").content.decode()
@@ -159,7 +160,7 @@ def test_the_metagame_chart_follows_the_publication(organizer: Any, client: Clie
 
 
 def test_the_public_charts_page_hides_the_metagame_from_signed_in_staff_too(
-    organizer: Any,  # noqa: F811
+    organizer: User,
     client: Client,
 ) -> None:
     # The charts page may be on the projector, signed in as the organizer: it shows what everyone sees.
@@ -173,8 +174,8 @@ def test_the_public_charts_page_hides_the_metagame_from_signed_in_staff_too(
     assert 'id="metagame-staff-only"' not in report
 
 
-def test_staff_see_the_archetypes_with_their_token_at_any_time(organizer: Any, client: Client) -> None:  # noqa: F811
-    from taikai.api.services import create_token
+def test_staff_see_the_archetypes_with_their_token_at_any_time(organizer: User, client: Client) -> None:
+    from taikai.tokens.services import create_token
 
     event = running_event(organizer)
     judge = staff(event, "floor", StaffRole.Role.JUDGE)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from taikai.events.actors import Staff
@@ -13,12 +14,12 @@ from taikai.events.models import Round
 from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.services import time_procedure
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 
-def test_after_time_the_feed_lists_tables_with_their_extra_turn(organizer: Any, client: Any) -> None:  # TIME-S-1
+def test_after_time_the_feed_lists_tables_with_their_extra_turn(organizer: User, client: Client) -> None:  # TIME-S-1
     event = make_event(organizer, 4)
     rnd = clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     feed = client.get(f"/e/{event.pk}/clock.json").json()

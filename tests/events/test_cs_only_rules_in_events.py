@@ -4,20 +4,19 @@ disqualifies (no warning), and no time is added (TIME-4 is CS 3.1)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import StaffRole
 from taikai.events.services import events as event_services
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 
-def _console(organizer: Any, event_id: int) -> str:
+def _console(organizer: User, event_id: int) -> str:
     client = Client()
     client.force_login(organizer)
     client.cookies["taikai_language"] = "ja"
@@ -26,7 +25,7 @@ def _console(organizer: Any, event_id: int) -> str:
     return response.content.decode()
 
 
-def test_pen_6_the_console_warns_until_a_head_judge_is_named(organizer: Any) -> None:
+def test_pen_6_the_console_warns_until_a_head_judge_is_named(organizer: User) -> None:
     event = make_event(organizer, 4, ruleset_name="harajuku-cs-1.2")
     page = _console(organizer, event.pk)
     assert 'id="head-judge-warning"' in page
@@ -37,18 +36,18 @@ def test_pen_6_the_console_warns_until_a_head_judge_is_named(organizer: Any) -> 
     assert 'id="head-judge-warning"' not in _console(organizer, event.pk)
 
 
-def test_pen_6_an_organizer_who_is_the_head_judge_is_one(organizer: Any) -> None:
+def test_pen_6_an_organizer_who_is_the_head_judge_is_one(organizer: User) -> None:
     event = make_event(organizer, 4)
     StaffRole.objects.filter(event=event, user=organizer).update(role=StaffRole.Role.ORGANIZER_HEAD_JUDGE)
     assert 'id="head-judge-warning"' not in _console(organizer, event.pk)
 
 
-def test_pen_6_under_the_official_rules_alone_no_head_judge_is_needed(organizer: Any) -> None:
+def test_pen_6_under_the_official_rules_alone_no_head_judge_is_needed(organizer: User) -> None:
     event = make_event(organizer, 4, ruleset_name="dkt-2011")
     assert 'id="head-judge-warning"' not in _console(organizer, event.pk)
 
 
-def test_time_4_under_the_official_rules_alone_no_time_is_added(organizer: Any) -> None:
+def test_time_4_under_the_official_rules_alone_no_time_is_added(organizer: User) -> None:
     # TIME-4 is CS 3.1's: OFF has no rule for adding time, so no path adds any (the rules page says so)
     from taikai import messages
     from taikai.events.errors import ServiceError

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ from taikai.events.models import Match, Notice
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput, outcome_of
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +101,7 @@ def _apply(m: Match, step: tuple[Any, ...], by: Staff) -> bool:
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(op, min_size=1, max_size=8))
-def test_random_histories_store_what_the_accepted_decisions_say(organizer: Any, steps: list[Any]) -> None:
+def test_random_histories_store_what_the_accepted_decisions_say(organizer: User, steps: list[Any]) -> None:
     event = make_event(organizer, 2)
     by = Staff(organizer)
     m = round_services.pair_next_round(event, by=by).matches.get()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -27,9 +28,8 @@ from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Penalty
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as penalty_services
-from tests.events.conftest import make_event
 from tests.events.judged_model import LOST, RECORDS, Model, Table
-from tests.judging.conftest import staff
+from tests.factories import make_event, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def _input(key: str) -> ResultInput:
 class History:
     """The event and its staff; each step is done through the services and through the model."""
 
-    def __init__(self, organizer: Any) -> None:
+    def __init__(self, organizer: User) -> None:
         self.event = make_event(organizer, 4, swiss_rounds=3)
         self.organizer = Staff(organizer)
         self.judge = Staff(staff(self.event, "floor", StaffRole.Role.JUDGE))
@@ -104,8 +104,10 @@ class History:
             at = self.table(step[1][0])
             if at is None:
                 return None
-            return getattr(self, kind)(*at, *step[1:])
-        return getattr(self, kind)(*step[1:])
+            acted: tuple[bool, bool] = getattr(self, kind)(*at, *step[1:])
+            return acted
+        done: tuple[bool, bool] = getattr(self, kind)(*step[1:])
+        return done
 
     def _done(self, call: Any) -> bool:
         try:
@@ -189,9 +191,9 @@ class History:
         one, two = tables
         pairs = [(one.a, two.b), (two.a, one.b)]
         seen = self.pairing_version(stale)
-        expected = self.model.can_swap(stale, pairs)  # type: ignore[arg-type]
+        expected = self.model.can_swap(stale, pairs)
         try:
-            rnd = pairing_edits.edit_pairing(self.round(), by=self.organizer, pairs=pairs, version=seen)  # type: ignore[arg-type]
+            rnd = pairing_edits.edit_pairing(self.round(), by=self.organizer, pairs=pairs, version=seen)
         except REFUSED:
             return False, expected
         self._seat(rnd, paired=False)
@@ -264,7 +266,7 @@ def _marks() -> tuple[int, int]:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(op, min_size=1, max_size=20))
-def test_random_judged_histories_store_what_the_accepted_decisions_say(organizer: Any, steps: list[Any]) -> None:
+def test_random_judged_histories_store_what_the_accepted_decisions_say(organizer: User, steps: list[Any]) -> None:
     history = History(organizer)
     for step in steps:
         before, marks = _rows(history.event), _marks()

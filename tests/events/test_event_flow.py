@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
@@ -18,7 +18,7 @@ from taikai.events.services.correction_preview import correction_impact
 from taikai.events.services.result_form import form_values
 from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +26,12 @@ A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 B_WINS = ResultInput(({"winner": "B"}, {"winner": "A"}, {"winner": "B"}))
 
 
-def _play_round(event: Event, organizer: Any, rnd: Round) -> None:
+def _play_round(event: Event, organizer: User, rnd: Round) -> None:
     for m in rnd.matches.filter(is_bye=False).order_by("table"):
         result_services.enter_result(m, by=Staff(organizer), result=A_WINS if m.table % 2 else B_WINS)
 
 
-def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
+def test_swiss_then_top_cut(organizer: User, event8: Event) -> None:
     plan = progress.plan(event8)
     assert (plan.swiss_rounds, plan.top_cut) == (3, 4)
     for number in (1, 2, 3):
@@ -60,7 +60,7 @@ def test_swiss_then_top_cut(organizer: Any, event8: Event) -> None:
     assert AuditEntry.objects.filter(event_id=event8.pk, action="taikai.match.result_entered").count() == 4 * 3 + 2 + 1
 
 
-def test_odd_players_get_one_bye_reported_automatically(organizer: Any) -> None:
+def test_odd_players_get_one_bye_reported_automatically(organizer: User) -> None:
     event = make_event(organizer, 7)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     byes = rnd.matches.filter(is_bye=True)
@@ -68,7 +68,7 @@ def test_odd_players_get_one_bye_reported_automatically(organizer: Any) -> None:
     assert byes.get().status == Match.Status.CONFIRMED and byes.get().result == "a"
 
 
-def test_dropped_player_is_never_paired(organizer: Any) -> None:
+def test_dropped_player_is_never_paired(organizer: User) -> None:
     event = make_event(organizer, 8)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, rnd)
@@ -80,7 +80,7 @@ def test_dropped_player_is_never_paired(organizer: Any) -> None:
     assert any(r.player_id == dropped.pk for r in standings_for(event))  # their results stay
 
 
-def test_players_report_and_confirm(organizer: Any) -> None:  # END-4
+def test_players_report_and_confirm(organizer: User) -> None:  # END-4
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     m = rnd.matches.get()
@@ -95,7 +95,7 @@ def test_players_report_and_confirm(organizer: Any) -> None:  # END-4
     assert exc.value.problem.code == "result-final"  # END-3
 
 
-def test_disagreeing_reports_go_to_the_judges(organizer: Any) -> None:
+def test_disagreeing_reports_go_to_the_judges(organizer: User) -> None:
     event = make_event(organizer, 2)
     m = round_services.pair_next_round(event, by=Staff(organizer)).matches.get()
     result_services.report_result(m, player=m.player_a, result=A_WINS)
@@ -103,7 +103,7 @@ def test_disagreeing_reports_go_to_the_judges(organizer: Any) -> None:
     assert m.status == Match.Status.DISPUTED
 
 
-def test_unfinished_or_impossible_records_are_refused(organizer: Any) -> None:  # MATCH-1
+def test_unfinished_or_impossible_records_are_refused(organizer: User) -> None:  # MATCH-1
     event = make_event(organizer, 2)
     m = round_services.pair_next_round(event, by=Staff(organizer)).matches.get()
     with pytest.raises(ServiceError) as exc:
@@ -113,14 +113,14 @@ def test_unfinished_or_impossible_records_are_refused(organizer: Any) -> None:  
         result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"},) * 3))
 
 
-def test_intentional_draw_only_in_swiss(organizer: Any, event8: Event) -> None:  # END-2
+def test_intentional_draw_only_in_swiss(organizer: User, event8: Event) -> None:  # END-2
     rnd = round_services.pair_next_round(event8, by=Staff(organizer))
     m = rnd.matches.first()
     m = result_services.enter_result(m, by=Staff(organizer), result=ResultInput((), basis="intentional-draw"))
     assert m.result == "draw" and m.basis == "intentional-draw"
 
 
-def test_correction_shows_what_changes_and_is_logged(organizer: Any) -> None:  # END-3
+def test_correction_shows_what_changes_and_is_logged(organizer: User) -> None:  # END-3
     event = make_event(organizer, 4)
     r1 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r1)
@@ -137,7 +137,7 @@ def test_correction_shows_what_changes_and_is_logged(organizer: Any) -> None:  #
     assert entry.before["result"] == "a" and entry.after["result"] == "b" and entry.data["reason"] == "slip misread"
 
 
-def test_elimination_match_always_has_a_winner(organizer: Any) -> None:  # MATCH-2, TIME-E-6
+def test_elimination_match_always_has_a_winner(organizer: User) -> None:  # MATCH-2, TIME-E-6
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     m = rnd.matches.first()
@@ -161,7 +161,7 @@ def test_elimination_match_always_has_a_winner(organizer: Any) -> None:  # MATCH
     assert m.result == "b"
 
 
-def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TIME-4
+def test_clock_pause_resume_and_extension(organizer: User) -> None:  # TIME-1, TIME-4
     event = make_event(organizer, 2)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     assert clock_services.round_clock(rnd).status == "not-started"
@@ -178,7 +178,7 @@ def test_clock_pause_resume_and_extension(organizer: Any) -> None:  # TIME-1, TI
     assert clock_services.round_clock(rnd, extension=90, now=start + 40 * 60 + 10).status == "running"
 
 
-def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer: Any) -> None:  # JUDGE-2 context
+def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer: User) -> None:  # JUDGE-2 context
     from taikai.events.models import TeamMatch
     from taikai.events.services import team_play
     from taikai.events.services import teams as team_services
@@ -218,7 +218,7 @@ def test_team_event_pairs_teams_seat_by_seat_and_decides_by_two_seats(organizer:
     assert not pairs & {frozenset((t.team_a_id, t.team_b_id)) for t in rnd.team_matches.all()}  # no rematch
 
 
-def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
+def test_late_entry_joins_with_the_losses_missed(organizer: User) -> None:
     event = make_event(organizer, 4)
     r1 = round_services.pair_next_round(event, by=Staff(organizer))
     _play_round(event, organizer, r1)
@@ -236,7 +236,7 @@ def test_late_entry_joins_with_the_losses_missed(organizer: Any) -> None:
     assert late.pk in {m.player_a_id for m in r2.matches.all()} | {m.player_b_id for m in r2.matches.all()}
 
 
-def test_team_registration_page(organizer: Any, client: Any) -> None:
+def test_team_registration_page(organizer: User, client: Client) -> None:
     event = make_event(organizer, 0, is_team_event=True)
     client.force_login(organizer)
     data = {"team_name": "チーム原宿"}

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
@@ -20,7 +20,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 B_WINS_2_1 = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "B"}))
 
 
-def cut_event(organizer: Any) -> tuple[Event, list[str]]:  # noqa: F811
+def cut_event(organizer: User) -> tuple[Event, list[str]]:
     """8 players, 3 Swiss rounds, a top 4; returns the event and the Swiss order's names (best first)."""
     event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=3, top_cut=4)
     by = Staff(organizer)
@@ -59,7 +59,7 @@ def names_in_order(html: str, names: list[str]) -> list[str]:
     return [n for _, n in found]
 
 
-def test_the_standings_pages_list_the_runner_up_second(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_standings_pages_list_the_runner_up_second(organizer: User, client: Client) -> None:
     event, swiss = cut_event(organizer)
     assert event.status == Event.Status.FINISHED
     top = expected_top(swiss)
@@ -72,7 +72,7 @@ def test_the_standings_pages_list_the_runner_up_second(organizer: Any, client: C
     assert names_in_order(staff, swiss) == top + swiss[4:]
 
 
-def test_the_event_page_and_the_projector_name_the_champion(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_event_page_and_the_projector_name_the_champion(organizer: User, client: Client) -> None:
     event, swiss = cut_event(organizer)
     champion = expected_top(swiss)[0]
     page = client.get(f"/e/{event.pk}/").content.decode()
@@ -82,7 +82,7 @@ def test_the_event_page_and_the_projector_name_the_champion(organizer: Any, clie
     assert names_in_order(projector, swiss)[:4] == expected_top(swiss)
 
 
-def test_the_csv_and_the_report_are_in_placings_order(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_csv_and_the_report_are_in_placings_order(organizer: User, client: Client) -> None:
     event, swiss = cut_event(organizer)
     client.force_login(organizer)
     body = client.get(f"/events/{event.pk}/standings.csv").content.decode("utf-8-sig")
@@ -96,7 +96,7 @@ def test_the_csv_and_the_report_are_in_placings_order(organizer: Any, client: Cl
     assert names_in_order(winners, swiss) == expected_top(swiss)
 
 
-def test_the_api_gives_the_placings(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_api_gives_the_placings(organizer: User, client: Client) -> None:
     event, swiss = cut_event(organizer)
     data = client.get(f"/api/v1/events/{event.pk}/placings").json()
     assert data["count"] == 8
@@ -108,7 +108,7 @@ def test_the_api_gives_the_placings(organizer: Any, client: Client) -> None:  # 
     assert data["items"][4]["stage"] == "swiss" and data["items"][4]["rank"] == 5
 
 
-def test_the_bracket_shows_stage_names_seeds_and_duel_wins(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_bracket_shows_stage_names_seeds_and_duel_wins(organizer: User, client: Client) -> None:
     event, swiss = cut_event(organizer)
     page = client.get(f"/e/{event.pk}/bracket/").content.decode()
     assert "準決勝" in page and "決勝" in page and "ラウンド" not in page

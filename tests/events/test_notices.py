@@ -3,10 +3,9 @@ by their own POST only, logged; opening the page never closes one (reads never w
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -23,7 +22,7 @@ def _client() -> Client:
     return client
 
 
-def test_a_notice_stays_until_its_player_closes_it(organizer: Any) -> None:
+def test_a_notice_stays_until_its_player_closes_it(organizer: User) -> None:
     match, token_a, token_b = _paired(organizer)
     told = notices.tell_both(match, "result-corrected", reason="伝票の読み間違い")
     mine = next(n for n in told if n.player_id == match.player_a_id)

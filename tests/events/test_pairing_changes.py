@@ -3,9 +3,8 @@ the organizer saw, never throwing away a result that is in, and refused for the 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -16,7 +15,7 @@ from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +23,7 @@ A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 
 
-def _round(organizer: Any, players: int = 8) -> tuple[Event, Round]:
+def _round(organizer: User, players: int = 8) -> tuple[Event, Round]:
     event = make_event(organizer, players)
     return event, round_services.pair_next_round(event, by=Staff(organizer))
 
@@ -42,7 +41,7 @@ def _swap_tables_2_and_3(pairs: list[tuple[int, int | None]]) -> list[tuple[int,
     return [pairs[0], (a2, a3), (b2, b3), *pairs[3:]]
 
 
-def _result_in(rnd: Round, organizer: Any, how: str) -> Match:
+def _result_in(rnd: Round, organizer: User, how: str) -> Match:
     """Table 1 gets a result: entered from the slip (confirmed), reported by one player, or disputed (END-4)."""
     table1 = _tables(rnd)[0]
     if how == "confirmed":
@@ -57,7 +56,7 @@ def _result_in(rnd: Round, organizer: Any, how: str) -> Match:
 
 
 @pytest.mark.parametrize("how", ["confirmed", "reported", "disputed"])
-def test_an_edit_of_other_tables_keeps_the_table_that_has_a_result(organizer: Any, how: str) -> None:
+def test_an_edit_of_other_tables_keeps_the_table_that_has_a_result(organizer: User, how: str) -> None:
     # END-4: a result the players reported (or the desk entered) stays; the edit changes only tables without one.
     event, rnd = _round(organizer)
     table1 = _result_in(rnd, organizer, how)
@@ -71,7 +70,7 @@ def test_an_edit_of_other_tables_keeps_the_table_that_has_a_result(organizer: An
     assert edited.data["kept"] == [1]
 
 
-def test_an_edit_that_changes_a_table_with_a_result_is_refused_and_changes_nothing(organizer: Any) -> None:
+def test_an_edit_that_changes_a_table_with_a_result_is_refused_and_changes_nothing(organizer: User) -> None:
     event, rnd = _round(organizer)
     table1 = _result_in(rnd, organizer, "confirmed")
     before = _pairs(rnd)
@@ -86,7 +85,7 @@ def test_an_edit_that_changes_a_table_with_a_result_is_refused_and_changes_nothi
     assert Match.objects.get(pk=table1.pk).status == Match.Status.CONFIRMED
 
 
-def test_the_edit_page_shows_the_kept_table_and_saving_says_it_was_kept(organizer: Any, client: Client) -> None:
+def test_the_edit_page_shows_the_kept_table_and_saving_says_it_was_kept(organizer: User, client: Client) -> None:
     event, rnd = _round(organizer)
     _result_in(rnd, organizer, "confirmed")
     client.force_login(organizer)
@@ -104,7 +103,7 @@ def test_the_edit_page_shows_the_kept_table_and_saving_says_it_was_kept(organize
 # --- the version the organizer saw -------------------------------------------------------------------
 
 
-def test_an_edit_on_a_stale_version_is_refused_with_the_current_one(organizer: Any) -> None:
+def test_an_edit_on_a_stale_version_is_refused_with_the_current_one(organizer: User) -> None:
     event, rnd = _round(organizer)
     seen = pairing_edits.pairing_state(rnd).version
     _result_in(rnd, organizer, "reported")  # a player reports while the organizer edits
@@ -117,7 +116,7 @@ def test_an_edit_on_a_stale_version_is_refused_with_the_current_one(organizer: A
     assert now.version != seen and _pairs(rnd) == before
 
 
-def test_an_edit_after_another_edit_is_stale(organizer: Any) -> None:
+def test_an_edit_after_another_edit_is_stale(organizer: User) -> None:
     event, rnd = _round(organizer)
     seen = pairing_edits.pairing_state(rnd).version
     pairs = _pairs(rnd)
@@ -127,7 +126,7 @@ def test_an_edit_after_another_edit_is_stale(organizer: Any) -> None:
     assert stale.value.problem.code == "pairings-changed"
 
 
-def test_a_stale_edit_page_shows_the_current_state_and_applies_nothing(organizer: Any, client: Client) -> None:
+def test_a_stale_edit_page_shows_the_current_state_and_applies_nothing(organizer: User, client: Client) -> None:
     event, rnd = _round(organizer)
     seen = pairing_edits.pairing_state(rnd).version
     post = {"version": seen}
@@ -145,7 +144,7 @@ def test_a_stale_edit_page_shows_the_current_state_and_applies_nothing(organizer
 # --- finding 3b: a re-pair was confirmed, then refused with the wrong reason ------------------------------
 
 
-def test_a_repair_with_a_result_in_is_refused_for_that_reason(organizer: Any) -> None:
+def test_a_repair_with_a_result_in_is_refused_for_that_reason(organizer: User) -> None:
     event, rnd = _round(organizer)
     _result_in(rnd, organizer, "reported")
     assert rnd.started_at is None  # the round's clock never started: "already started" is not the reason
@@ -157,7 +156,7 @@ def test_a_repair_with_a_result_in_is_refused_for_that_reason(organizer: Any) ->
     assert refusal is not None and refusal.problem == refused.value.problem
 
 
-def test_the_repair_page_asks_only_when_the_repair_can_happen(organizer: Any, client: Client) -> None:
+def test_the_repair_page_asks_only_when_the_repair_can_happen(organizer: User, client: Client) -> None:
     event, rnd = _round(organizer)
     client.force_login(organizer)
     url = f"/events/{event.pk}/rounds/1/repair/"
@@ -172,7 +171,7 @@ def test_the_repair_page_asks_only_when_the_repair_can_happen(organizer: Any, cl
     assert 'id="pair-again"' not in round_page and 'id="repair-refused"' in round_page
 
 
-def test_a_repair_confirmed_on_a_stale_page_is_refused_and_changes_nothing(organizer: Any, client: Client) -> None:
+def test_a_repair_confirmed_on_a_stale_page_is_refused_and_changes_nothing(organizer: User, client: Client) -> None:
     event, rnd = _round(organizer)
     seen = pairing_edits.pairing_state(rnd).version
     pairing_edits.edit_pairing(
@@ -184,7 +183,7 @@ def test_a_repair_confirmed_on_a_stale_page_is_refused_and_changes_nothing(organ
     assert Round.objects.filter(pk=rnd.pk).exists()
 
 
-def test_a_repair_on_the_version_seen_pairs_again_and_keeps_the_version_rising(organizer: Any) -> None:
+def test_a_repair_on_the_version_seen_pairs_again_and_keeps_the_version_rising(organizer: User) -> None:
     event, rnd = _round(organizer)
     seen = pairing_edits.pairing_state(rnd)
     new = pairing_edits.repair_round(rnd, by=Staff(organizer), version=seen.version)
@@ -192,7 +191,7 @@ def test_a_repair_on_the_version_seen_pairs_again_and_keeps_the_version_rising(o
     assert pairing_edits.pairing_state(new).version != seen.version
 
 
-def test_a_top_cut_round_is_not_paired_again_and_says_why(organizer: Any) -> None:
+def test_a_top_cut_round_is_not_paired_again_and_says_why(organizer: User) -> None:
     event = make_event(organizer, 4, format=Event.Format.SWISS_CUT, top_cut=2, swiss_rounds=1)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     for m in rnd.matches.filter(is_bye=False):
@@ -209,7 +208,7 @@ def test_a_top_cut_round_is_not_paired_again_and_says_why(organizer: Any) -> Non
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("attempt", range(3))
-def test_an_edit_and_a_report_at_once_never_lose_the_report(organizer: Any, attempt: int) -> None:
+def test_an_edit_and_a_report_at_once_never_lose_the_report(organizer: User, attempt: int) -> None:
     from tests.security.test_concurrency import at_once
 
     event, rnd = _round(organizer)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
@@ -17,13 +18,13 @@ from taikai.events.services import links, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 TWO_NIL = ResultInput(({"winner": "A"}, {"winner": "A"}))
 TWO_ONE = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "A"}))
-JSON = {"HTTP_ACCEPT": "application/json"}
+JSON = {"Accept": "application/json"}
 
 
 def _client(lang: str = "ja") -> Client:
@@ -36,7 +37,7 @@ def _text(response: Any) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
 
 
-def _paired(organizer: Any, players: int = 2, **kwargs: Any) -> tuple[Match, str, str]:
+def _paired(organizer: User, players: int = 2, **kwargs: Any) -> tuple[Match, str, str]:
     event = make_event(organizer, players, **kwargs)
     match = round_services.pair_next_round(event, by=Staff(organizer)).matches.filter(is_bye=False).first()
     assert match is not None
@@ -45,7 +46,7 @@ def _paired(organizer: Any, players: int = 2, **kwargs: Any) -> tuple[Match, str
     return match, token_a, token_b
 
 
-def test_a_corrected_retry_under_the_same_key_is_a_new_report(organizer: Any) -> None:  # END-4
+def test_a_corrected_retry_under_the_same_key_is_a_new_report(organizer: User) -> None:  # END-4
     match, _, _ = _paired(organizer)
     a = match.player_a
     result_services.report_result(match, player=a, result=TWO_NIL, idempotency_key="phone-1")
@@ -60,10 +61,12 @@ def test_a_corrected_retry_under_the_same_key_is_a_new_report(organizer: Any) ->
     assert m.status == Match.Status.CONFIRMED and (m.duel_wins_a, m.duel_wins_b) == (2, 1)
 
 
-def test_one_tap_two_one_is_answered_and_the_opponent_confirms_it(organizer: Any) -> None:  # MATCH-1, END-4
+def test_one_tap_two_one_is_answered_and_the_opponent_confirms_it(organizer: User) -> None:  # MATCH-1, END-4
     match, token_a, token_b = _paired(organizer)
     client = _client()
-    r = client.post(f"/p/{token_a}/report/", {"quick": "win-2-1", "match": match.pk, "idempotency_key": "k"}, **JSON)
+    r = client.post(
+        f"/p/{token_a}/report/", {"quick": "win-2-1", "match": match.pk, "idempotency_key": "k"}, headers=JSON
+    )
     assert r.status_code == 200 and r.json() == {
         "ok": True,
         "message": "結果を送りました。対戦相手がスマホで確認するのを待っています。",
@@ -71,17 +74,17 @@ def test_one_tap_two_one_is_answered_and_the_opponent_confirms_it(organizer: Any
     match.refresh_from_db()
     assert match.status == Match.Status.REPORTED and (match.duel_wins_a, match.duel_wins_b) == (2, 1)
     # the opponent taps their side of the same outcome: both reports agree
-    r = client.post(f"/p/{token_b}/report/", {"quick": "loss-1-2", "match": match.pk}, **JSON)
+    r = client.post(f"/p/{token_b}/report/", {"quick": "loss-1-2", "match": match.pk}, headers=JSON)
     assert r.json()["ok"] and "確定" in r.json()["message"]
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.result == "a"
 
 
-def test_a_refused_report_says_why_with_and_without_javascript(organizer: Any) -> None:
+def test_a_refused_report_says_why_with_and_without_javascript(organizer: User) -> None:
     match, token_a, _ = _paired(organizer)
     client = _client()
     only_duel_one = {"duel1": "A", "match": match.pk}
-    r = client.post(f"/p/{token_a}/report/", only_duel_one, **JSON)
+    r = client.post(f"/p/{token_a}/report/", only_duel_one, headers=JSON)
     assert r.status_code == 422 and not r.json()["ok"]
     assert "まだ勝敗が決まっていません（2本先取）" in r.json()["message"]
     r = client.post(f"/p/{token_a}/report/", only_duel_one, follow=True)  # no script: the page says it
@@ -90,21 +93,21 @@ def test_a_refused_report_says_why_with_and_without_javascript(organizer: Any) -
     assert match.status == Match.Status.PENDING and not match.reports.exists()
 
 
-def test_elimination_refuses_a_tapped_draw(organizer: Any) -> None:  # MATCH-2
+def test_elimination_refuses_a_tapped_draw(organizer: User) -> None:  # MATCH-2
     match, token_a, _ = _paired(organizer, format=Event.Format.ELIMINATION)
     page = _text(_client().get(f"/p/{token_a}/"))
     assert 'value="win-2-1"' in page and 'value="draw-1-1"' not in page and 'value="intentional-draw"' not in page
-    r = _client().post(f"/p/{token_a}/report/", {"quick": "draw-1-1", "match": match.pk}, **JSON)
+    r = _client().post(f"/p/{token_a}/report/", {"quick": "draw-1-1", "match": match.pk}, headers=JSON)
     assert r.status_code == 422 and "形式では選べません" in r.json()["message"]
 
 
-def test_a_report_queued_for_an_earlier_round_is_not_counted(organizer: Any) -> None:
+def test_a_report_queued_for_an_earlier_round_is_not_counted(organizer: User) -> None:
     match, token_a, _ = _paired(organizer)
-    r = _client().post(f"/p/{token_a}/report/", {"quick": "win-2-0", "match": match.pk + 999}, **JSON)
+    r = _client().post(f"/p/{token_a}/report/", {"quick": "win-2-0", "match": match.pk + 999}, headers=JSON)
     assert r.status_code == 409 and not match.reports.exists()
 
 
-def test_the_swiss_page_has_no_extra_duel_and_says_what_happens_at_time(organizer: Any) -> None:
+def test_the_swiss_page_has_no_extra_duel_and_says_what_happens_at_time(organizer: User) -> None:
     # TIME-S-1, TIME-S-2, TIME-S-6; the extra duel (TIME-E-5) exists in single elimination only
     match, token_a, _ = _paired(organizer)
     page = _text(_client("en").get(f"/p/{token_a}/"))
@@ -115,7 +118,7 @@ def test_the_swiss_page_has_no_extra_duel_and_says_what_happens_at_time(organize
     assert 'name="duel4_extra"' in page and "sudden death" in page and "extra duel of 4 turns at 8000 LP" in page
 
 
-def test_the_tables_own_clock_includes_its_extension(organizer: Any) -> None:  # TIME-4
+def test_the_tables_own_clock_includes_its_extension(organizer: User) -> None:  # TIME-4
     match, token_a, _ = _paired(organizer)
     clock_services.start_round(match.round, by=Staff(organizer))
     clock_services.extend_time(
@@ -128,7 +131,7 @@ def test_the_tables_own_clock_includes_its_extension(organizer: Any) -> None:  #
     assert clock["table"]["extension"] == 180 and limit + 170 < clock["table"]["remaining"] <= limit + 180
 
 
-def test_a_dead_link_says_what_happened_and_how_to_recover(organizer: Any) -> None:
+def test_a_dead_link_says_what_happened_and_how_to_recover(organizer: User) -> None:
     event = make_event(organizer, 2)
     r = _client().get("/p/not-a-real-link/")
     assert r.status_code == 404 and "この個人用リンクは使えません" in _text(r) and "受付" in _text(r)
@@ -137,7 +140,7 @@ def test_a_dead_link_says_what_happened_and_how_to_recover(organizer: Any) -> No
     assert r.status_code == 404 and "This personal link does not work" in _text(r)
 
 
-def test_self_registration_gives_the_link_at_once_and_check_in_keeps_it(organizer: Any) -> None:
+def test_self_registration_gives_the_link_at_once_and_check_in_keeps_it(organizer: User) -> None:
     event = make_event(organizer, 0)
     client = _client()
     posted = client.post(f"/e/{event.pk}/register/", {"name": "新人 花子", "card_game_id": "3000000001"})
@@ -159,7 +162,7 @@ def test_self_registration_gives_the_link_at_once_and_check_in_keeps_it(organize
     assert token == "" and _client().get(path).status_code == 200  # check-in confirms, the link stays
 
 
-def test_the_player_page_is_an_installable_app(organizer: Any) -> None:
+def test_the_player_page_is_an_installable_app(organizer: User) -> None:
     _, token_a, _ = _paired(organizer)
     page = _client().get(f"/p/{token_a}/").content.decode()
     assert f'href="/p/{token_a}/manifest.webmanifest"' in page
@@ -170,7 +173,7 @@ def test_the_player_page_is_an_installable_app(organizer: Any) -> None:
     assert sw.status_code == 200 and sw["Service-Worker-Allowed"] == "/p/" and b"caches.open" in sw.content
 
 
-def test_the_self_registration_page_says_registration_is_closed_once_round_one_is_paired(organizer: Any) -> None:
+def test_the_self_registration_page_says_registration_is_closed_once_round_one_is_paired(organizer: User) -> None:
     # REG-3: once round 1 is paired, a newcomer is a late entry at the desk, never a phone registration.
     event = make_event(organizer, 2)
     round_services.pair_next_round(event, by=Staff(organizer))

@@ -6,13 +6,13 @@ thing."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.stream import KINDS
+from taikai.audit.feed import KINDS
 from taikai.events import actions
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
@@ -21,9 +21,8 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
-from tests.events.conftest import make_event
 from tests.events.test_final_placings_pages import cut_event, expected_top
-from tests.judging.conftest import staff
+from tests.factories import make_event, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +37,7 @@ def _page(token: str, path: str = "") -> str:
     return re.sub(r"\s+", " ", client.get(f"/p/{token}/{path}").content.decode())
 
 
-def _link(organizer: Any, player: Player) -> str:
+def _link(organizer: User, player: Player) -> str:
     return links.issue_access(player, by=Staff(organizer))
 
 
@@ -48,7 +47,7 @@ def _live_state(html: str) -> str:
     return found.group(1)
 
 
-def test_the_page_opened_before_pairing_loads_the_clock_and_gets_its_tables_clock(organizer: Any) -> None:
+def test_the_page_opened_before_pairing_loads_the_clock_and_gets_its_tables_clock(organizer: User) -> None:
     event = make_event(organizer, 4)
     token = _link(organizer, event.players.first())
     before = _page(token)
@@ -59,7 +58,7 @@ def test_the_page_opened_before_pairing_loads_the_clock_and_gets_its_tables_cloc
     assert re.search(rf'id="clock"[^>]*data-clock-url="/e/{event.pk}/clock\.json\?table=\d+"', after)
 
 
-def test_every_report_changes_the_live_state_and_a_penalty_duel_the_forms_key(organizer: Any) -> None:  # PEN-1
+def test_every_report_changes_the_live_state_and_a_penalty_duel_the_forms_key(organizer: User) -> None:  # PEN-1
     event = make_event(organizer, 4)
     match = round_services.pair_next_round(event, by=Staff(organizer)).matches.get(table=1)
     b = _link(organizer, match.player_b)
@@ -78,7 +77,7 @@ def test_every_report_changes_the_live_state_and_a_penalty_duel_the_forms_key(or
     assert key_before and key_after and key_after.group(1) != key_before.group(1)  # a held form is let go
 
 
-def test_a_replaced_link_answers_as_gone_and_the_stream_tells_its_page(organizer: Any) -> None:
+def test_a_replaced_link_answers_as_gone_and_the_stream_tells_its_page(organizer: User) -> None:
     event = make_event(organizer, 2)
     player = event.players.first()
     old = _link(organizer, player)
@@ -93,13 +92,13 @@ def test_a_replaced_link_answers_as_gone_and_the_stream_tells_its_page(organizer
         assert KINDS[action] == "access"
 
 
-def _cut_tokens(organizer: Any) -> tuple[Event, list[str], dict[str, str]]:
+def _cut_tokens(organizer: User) -> tuple[Event, list[str], dict[str, str]]:
     event, swiss = cut_event(organizer)
     tokens = {p.name: _link(organizer, p) for p in event.players.all()}
     return event, swiss, tokens
 
 
-def test_after_the_final_each_page_says_its_final_placing_and_offers_no_drop(organizer: Any) -> None:
+def test_after_the_final_each_page_says_its_final_placing_and_offers_no_drop(organizer: User) -> None:
     event, swiss, tokens = _cut_tokens(organizer)
     assert event.status == Event.Status.FINISHED
     champion, runner_up, best4, _best4b = expected_top(swiss)
@@ -112,7 +111,7 @@ def test_after_the_final_each_page_says_its_final_placing_and_offers_no_drop(org
     assert "大会は終了しました" in _page(tokens[runner_up])
 
 
-def test_the_champions_why_am_i_ranked_here_page_leads_with_the_final_placing(organizer: Any) -> None:
+def test_the_champions_why_am_i_ranked_here_page_leads_with_the_final_placing(organizer: User) -> None:
     event, swiss, _tokens = _cut_tokens(organizer)
     champion = event.players.get(name=expected_top(swiss)[0])
     html = re.sub(r"\s+", " ", Client().get(f"/e/{event.pk}/players/{champion.pk}/").content.decode())
@@ -123,7 +122,7 @@ def test_the_champions_why_am_i_ranked_here_page_leads_with_the_final_placing(or
     assert "上位の順位は決勝トーナメントの結果で決まり" in html
 
 
-def test_a_player_out_of_the_top_cut_is_told_while_the_bracket_goes_on(organizer: Any) -> None:
+def test_a_player_out_of_the_top_cut_is_told_while_the_bracket_goes_on(organizer: User) -> None:
     event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=3, top_cut=4)
     by = Staff(organizer)
     for _ in range(3):
@@ -144,7 +143,7 @@ def test_a_player_out_of_the_top_cut_is_told_while_the_bracket_goes_on(organizer
     assert NEXT_TABLE in winner and "最終順位" not in winner  # still in the bracket: waits for the final
 
 
-def test_a_swiss_event_says_the_final_place_when_it_ends(organizer: Any) -> None:
+def test_a_swiss_event_says_the_final_place_when_it_ends(organizer: User) -> None:
     event = make_event(organizer, 4, swiss_rounds=1)
     by = Staff(organizer)
     rnd = round_services.pair_next_round(event, by=by)
@@ -158,7 +157,7 @@ def test_a_swiss_event_says_the_final_place_when_it_ends(organizer: Any) -> None
     assert "ご参加ありがとうございました" in html and NEXT_TABLE not in html
 
 
-def test_a_duel_loss_by_penalty_is_said_on_both_pages(organizer: Any) -> None:  # PEN-1
+def test_a_duel_loss_by_penalty_is_said_on_both_pages(organizer: User) -> None:  # PEN-1
     event = make_event(organizer, 4)
     match = round_services.pair_next_round(event, by=Staff(organizer)).matches.get(table=1)
     a, b = _link(organizer, match.player_a), _link(organizer, match.player_b)
@@ -173,7 +172,7 @@ def test_a_duel_loss_by_penalty_is_said_on_both_pages(organizer: Any) -> None:  
     assert "第1デュエルは、対戦相手への罰則" in _page(b) and "確定した結果" in _page(b)
 
 
-def test_a_win_by_the_opponents_disqualification_is_said_on_both_pages(organizer: Any) -> None:  # PEN-1
+def test_a_win_by_the_opponents_disqualification_is_said_on_both_pages(organizer: User) -> None:  # PEN-1
     event = make_event(organizer, 4)
     match = round_services.pair_next_round(event, by=Staff(organizer)).matches.get(table=1)
     a, b = _link(organizer, match.player_a), _link(organizer, match.player_b)

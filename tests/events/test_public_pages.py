@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
@@ -12,12 +11,12 @@ from taikai.events.services import pairing_edits
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 
-def test_standings_page_changes_with_the_next_result(organizer: Any) -> None:
+def test_standings_page_changes_with_the_next_result(organizer: User) -> None:
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     anonymous = Client()
@@ -32,7 +31,7 @@ def test_standings_page_changes_with_the_next_result(organizer: Any) -> None:
     assert f'<td class="num">{event.ruleset.scoring.win}</td>' in after.content.decode()
 
 
-def test_pairings_page_follows_a_hand_edit_but_not_results(organizer: Any) -> None:
+def test_pairings_page_follows_a_hand_edit_but_not_results(organizer: User) -> None:
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     anonymous = Client()
@@ -48,7 +47,7 @@ def test_pairings_page_follows_a_hand_edit_but_not_results(organizer: Any) -> No
     assert "X-Taikai-Cache" not in fresh
 
 
-def test_staff_always_get_a_fresh_page(organizer: Any) -> None:
+def test_staff_always_get_a_fresh_page(organizer: User) -> None:
     event = make_event(organizer, 2)
     round_services.pair_next_round(event, by=Staff(organizer))
     staff = Client()
@@ -57,7 +56,7 @@ def test_staff_always_get_a_fresh_page(organizer: Any) -> None:
     assert "X-Taikai-Cache" not in staff.get(f"/e/{event.pk}/standings/")
 
 
-def test_language_switch_is_a_link_and_pages_are_cached_per_language(organizer: Any) -> None:
+def test_language_switch_is_a_link_and_pages_are_cached_per_language(organizer: User) -> None:
     event = make_event(organizer, 2)
     anonymous = Client()
     ja = anonymous.get(f"/e/{event.pk}/standings/").content.decode()
@@ -68,7 +67,7 @@ def test_language_switch_is_a_link_and_pages_are_cached_per_language(organizer: 
     assert "Standings" in en and "順位" not in en.split("</header>")[1]
 
 
-def test_big_standings_come_in_pages(organizer: Any, monkeypatch: Any) -> None:
+def test_big_standings_come_in_pages(organizer: User, monkeypatch: pytest.MonkeyPatch) -> None:
     from taikai.events.views import public
 
     monkeypatch.setattr(public, "STANDINGS_PAGE", 3)
@@ -81,7 +80,7 @@ def test_big_standings_come_in_pages(organizer: Any, monkeypatch: Any) -> None:
     assert anonymous.get(f"/e/{event.pk}/standings/?page=x").status_code == 200  # a bad page is page 1
 
 
-def test_player_page_reminds_to_start_from_the_registered_deck(organizer: Any) -> None:
+def test_player_page_reminds_to_start_from_the_registered_deck(organizer: User) -> None:
     # DECK-10 (guide): each match starts from the registered deck; DECK-11: counts stay the same between duels
     from taikai.events.services import links
 

@@ -10,6 +10,7 @@ import inspect
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
@@ -22,7 +23,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
 from taikai.security.hashers import hash_token
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def _fields(obj: Model) -> dict[str, Any]:
     return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields if f.attname not in deferred}
 
 
-def _paired(organizer: Any, players: int = 7) -> Event:
+def _paired(organizer: User, players: int = 7) -> Event:
     """An odd field: one table is a bye (no player B). One result is in, so records and reports exist."""
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
@@ -44,7 +45,7 @@ def _paired(organizer: Any, players: int = 7) -> Event:
     return event
 
 
-def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any) -> None:
+def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: User) -> None:
     event = _paired(organizer)
     player = event.players.order_by("id").first()
     assert player is not None
@@ -63,7 +64,7 @@ def test_a_player_read_by_token_is_the_orms_player_with_its_event(organizer: Any
     assert reads.player_by_token_hash(hash_token("not-a-token")) is None
 
 
-def test_a_table_read_for_a_result_is_the_orms_table_round_and_players(organizer: Any) -> None:
+def test_a_table_read_for_a_result_is_the_orms_table_round_and_players(organizer: User) -> None:
     event = _paired(organizer)
     for orm in Match.objects.filter(round__event=event).select_related("round", "player_a", "player_b"):
         mine = reads.match_for_result(event, orm.pk)
@@ -78,7 +79,7 @@ def test_a_table_read_for_a_result_is_the_orms_table_round_and_players(organizer
         assert set(mine.player_a.get_deferred_fields()) >= {"card_game_id", "access_token_hash"}
 
 
-def test_a_table_of_another_event_is_not_found(organizer: Any) -> None:
+def test_a_table_of_another_event_is_not_found(organizer: User) -> None:
     event, other = _paired(organizer), _paired(organizer)
     theirs = Match.objects.filter(round__event=other).first()
     assert theirs is not None
@@ -86,7 +87,7 @@ def test_a_table_of_another_event_is_not_found(organizer: Any) -> None:
     assert reads.match_for_result(other, theirs.pk) is not None
 
 
-def test_the_locked_row_and_the_reports_are_the_orms(organizer: Any) -> None:
+def test_the_locked_row_and_the_reports_are_the_orms(organizer: User) -> None:
     event = _paired(organizer)
     m = Match.objects.filter(round__event=event, status=Match.Status.CONFIRMED, is_bye=False).get()
     with transaction.atomic():
@@ -99,7 +100,7 @@ def test_the_locked_row_and_the_reports_are_the_orms(organizer: Any) -> None:
         assert reads.locked_match(10**12) is None
 
 
-def test_reg_3_the_locked_player_at_check_in_is_the_orms_player_with_its_event(organizer: Any) -> None:
+def test_reg_3_the_locked_player_at_check_in_is_the_orms_player_with_its_event(organizer: User) -> None:
     event = make_event(organizer, 3)
     p = Player.objects.filter(event=event).order_by("id").first()
     assert p is not None
@@ -113,7 +114,7 @@ def test_reg_3_the_locked_player_at_check_in_is_the_orms_player_with_its_event(o
         assert reads.locked_player(10**12) is None
 
 
-def test_late_entry_the_swiss_rounds_played_are_the_orms_count(organizer: Any) -> None:
+def test_late_entry_the_swiss_rounds_played_are_the_orms_count(organizer: User) -> None:
     event = make_event(organizer, 4)
     assert reads.swiss_rounds_played(event.pk) == 0
     round_services.pair_next_round(event, by=Staff(organizer))
@@ -122,7 +123,7 @@ def test_late_entry_the_swiss_rounds_played_are_the_orms_count(organizer: Any) -
     assert reads.swiss_rounds_played(10**12) == 0
 
 
-def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: Any) -> None:
+def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: User) -> None:
     event = _paired(organizer, players=4)
     rnd = event.rounds.get()
     assert reads.has_open_table(rnd.pk)
@@ -132,7 +133,7 @@ def test_end_4_a_round_has_an_open_table_until_its_last_is_confirmed(organizer: 
     assert not Match.objects.filter(round=rnd).exclude(status=Match.Status.CONFIRMED).exists()
 
 
-def test_an_insert_and_an_update_by_hand_store_what_the_orm_stores(organizer: Any) -> None:
+def test_an_insert_and_an_update_by_hand_store_what_the_orm_stores(organizer: User) -> None:
     """taikai.db.rows.insert and update, against ORM's create and save(update_fields): JSON, an aware
     date-time from auto_now_add, foreign keys, NULLs, and the primary key set on the instance."""
     from taikai.audit.models import AuditEntry

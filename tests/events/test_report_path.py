@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -22,13 +23,13 @@ from taikai.events.services import rounds as round_services
 from taikai.events.services.links import issue_access
 from taikai.events.services.result_input import ResultInput
 from taikai.events.services.round_end import finish_round_if_complete
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 A_WINS = {"duels": [{"winner": "A"}, {"winner": "A"}], "basis": "played"}
 pytestmark = pytest.mark.django_db
 
 
-def _round_with_links(organizer: Any, players: int = 8) -> tuple[Round, dict[int, str]]:
+def _round_with_links(organizer: User, players: int = 8) -> tuple[Round, dict[int, str]]:
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
@@ -49,7 +50,7 @@ def _statements(queries: list[dict[str, str]]) -> list[str]:
     return [q["sql"].split()[0] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
 
 
-def test_end_4_a_report_and_its_confirmation_cost_a_bounded_number_of_statements(organizer: Any) -> None:
+def test_end_4_a_report_and_its_confirmation_cost_a_bounded_number_of_statements(organizer: User) -> None:
     rnd, links = _round_with_links(organizer)
     m = rnd.matches.filter(is_bye=False).order_by("table").first()
     assert m is not None
@@ -70,7 +71,7 @@ def test_end_4_a_report_and_its_confirmation_cost_a_bounded_number_of_statements
     assert confirmed == [*reads_and_writes, "SELECT"]
 
 
-def test_end_4_the_answer_is_the_saved_table_without_reading_it_again(organizer: Any) -> None:
+def test_end_4_the_answer_is_the_saved_table_without_reading_it_again(organizer: User) -> None:
     rnd, links = _round_with_links(organizer)
     m = rnd.matches.filter(is_bye=False).order_by("table").first()
     assert m is not None
@@ -82,7 +83,7 @@ def test_end_4_the_answer_is_the_saved_table_without_reading_it_again(organizer:
     assert body["player_a"]["name"] == m.player_a.name and body["player_b"]["name"] == m.player_b.name
 
 
-def test_end_4_the_last_confirmed_table_finishes_the_round_and_a_retry_changes_nothing(organizer: Any) -> None:
+def test_end_4_the_last_confirmed_table_finishes_the_round_and_a_retry_changes_nothing(organizer: User) -> None:
     rnd, links = _round_with_links(organizer, 4)
     client = Client()
     tables = list(rnd.matches.filter(is_bye=False).order_by("table"))
@@ -99,7 +100,7 @@ def test_end_4_the_last_confirmed_table_finishes_the_round_and_a_retry_changes_n
 
 
 def test_end_4_a_round_left_unfinished_by_a_stopped_server_is_finished_when_the_next_round_is_paired(
-    organizer: Any,
+    organizer: User,
 ) -> None:
     """The round ends just after its last result commits; if the server stopped in between, every table is
     confirmed but the round still shows its clock: pairing the next round finishes it first."""
@@ -112,7 +113,7 @@ def test_end_4_a_round_left_unfinished_by_a_stopped_server_is_finished_when_the_
     assert rnd.status == Round.Status.FINISHED and nxt.number == 2
 
 
-def test_end_4_a_round_with_a_table_still_open_does_not_finish(organizer: Any) -> None:
+def test_end_4_a_round_with_a_table_still_open_does_not_finish(organizer: User) -> None:
     rnd, _links = _round_with_links(organizer, 4)
     first, *_rest = list(rnd.matches.filter(is_bye=False))
     result_services.enter_result(first, by=Staff(organizer), result=ResultInput.from_json(A_WINS))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.audit.models import AuditEntry
 from taikai.core.progress import NextAction
@@ -17,30 +18,30 @@ from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Round
 from taikai.events.services import events as event_services
-from taikai.events.services import participation, progress, registration, round_plan, transfer
+from taikai.events.services import participation, progress, registration, round_plan, transfer, transfer_import
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
-def _play(organizer: Any, rnd: Round) -> None:
+def _play(organizer: User, rnd: Round) -> None:
     for m in rnd.matches.filter(is_bye=False).order_by("table"):
         result_services.enter_result(m, by=Staff(organizer), result=A_WINS)
 
 
-def _event_with_no_shows(organizer: Any, registered: int, no_shows: int, **kwargs: Any) -> Event:
+def _event_with_no_shows(organizer: User, registered: int, no_shows: int, **kwargs: Any) -> Event:
     event = make_event(organizer, registered, checked_in=False, **kwargs)
     for player in event.players.order_by("id")[no_shows:]:  # REG-3: only players who checked in are paired
         registration.check_in(player, by=Staff(organizer))
     return event
 
 
-def test_a_no_show_does_not_add_a_round(organizer: Any) -> None:
+def test_a_no_show_does_not_add_a_round(organizer: User) -> None:
     # 17 registered, 16 checked in: the table's 16-player line is 4 rounds (17 would be 5).
     event = _event_with_no_shows(organizer, 17, 1)
     round_services.pair_next_round(event, by=Staff(organizer))
@@ -49,7 +50,7 @@ def test_a_no_show_does_not_add_a_round(organizer: Any) -> None:
     assert event.swiss_rounds == 4
 
 
-def test_a_drop_after_round_one_does_not_take_a_round_away(organizer: Any) -> None:
+def test_a_drop_after_round_one_does_not_take_a_round_away(organizer: User) -> None:
     # A 9-player side event is 4 rounds; one player dropping after round 1 leaves 8, still 4 rounds.
     event = make_event(organizer, 9)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
@@ -63,7 +64,7 @@ def test_a_drop_after_round_one_does_not_take_a_round_away(organizer: Any) -> No
     assert event.rounds.count() == 4
 
 
-def test_the_top_cut_is_fixed_from_the_checked_in_count(organizer: Any) -> None:
+def test_the_top_cut_is_fixed_from_the_checked_in_count(organizer: User) -> None:
     # 9 registered, 8 checked in: the table gives no cut for 8 (4 for 9); a late entry after round 1 keeps it.
     event = _event_with_no_shows(organizer, 9, 1, format=Event.Format.SWISS_CUT)
     round_services.pair_next_round(event, by=Staff(organizer))
@@ -75,7 +76,7 @@ def test_the_top_cut_is_fixed_from_the_checked_in_count(organizer: Any) -> None:
     assert (plan.swiss_rounds, plan.top_cut) == (3, 0)
 
 
-def test_before_round_one_the_numbers_are_provisional_for_todays_check_ins(organizer: Any) -> None:
+def test_before_round_one_the_numbers_are_provisional_for_todays_check_ins(organizer: User) -> None:
     event = _event_with_no_shows(organizer, 17, 2, format=Event.Format.SWISS_CUT)
     shown = round_plan.shown(event)
     assert (shown.swiss_rounds, shown.top_cut, shown.provisional, shown.attendance) == (4, 4, True, 15)
@@ -90,7 +91,7 @@ def test_before_round_one_the_numbers_are_provisional_for_todays_check_ins(organ
     assert entry.after["swiss_rounds"] == 5 and entry.after["swiss_rounds_attendance"] == 17
 
 
-def test_the_organizers_own_numbers_are_kept_at_round_one(organizer: Any) -> None:
+def test_the_organizers_own_numbers_are_kept_at_round_one(organizer: User) -> None:
     event = make_event(organizer, 9, format=Event.Format.SWISS_CUT, swiss_rounds=5)
     round_services.pair_next_round(event, by=Staff(organizer))
     event.refresh_from_db()
@@ -98,7 +99,7 @@ def test_the_organizers_own_numbers_are_kept_at_round_one(organizer: Any) -> Non
     assert (event.top_cut, event.top_cut_attendance) == (4, 9)  # the blank one is read from the table
 
 
-def test_the_organizer_changes_them_on_the_version_they_saw(organizer: Any) -> None:
+def test_the_organizer_changes_them_on_the_version_they_saw(organizer: User) -> None:
     event = make_event(organizer, 9)
     round_services.pair_next_round(event, by=Staff(organizer))
     event.refresh_from_db()
@@ -114,7 +115,7 @@ def test_the_organizer_changes_them_on_the_version_they_saw(organizer: Any) -> N
     assert Event.objects.get(pk=event.pk).swiss_rounds == 5
 
 
-def test_a_change_that_contradicts_rounds_paired_is_refused(organizer: Any) -> None:
+def test_a_change_that_contradicts_rounds_paired_is_refused(organizer: User) -> None:
     event = make_event(organizer, 8)
     for _ in range(2):
         _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
@@ -128,7 +129,7 @@ def test_a_change_that_contradicts_rounds_paired_is_refused(organizer: Any) -> N
     assert progress.plan(event).next_action is NextAction.FINISHED  # round 2 was the last
 
 
-def test_nothing_changes_once_the_top_cut_is_made(organizer: Any) -> None:
+def test_nothing_changes_once_the_top_cut_is_made(organizer: User) -> None:
     event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, top_cut=4)
     for _ in range(3):
         _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
@@ -142,7 +143,7 @@ def test_nothing_changes_once_the_top_cut_is_made(organizer: Any) -> None:
         assert refused.value.problem.code == "plan-cut-made"
 
 
-def test_undoing_round_one_reads_the_table_again_when_it_is_paired_again(organizer: Any) -> None:
+def test_undoing_round_one_reads_the_table_again_when_it_is_paired_again(organizer: User) -> None:
     event = make_event(organizer, 17)  # 17 checked in: 5 rounds
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     assert Event.objects.get(pk=event.pk).swiss_rounds == 5
@@ -156,7 +157,7 @@ def test_undoing_round_one_reads_the_table_again_when_it_is_paired_again(organiz
     assert (event.swiss_rounds, event.swiss_rounds_attendance) == (4, 16)
 
 
-def test_the_event_form_cannot_change_them_after_round_one(organizer: Any) -> None:
+def test_the_event_form_cannot_change_them_after_round_one(organizer: User) -> None:
     event = make_event(organizer, 9, format=Event.Format.SWISS_CUT)
     round_services.pair_next_round(event, by=Staff(organizer))
     for change in ({"swiss_rounds": 3}, {"top_cut": 8}, {"format": Event.Format.SWISS}):
@@ -167,20 +168,20 @@ def test_the_event_form_cannot_change_them_after_round_one(organizer: Any) -> No
     assert (Event.objects.get(pk=event.pk).swiss_rounds, Event.objects.get(pk=event.pk).top_cut) == (4, 4)
 
 
-def test_an_exported_event_keeps_the_numbers_fixed_at_round_one(organizer: Any) -> None:
+def test_an_exported_event_keeps_the_numbers_fixed_at_round_one(organizer: User) -> None:
     event = _event_with_no_shows(organizer, 17, 1)
     _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
     event.refresh_from_db()
     exported = transfer.export_event(event, by=Staff(organizer))
     assert (exported["event"]["swiss_rounds"], exported["event"]["swiss_rounds_attendance"]) == (4, 16)
-    copy = transfer.import_event(exported, by=Staff(organizer))
+    copy = transfer_import.import_event(exported, by=Staff(organizer))
     for player in copy.players.order_by("id")[:3]:
         participation.drop_player(player, by=Staff(organizer))
     assert progress.plan(copy).swiss_rounds == 4
     assert (copy.swiss_rounds, copy.swiss_rounds_attendance) == (4, 16)
 
 
-def test_an_older_file_of_a_running_event_reads_the_table_for_its_round_one(organizer: Any) -> None:
+def test_an_older_file_of_a_running_event_reads_the_table_for_its_round_one(organizer: User) -> None:
     event = _event_with_no_shows(organizer, 17, 1)
     _play(organizer, round_services.pair_next_round(event, by=Staff(organizer)))
     event.refresh_from_db()
@@ -188,6 +189,6 @@ def test_an_older_file_of_a_running_event_reads_the_table_for_its_round_one(orga
     for key in ("swiss_rounds_attendance", "top_cut_attendance"):
         del exported["event"][key]
     exported["event"]["swiss_rounds"] = None  # a file from before the numbers were fixed at round 1
-    copy = transfer.import_event(exported, by=Staff(organizer))
+    copy = transfer_import.import_event(exported, by=Staff(organizer))
     registration.check_in(copy.players.order_by("id").first(), by=Staff(organizer))  # a late entry
     assert progress.plan(copy).swiss_rounds == 4  # the 16 round 1 seated, not the 17 now

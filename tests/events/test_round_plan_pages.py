@@ -3,16 +3,15 @@ before round 1, fixed after it, and changed on the console only by the organizer
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import rounds as round_services
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +39,7 @@ def page(client: Client, url: str, lang: str = "ja") -> str:
     ],
 )
 def test_the_public_page_says_provisional_then_fixed(
-    organizer: Any,
+    organizer: User,
     client: Client,
     lang: str,
     provisional: list[str],
@@ -55,7 +54,7 @@ def test_the_public_page_says_provisional_then_fixed(
     assert provisional[1] not in after
 
 
-def test_the_organizer_changes_them_on_the_console(organizer: Any, client: Client) -> None:
+def test_the_organizer_changes_them_on_the_console(organizer: User, client: Client) -> None:
     event = make_event(organizer, 9, format=Event.Format.SWISS_CUT)
     round_services.pair_next_round(event, by=Staff(organizer))
     client.force_login(organizer)
@@ -73,7 +72,7 @@ def test_the_organizer_changes_them_on_the_console(organizer: Any, client: Clien
     assert (Event.objects.get(pk=event.pk).swiss_rounds, Event.objects.get(pk=event.pk).top_cut) == (5, 8)
 
 
-def test_a_judge_sees_the_numbers_but_not_the_form(organizer: Any, client: Client) -> None:
+def test_a_judge_sees_the_numbers_but_not_the_form(organizer: User, client: Client) -> None:
     from taikai.events.services import events as event_services
 
     event = make_event(organizer, 9)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.core.ruleset import builtin
@@ -18,7 +19,7 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import links
 from taikai.events.services import rounds as round_services
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def _house_rules() -> dict[str, Any]:
 
 
 @pytest.fixture
-def staff_client(organizer: Any) -> Client:
+def staff_client(organizer: User) -> Client:
     client = Client()
     client.force_login(organizer)
     return client
@@ -45,12 +46,12 @@ def _page(client: Client, url: str, lang: str) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
 
 
-def _match(event: Event, organizer: Any) -> Match:
+def _match(event: Event, organizer: User) -> Match:
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     return rnd.matches.filter(is_bye=False).select_related("player_a").order_by("table")[0]
 
 
-def test_the_rules_reference_shows_the_events_numbers(organizer: Any, staff_client: Client) -> None:
+def test_the_rules_reference_shows_the_events_numbers(organizer: User, staff_client: Client) -> None:
     # TIME-1, TIME-E-1, TIME-S-1, TIME-E-5, MATCH-1
     event = make_event(organizer, 0, ruleset_document=_house_rules())
     en = _page(staff_client, f"/judging/rules/?event={event.pk}", "en")
@@ -72,7 +73,7 @@ def test_the_rules_reference_without_an_event_shows_the_default_ruleset(staff_cl
     assert f"<strong>{default.extra_turns} extra turns</strong>" in unknown
 
 
-def test_the_event_form_shows_the_events_team_size_and_time_numbers(organizer: Any, staff_client: Client) -> None:
+def test_the_event_form_shows_the_events_team_size_and_time_numbers(organizer: User, staff_client: Client) -> None:
     event = make_event(organizer, 0, ruleset_document=_house_rules())
     en = _page(staff_client, f"/events/{event.pk}/edit/", "en")
     assert "Team event (5 players a team, seats A/B/C/D/E)" in en
@@ -92,7 +93,7 @@ def test_the_new_event_form_shows_each_rulesets_own_numbers(staff_client: Client
     assert f"Team event ({len(builtin('harajuku-cs-1.2').team.seats)} players a team" in en
 
 
-def test_the_swiss_result_form_has_as_many_duels_as_the_ruleset(organizer: Any, staff_client: Client) -> None:
+def test_the_swiss_result_form_has_as_many_duels_as_the_ruleset(organizer: User, staff_client: Client) -> None:
     event = make_event(organizer, 2, ruleset_document=_house_rules())
     match = _match(event, organizer)
     page = _page(staff_client, f"/events/{event.pk}/matches/{match.pk}/result/", "en")
@@ -101,7 +102,7 @@ def test_the_swiss_result_form_has_as_many_duels_as_the_ruleset(organizer: Any, 
     assert 'value="draw"' in page and 'value="intentional-draw"' in page  # MATCH-2, END-2
 
 
-def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organizer: Any, staff_client: Client) -> None:
+def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organizer: User, staff_client: Client) -> None:
     event = make_event(organizer, 2, ruleset_document=_house_rules(), format=Event.Format.ELIMINATION)
     match = _match(event, organizer)
     page = _page(staff_client, f"/events/{event.pk}/matches/{match.pk}/result/", "en")
@@ -111,7 +112,7 @@ def test_the_elimination_result_form_adds_the_extra_duel_of_the_ruleset(organize
     assert 'name="duel1_sd"' in page  # TIME-E-3
 
 
-def test_the_players_result_form_follows_the_ruleset_too(organizer: Any) -> None:
+def test_the_players_result_form_follows_the_ruleset_too(organizer: User) -> None:
     event = make_event(organizer, 2, ruleset_document=_house_rules())
     match = _match(event, organizer)
     token = links.issue_access(match.player_a, by=Staff(organizer))

@@ -6,18 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import rounds as round_services
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.factories import make_event
 from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
 
-def setup(organizer: Any, client: Client, **kwargs: Any) -> tuple[Event, list[Match], str]:  # noqa: F811
+def setup(organizer: User, client: Client, **kwargs: Any) -> tuple[Event, list[Match], str]:
     event = make_event(organizer, 8, **kwargs)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     client.force_login(organizer)
@@ -25,14 +26,14 @@ def setup(organizer: Any, client: Client, **kwargs: Any) -> tuple[Event, list[Ma
     return event, matches, f"/events/{event.pk}/rounds/{rnd.number}/results/"
 
 
-def test_the_options_are_what_the_swiss_format_allows(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_options_are_what_the_swiss_format_allows(organizer: User, client: Client) -> None:
     _event, _matches, url = setup(organizer, client)
     html = client.get(url).content.decode()
     values = [v.split('"')[0] for v in html.split('name="outcome" value="')[1:]]
     assert values == ["2-0", "2-1", "1-2", "0-2", "draw", "id"]  # MATCH-1, MATCH-2, END-2
 
 
-def test_a_first_post_shows_both_names_and_a_second_saves(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_a_first_post_shows_both_names_and_a_second_saves(organizer: User, client: Client) -> None:
     _event, matches, url = setup(organizer, client)
     m = matches[2]
     page = client.post(url, {"table": str(m.table), "outcome": "1-2"}).content.decode()
@@ -45,7 +46,7 @@ def test_a_first_post_shows_both_names_and_a_second_saves(organizer: Any, client
     assert f"{m.table}番卓: {m.player_b.name} の勝ち 2–1" in response.content.decode()
 
 
-def test_mistakes_keep_the_typed_table_and_say_what_is_wrong(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_mistakes_keep_the_typed_table_and_say_what_is_wrong(organizer: User, client: Client) -> None:
     _event, matches, url = setup(organizer, client)
     page = client.post(url, {"table": "99", "outcome": "2-0", "confirm": "99"})
     assert page.status_code == 400
@@ -57,7 +58,7 @@ def test_mistakes_keep_the_typed_table_and_say_what_is_wrong(organizer: Any, cli
     assert "次:" not in no_outcome
 
 
-def test_the_top_cut_offers_no_draw(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_top_cut_offers_no_draw(organizer: User, client: Client) -> None:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     client.force_login(organizer)
@@ -69,7 +70,7 @@ def test_the_top_cut_offers_no_draw(organizer: Any, client: Client) -> None:  # 
     assert refused.status_code == 400 and Match.objects.get(pk=m.pk).status == Match.Status.PENDING
 
 
-def test_the_staff_match_page_names_the_winner_and_shows_no_raw_record(organizer: Any, client: Client) -> None:  # noqa: F811
+def test_the_staff_match_page_names_the_winner_and_shows_no_raw_record(organizer: User, client: Client) -> None:
     event, matches, url = setup(organizer, client)
     m = matches[0]
     client.post(url, {"table": str(m.table), "outcome": "0-2", "confirm": str(m.table)})

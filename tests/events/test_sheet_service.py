@@ -11,6 +11,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +36,7 @@ RESULTS = {
 DB_EXAMPLES = settings(max_examples=5, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-def _event(organizer: Any, players: int, rounds: int, **kwargs: Any) -> Event:
+def _event(organizer: User, players: int, rounds: int, **kwargs: Any) -> Event:
     # A loss worth a point, so a late entry's missed rounds change its points.
     document = builtin("harajuku-cs-1.2").to_dict()
     document["scoring"]["loss"] = 1
@@ -56,7 +57,7 @@ def _event(organizer: Any, players: int, rounds: int, **kwargs: Any) -> Event:
     return event
 
 
-def _play(rnd: Any, organizer: Any, data: st.DataObject) -> None:
+def _play(rnd: Any, organizer: User, data: st.DataObject) -> None:
     for m in rnd.matches.filter(is_bye=False).order_by("table", "seat"):
         outcome = data.draw(st.sampled_from(sorted(RESULTS)), label=f"R{rnd.number} T{m.table}{m.seat}")
         result_services.enter_result(m, by=Staff(organizer), result=RESULTS[outcome])
@@ -64,7 +65,9 @@ def _play(rnd: Any, organizer: Any, data: st.DataObject) -> None:
 
 @DB_EXAMPLES
 @given(data=st.data(), size=st.integers(3, 7), rounds=st.integers(2, 4))
-def test_pairing_and_standings_see_the_same_points(organizer: Any, data: st.DataObject, size: int, rounds: int) -> None:
+def test_pairing_and_standings_see_the_same_points(
+    organizer: User, data: st.DataObject, size: int, rounds: int
+) -> None:
     event = _event(organizer, size, rounds)
     for number in range(1, rounds + 1):
         late = None
@@ -94,7 +97,7 @@ def test_pairing_and_standings_see_the_same_points(organizer: Any, data: st.Data
 @DB_EXAMPLES
 @given(data=st.data(), teams=st.integers(2, 5), rounds=st.integers(2, 3))
 def test_team_pairing_and_team_standings_see_the_same_points(
-    organizer: Any, data: st.DataObject, teams: int, rounds: int
+    organizer: User, data: st.DataObject, teams: int, rounds: int
 ) -> None:
     event = _event(organizer, 0, rounds, is_team_event=True)
     for t in range(teams):
@@ -108,7 +111,7 @@ def test_team_pairing_and_team_standings_see_the_same_points(
         _play(rnd, organizer, data)
 
 
-def test_a_pure_elimination_event_is_drawn_from_its_stored_seed_and_ends_with_one_champion(organizer: Any) -> None:
+def test_a_pure_elimination_event_is_drawn_from_its_stored_seed_and_ends_with_one_champion(organizer: User) -> None:
     from taikai.core.pairing import elimination
     from taikai.core.sheet import Reached
     from taikai.events.services.history import event_sheet

@@ -7,24 +7,25 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
+from pytest_django import Settings
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 from taikai.events.services import registration
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PHONE, screenshot
+from tests.factories import PHONE, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = [("山田 太郎", "やまだ たろう"), ("阿部 花子", "あべ はなこ"), ("鈴木 一郎", "すずき いちろう")]
 
 
-def _desk(new_page: Any, settings: Any) -> tuple[Any, Event]:
+def _desk(new_page: NewPage, settings: Settings) -> tuple[Any, Event]:
     from django.contrib.auth import get_user_model
 
-    username, _password = ensure_first_organizer() or ("organizer", "")  # type: ignore[misc]
+    username, _password = ensure_first_organizer() or ("organizer", "")
     user = get_user_model().objects.get(username=username)
     user.set_password("desk-password-42")
     user.save()
@@ -45,21 +46,21 @@ def _desk(new_page: Any, settings: Any) -> tuple[Any, Event]:
     return page, event
 
 
-def _slip_links(page: Any) -> dict[str, str]:
+def _slip_links(page: Page) -> dict[str, str]:
     links = {}
     for slip in page.locator(".slips .slip").all():
         links[slip.locator("p.big").inner_text()] = slip.locator("a.player-link").get_attribute("href")
     return links
 
 
-def _opens(new_page: Any, url: str) -> bool:
+def _opens(new_page: NewPage, url: str) -> bool:
     """Whether the link opens a player page, on another phone (the player's own)."""
     phone = new_page(viewport=PHONE, locale="ja-JP")
     response = phone.goto(url)
     return bool(response.status == 200 and "この個人用リンクは使えません" not in phone.locator("body").inner_text())
 
 
-def test_printing_all_slips_twice_keeps_the_first_slips_working(new_page: Any, settings: Any) -> None:
+def test_printing_all_slips_twice_keeps_the_first_slips_working(new_page: NewPage, settings: Settings) -> None:
     page, event = _desk(new_page, settings)
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
     page.click("#print-all-slips")
@@ -75,7 +76,7 @@ def test_printing_all_slips_twice_keeps_the_first_slips_working(new_page: Any, s
     assert all(_opens(new_page, url) for url in first.values())  # the slips handed out first still open
 
 
-def test_reprinting_one_slip_keeps_its_link_and_re_issuing_asks_first(new_page: Any, settings: Any) -> None:
+def test_reprinting_one_slip_keeps_its_link_and_re_issuing_asks_first(new_page: NewPage, settings: Settings) -> None:
     page, event = _desk(new_page, settings)
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
     page.click("#print-all-slips")

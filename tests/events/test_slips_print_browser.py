@@ -9,14 +9,15 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import FloatRect, Page, expect
+from pytest_django import Settings
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player
 from taikai.events.services import csv_import
 from taikai.events.services import events as event_services
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PROJECTOR, screenshot
+from tests.factories import PROJECTOR, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,10 +29,10 @@ CSV = "名前,ふりがな,カードゲームID,連絡先\n" + "".join(
 MM = 96 / 25.4  # CSS pixels per millimetre
 
 
-def _desk(new_page: Any, settings: Any, locale: str = "ja-JP") -> tuple[Any, Event]:
+def _desk(new_page: NewPage, settings: Settings, locale: str = "ja-JP") -> tuple[Any, Event]:
     from django.contrib.auth import get_user_model
 
-    username, _password = ensure_first_organizer() or ("organizer", "")  # type: ignore[misc]
+    username, _password = ensure_first_organizer() or ("organizer", "")
     user = get_user_model().objects.get(username=username)
     user.set_password("desk-password-42")
     user.save()
@@ -50,12 +51,12 @@ def _desk(new_page: Any, settings: Any, locale: str = "ja-JP") -> tuple[Any, Eve
     return page, event
 
 
-def _pdf_pages(page: Any) -> int:
+def _pdf_pages(page: Page) -> int:
     pdf = page.pdf(format="A4", prefer_css_page_size=True, print_background=True)
     return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
 
 
-def _print_view(page: Any, name: str) -> list[dict[str, float]]:
+def _print_view(page: Page, name: str) -> list[FloatRect]:
     """The slips as chromium prints them on A4 (less the 8 mm margins); each slip's box."""
     page.emulate_media(media="print")
     page.set_viewport_size({"width": round(194 * MM), "height": round(281 * MM)})
@@ -65,7 +66,7 @@ def _print_view(page: Any, name: str) -> list[dict[str, float]]:
     return [slip.bounding_box() for slip in page.locator(".slips .slip").all()]
 
 
-def test_imported_players_slips_print_eight_to_an_a4_page(new_page: Any, settings: Any) -> None:
+def test_imported_players_slips_print_eight_to_an_a4_page(new_page: NewPage, settings: Settings) -> None:
     page, event = _desk(new_page, settings)
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
     page.set_input_files(
@@ -95,7 +96,7 @@ def test_imported_players_slips_print_eight_to_an_a4_page(new_page: Any, setting
     assert _pdf_pages(page) == 1
 
 
-def test_the_english_slips_fit_as_well(new_page: Any, settings: Any) -> None:
+def test_the_english_slips_fit_as_well(new_page: NewPage, settings: Settings) -> None:
     page, event = _desk(new_page, settings, locale="en-US")
     csv_import.import_players_csv(event, by=Staff(event.created_by), data=CSV.encode())
     page.goto(f"{page.base_url}/events/{event.pk}/players/")

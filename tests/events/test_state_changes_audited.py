@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 
 from taikai.audit.models import AuditEntry
 from taikai.events import actions
@@ -18,9 +18,9 @@ from taikai.events.services import events as event_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
-from taikai.events.services.accounts import ORGANIZERS
 from taikai.events.services.result_input import ResultInput
-from tests.events.conftest import make_event
+from taikai.events.site_roles import ORGANIZERS
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def _entries(action: str, obj: Any) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(action=action, object_type=obj._meta.label_lower, object_id=str(obj.pk)))
 
 
-def _team_event(organizer: Any) -> Event:
+def _team_event(organizer: User) -> Event:
     event = make_event(organizer, 0, is_team_event=True)
     for t in range(2):
         team_services.register_team(
@@ -44,7 +44,7 @@ def _team_event(organizer: Any) -> Event:
     return event
 
 
-def test_a_decided_team_match_is_logged_with_its_result(organizer: Any) -> None:
+def test_a_decided_team_match_is_logged_with_its_result(organizer: User) -> None:
     event = _team_event(organizer)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     tm = rnd.team_matches.get()
@@ -59,7 +59,7 @@ def test_a_decided_team_match_is_logged_with_its_result(organizer: Any) -> None:
     assert settled.after == {"result": "a", "seats": {"A": "a", "B": "b", "C": "a"}}
 
 
-def test_a_correction_that_turns_the_team_match_is_logged_and_one_that_does_not_is_not(organizer: Any) -> None:
+def test_a_correction_that_turns_the_team_match_is_logged_and_one_that_does_not_is_not(organizer: User) -> None:
     event = _team_event(organizer)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     tm = rnd.team_matches.get()
@@ -75,7 +75,7 @@ def test_a_correction_that_turns_the_team_match_is_logged_and_one_that_does_not_
     assert (last.before, last.after["result"]) == ({"result": "a"}, "b")
 
 
-def test_confirming_the_last_table_finishes_the_round_and_bumps_its_version(organizer: Any) -> None:
+def test_confirming_the_last_table_finishes_the_round_and_bumps_its_version(organizer: User) -> None:
     event = make_event(organizer, 4, swiss_rounds=2)
     rnd = clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     first, last = rnd.matches.order_by("table")
@@ -92,7 +92,7 @@ def test_confirming_the_last_table_finishes_the_round_and_bumps_its_version(orga
     assert Event.objects.get(pk=event.pk).status != Event.Status.FINISHED  # round 2 is still to play
 
 
-def test_the_last_round_finishes_the_event_and_bumps_its_version(organizer: Any) -> None:
+def test_the_last_round_finishes_the_event_and_bumps_its_version(organizer: User) -> None:
     event = make_event(organizer, 2, swiss_rounds=1)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     version = Event.objects.get(pk=event.pk).version
@@ -103,7 +103,7 @@ def test_the_last_round_finishes_the_event_and_bumps_its_version(organizer: Any)
     assert entry.after == {"status": Event.Status.FINISHED, "version": version + 1}
 
 
-def test_adding_staff_creates_the_account_and_the_role_together(organizer: Any) -> None:
+def test_adding_staff_creates_the_account_and_the_role_together(organizer: User) -> None:
     event = make_event(organizer, 0)
     staff = event_services.add_staff(
         event, by=Staff(organizer), username="judge_new", role=StaffRole.Role.JUDGE, password="correct-horse-battery"
@@ -112,7 +112,7 @@ def test_adding_staff_creates_the_account_and_the_role_together(organizer: Any) 
     assert _entries(actions.STAFF_ACCOUNT_CREATED, staff.user) and _entries(actions.STAFF_ASSIGNED, staff)
 
 
-def test_adding_staff_with_a_refused_role_leaves_no_account(organizer: Any) -> None:
+def test_adding_staff_with_a_refused_role_leaves_no_account(organizer: User) -> None:
     event = make_event(organizer, 0)
     with pytest.raises(ServiceError) as exc:
         event_services.add_staff(
@@ -123,7 +123,7 @@ def test_adding_staff_with_a_refused_role_leaves_no_account(organizer: Any) -> N
     assert not AuditEntry.objects.filter(action=actions.STAFF_ACCOUNT_CREATED).exists()
 
 
-def test_an_organizer_of_another_event_cannot_leave_an_account_behind(organizer: Any) -> None:
+def test_an_organizer_of_another_event_cannot_leave_an_account_behind(organizer: User) -> None:
     # A site organizer may create accounts, but only this event's organizer may give its roles: the account
     # that the first step would create goes with the refused second step.
     event = make_event(organizer, 0)

@@ -5,21 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player
-from taikai.events.services import csv_import, links, participation, recovery, registration, transfer
+from taikai.events.services import csv_import, links, participation, recovery, registration, transfer, transfer_import
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
 from taikai.events.services.standings import standings_for
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
 
-def test_round_trip_reproduces_the_event(organizer: Any) -> None:
+def test_round_trip_reproduces_the_event(organizer: User) -> None:
     event = make_event(organizer, 7, format=Event.Format.SWISS_CUT, top_cut=4)
     for _ in range(2):
         rnd = round_services.pair_next_round(event, by=Staff(organizer))
@@ -27,7 +28,7 @@ def test_round_trip_reproduces_the_event(organizer: Any) -> None:
             result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
     participation.drop_player(event.players.last(), by=Staff(organizer))
     exported = transfer.export_event(event, by=Staff(organizer))
-    copy = transfer.import_event(exported, by=Staff(organizer))
+    copy = transfer_import.import_event(exported, by=Staff(organizer))
     assert copy.pk != event.pk
     again = transfer.export_event(copy, by=Staff(organizer))
     for key in ("event", "staff"):
@@ -69,25 +70,25 @@ def test_round_trip_reproduces_the_event(organizer: Any) -> None:
         {"format": "taikai-event", "version": 1, "event": {}},
     ],
 )
-def test_bad_files_are_refused_and_nothing_is_written(organizer: Any, data: Any) -> None:
+def test_bad_files_are_refused_and_nothing_is_written(organizer: User, data: Any) -> None:
     before = (Event.objects.count(), Player.objects.count(), Match.objects.count())
     with pytest.raises(ServiceError) as exc:
-        transfer.import_event(data, by=Staff(organizer))
+        transfer_import.import_event(data, by=Staff(organizer))
     assert exc.value.problem.code == "import-invalid"
     assert (Event.objects.count(), Player.objects.count(), Match.objects.count()) == before
 
 
-def test_a_half_broken_file_leaves_nothing_behind(organizer: Any) -> None:
+def test_a_half_broken_file_leaves_nothing_behind(organizer: User) -> None:
     event = make_event(organizer, 4)
     data = transfer.export_event(event, by=Staff(organizer))
     data["players"][2]["card_game_id"] = data["players"][1]["card_game_id"]  # a duplicate: fails mid-import
     before = (Event.objects.count(), Player.objects.count())
     with pytest.raises(ServiceError):
-        transfer.import_event(data, by=Staff(organizer))
+        transfer_import.import_event(data, by=Staff(organizer))
     assert (Event.objects.count(), Player.objects.count()) == before
 
 
-def test_csv_import_is_all_or_nothing(organizer: Any) -> None:  # REG-1, REG-2
+def test_csv_import_is_all_or_nothing(organizer: User) -> None:  # REG-1, REG-2
     event = make_event(organizer, 0)
     good = "name,card_game_id,name_kana\n山田 太郎,0000000001,やまだ たろう\nAlice,０００００００００２,\n".encode()
     created = csv_import.import_players_csv(event, by=Staff(organizer), data=good)
@@ -102,7 +103,7 @@ def test_csv_import_is_all_or_nothing(organizer: Any) -> None:  # REG-1, REG-2
     assert len(csv_import.import_players_csv(event, by=Staff(organizer), data=sjis)) == 1
 
 
-def test_card_game_id_is_ten_digits_and_once_per_event(organizer: Any) -> None:  # REG-1, REG-2
+def test_card_game_id_is_ten_digits_and_once_per_event(organizer: User) -> None:  # REG-1, REG-2
     event = make_event(organizer, 0)
     for bad in ("", "123", "12345678901", "abcdefghij"):
         with pytest.raises(ServiceError):
@@ -113,7 +114,7 @@ def test_card_game_id_is_ten_digits_and_once_per_event(organizer: Any) -> None: 
     assert exc.value.problem.code == "already-registered"
 
 
-def test_check_in_records_the_id_card_and_gives_a_personal_link(organizer: Any) -> None:  # REG-1, REG-3
+def test_check_in_records_the_id_card_and_gives_a_personal_link(organizer: User) -> None:  # REG-1, REG-3
     event = make_event(organizer, 1, checked_in=False)
     player = event.players.get()
     player, token = registration.check_in(player, by=Staff(organizer))
@@ -130,7 +131,7 @@ def test_check_in_records_the_id_card_and_gives_a_personal_link(organizer: Any) 
     assert links.player_for_token(recovered) is None
 
 
-def test_search_finds_by_id_digits_or_name(organizer: Any) -> None:
+def test_search_finds_by_id_digits_or_name(organizer: User) -> None:
     event = make_event(organizer, 8)
     assert [p.card_game_id for p in registration.search_players(event, "1000000003")] == ["1000000003"]
     assert [p.name for p in registration.search_players(event, "やまだ")] == ["山田 太郎"]

@@ -8,29 +8,30 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import FilePayload, expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import transfer
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PROJECTOR, screenshot
-from tests.events.conftest import make_event
+from tests.factories import PROJECTOR, NewPage, SitePage, make_event, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _upload(page: Any, data: dict[str, Any]) -> None:
+def _upload(page: SitePage, data: dict[str, Any]) -> None:
     page.goto(page.base_url + "/events/import/")
     body = json.dumps(data, ensure_ascii=False).encode()
-    page.set_input_files("input[name=file]", files=[{"name": "e.json", "mimeType": "application/json", "buffer": body}])
+    page.set_input_files(
+        "input[name=file]", files=[FilePayload(name="e.json", mimeType="application/json", buffer=body)]
+    )
     page.click("button.primary")
 
 
-def test_an_imported_event_says_it_is_a_copy_and_a_newer_file_is_refused(new_page: Any) -> None:
+def test_an_imported_event_says_it_is_a_copy_and_a_newer_file_is_refused(new_page: NewPage) -> None:
     from django.contrib.auth import get_user_model
 
-    username, _password = ensure_first_organizer() or ("organizer", "")  # type: ignore[misc]
+    username, _password = ensure_first_organizer() or ("organizer", "")
     user = get_user_model().objects.get(username=username)
     user.set_password("desk-password-42")
     user.save()

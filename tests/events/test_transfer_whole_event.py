@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -16,17 +17,16 @@ from taikai.decks.demo import LEGAL_SHEET, load_demo_cards
 from taikai.decks.services import DeckInput
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
-from taikai.events.messages import problem_text
 from taikai.events.models import Event, Match, Player, StaffRole
 from taikai.events.services import clock as clock_services
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.events.services import transfer
+from taikai.events.services import transfer, transfer_import
 from taikai.events.services.result_input import ResultInput
+from taikai.events.texts import problem_text
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, penalties
-from tests.events.conftest import make_event
-from tests.judging.conftest import staff
+from tests.factories import make_event, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
 NESTED_IDS = {"match", "player", "team", "penalty"}
 
 
-def _judged_event(organizer: Any) -> Event:
+def _judged_event(organizer: User) -> Event:
     """Round 1 of eight: a corrected table, a duel loss from a penalty with an appeal against it, a DQ that
     ended a table being played, deck lists (one legal with a list not accepted over it, one not), a judge call
     and the notices they told."""
@@ -80,10 +80,11 @@ def _without_ids(value: Any, key: str = "") -> Any:
 
 def _comparable(doc: dict[str, Any]) -> dict[str, Any]:
     rounds = [{k: v for k, v in r.items() if k not in ("pairing_input", "pairing_report")} for r in doc["rounds"]]
-    return _without_ids({**doc, "rounds": rounds})
+    comparable: dict[str, Any] = _without_ids({**doc, "rounds": rounds})
+    return comparable
 
 
-def test_the_file_holds_the_whole_event_and_a_copy_exports_the_same_file(organizer: Any) -> None:
+def test_the_file_holds_the_whole_event_and_a_copy_exports_the_same_file(organizer: User) -> None:
     event = _judged_event(organizer)
     exported = transfer.export_event(event, by=Staff(organizer))
     assert exported["version"] == 2
@@ -100,7 +101,7 @@ def test_the_file_holds_the_whole_event_and_a_copy_exports_the_same_file(organiz
     assert sum(p["disqualified"] for p in exported["players"]) == 1
     assert exported["notices"]
 
-    copy = transfer.import_event(exported, by=Staff(organizer))
+    copy = transfer_import.import_event(exported, by=Staff(organizer))
     again = transfer.export_event(copy, by=Staff(organizer))
     assert set(again) == set(exported)
     for part in _comparable(exported):
@@ -118,13 +119,13 @@ def test_the_file_holds_the_whole_event_and_a_copy_exports_the_same_file(organiz
         == Player.objects.get(event=event, disqualified=True).name
     )
     assert not JudgeCall.objects.filter(event=copy).exclude(match__round__event=copy).exclude(match=None).exists()
-    reasons = AuditEntry.objects.filter(event_id=copy.pk, action="taikai.match.result_corrected")
-    assert [e.data["reason"] for e in reasons][0] == "伝票の読み違い" and reasons.count() == 2
+    corrected = AuditEntry.objects.filter(event_id=copy.pk, action="taikai.match.result_corrected")
+    assert [e.data["reason"] for e in corrected][0] == "伝票の読み違い" and corrected.count() == 2
 
 
-def test_the_dashboard_and_the_console_say_an_imported_event_is_a_copy(organizer: Any) -> None:
+def test_the_dashboard_and_the_console_say_an_imported_event_is_a_copy(organizer: User) -> None:
     event = make_event(organizer, 2)
-    copy = transfer.import_event(transfer.export_event(event, by=Staff(organizer)), by=Staff(organizer))
+    copy = transfer_import.import_event(transfer.export_event(event, by=Staff(organizer)), by=Staff(organizer))
     client = Client()
     client.force_login(organizer)
     dashboard = client.get("/events/").content.decode()
@@ -133,22 +134,22 @@ def test_the_dashboard_and_the_console_say_an_imported_event_is_a_copy(organizer
     assert "取り込んだコピー" not in client.get(f"/events/{event.pk}/").content.decode()
 
 
-def test_a_version_1_file_still_imports(organizer: Any) -> None:
+def test_a_version_1_file_still_imports(organizer: User) -> None:
     exported = transfer.export_event(make_event(organizer, 2), by=Staff(organizer))
     old = {k: v for k, v in exported.items() if k in ("format", "event", "staff", "teams", "players", "rounds")}
     old.update(version=1, matches=[], reports=[])
-    copy = transfer.import_event(old, by=Staff(organizer))
+    copy = transfer_import.import_event(old, by=Staff(organizer))
     assert copy.players.count() == 2 and copy.imported_at is not None
 
 
 @pytest.mark.parametrize("version", [3, 99, "2", None, True])
 def test_an_unknown_format_version_is_refused_saying_which_versions_this_server_reads(
-    organizer: Any, version: Any
+    organizer: User, version: Any
 ) -> None:
     exported = transfer.export_event(make_event(organizer, 2), by=Staff(organizer))
     before = Event.objects.count()
     with pytest.raises(ServiceError) as refused:
-        transfer.import_event({**exported, "version": version}, by=Staff(organizer))
+        transfer_import.import_event({**exported, "version": version}, by=Staff(organizer))
     assert refused.value.problem.code == "import-version"
     text = problem_text(refused.value.problem)
     assert f"バージョン {version}" in text and "バージョン 1, 2" in text
@@ -167,18 +168,18 @@ def test_an_unknown_format_version_is_refused_saying_which_versions_this_server_
     ],
 )
 def test_a_broken_judged_part_is_named_and_nothing_is_written(
-    organizer: Any, part: str, change: dict[str, Any]
+    organizer: User, part: str, change: dict[str, Any]
 ) -> None:
     exported = transfer.export_event(_judged_event(organizer), by=Staff(organizer))
     rows = [{**exported[part][0], **change}, *exported[part][1:]]
     before = (Event.objects.count(), Penalty.objects.count(), AuditEntry.objects.count())
     with pytest.raises(ServiceError) as refused:
-        transfer.import_event({**exported, part: rows}, by=Staff(organizer))
+        transfer_import.import_event({**exported, part: rows}, by=Staff(organizer))
     assert refused.value.problem.code == "import-invalid" and refused.value.problem.params["part"] == part
     assert (Event.objects.count(), Penalty.objects.count(), AuditEntry.objects.count()) == before
 
 
-def test_the_announcements_come_back_with_the_copy_in_order_with_their_times(organizer: Any) -> None:
+def test_the_announcements_come_back_with_the_copy_in_order_with_their_times(organizer: User) -> None:
     """Issue 24, item 19: what the organizer told the room (お知らせ) is part of the event, kept on the
     projector and every player's page: the copy shows the same message, and the console's list of what was said
     and when comes back whole (a cleared one included)."""
@@ -198,7 +199,7 @@ def test_the_announcements_come_back_with_the_copy_in_order_with_their_times(org
     ]
     assert {a["sent_by"] for a in exported["announcements"]} == {organizer.username}
 
-    copy = transfer.import_event(exported, by=by)
+    copy = transfer_import.import_event(exported, by=by)
     shown = announcements.current(copy.pk)
     assert shown is not None and shown.text == "昼休憩は45分です\n13:00に再開します"
     originals = list(Announcement.objects.filter(event=event).order_by("id"))
@@ -207,10 +208,10 @@ def test_the_announcements_come_back_with_the_copy_in_order_with_their_times(org
     assert transfer.export_event(copy, by=by)["announcements"] == exported["announcements"]
     # The copy's organizer goes on from what the copy shows (the form carries the latest row's id).
     announcements.announce(copy, by=by, text="決勝トーナメントは14:00から", seen=announcements.seen_id(copy.pk))
-    assert announcements.current(event.pk).text == "昼休憩は45分です\n13:00に再開します"  # type: ignore[union-attr]
+    assert announcements.current(event.pk).text == "昼休憩は45分です\n13:00に再開します"
 
 
-def test_a_broken_announcement_is_named_and_nothing_is_written(organizer: Any) -> None:
+def test_a_broken_announcement_is_named_and_nothing_is_written(organizer: User) -> None:
     from taikai.events.services import announcements
 
     event = make_event(organizer, 2)
@@ -220,15 +221,15 @@ def test_a_broken_announcement_is_named_and_nothing_is_written(organizer: Any) -
     for broken in ({"text": "x" * 501}, {"sent_at": "someday"}, {"text": None}):
         rows = [{**exported["announcements"][0], **broken}]
         with pytest.raises(ServiceError) as refused:
-            transfer.import_event({**exported, "announcements": rows}, by=Staff(organizer))
+            transfer_import.import_event({**exported, "announcements": rows}, by=Staff(organizer))
         assert refused.value.problem.params["part"] == "announcements", broken
     with pytest.raises(ServiceError) as refused:
-        transfer.import_event({**exported, "announcements": "お知らせ"}, by=Staff(organizer))
+        transfer_import.import_event({**exported, "announcements": "お知らせ"}, by=Staff(organizer))
     assert refused.value.problem.params["part"] == "announcements"
     assert Event.objects.count() == before
 
 
-def test_a_tables_judge_call_comes_back_with_every_player_who_called(organizer: Any) -> None:
+def test_a_tables_judge_call_comes_back_with_every_player_who_called(organizer: User) -> None:
     """JUDGE-1: one call per table, with each player who called on it (their question, when, and a call taken
     back): the copy's judges' queue shows the same card with the same callers."""
     from taikai.judging.models import CallCaller
@@ -250,7 +251,7 @@ def test_a_tables_judge_call_comes_back_with_every_player_who_called(organizer: 
     ]
     assert rows[other.pk]["callers"][0]["withdrawn_at"] is not None
 
-    copy = transfer.import_event(exported, by=Staff(organizer))
+    copy = transfer_import.import_event(exported, by=Staff(organizer))
     copied = JudgeCall.objects.get(event=copy, status=JudgeCall.Status.OPEN)
     assert [(c.player.name, c.question) for c in copied.callers.select_related("player")] == [
         (a.name, "裁定をお願いします"),

@@ -4,9 +4,9 @@ and final prizes (PEN-2, PEN-3) through the services."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -21,13 +21,12 @@ from taikai.judging.models import JudgeCall, TableToolLog
 from taikai.judging.services import calls, prizes, tools
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import time_procedure as tps
-from tests.events.conftest import make_event
-from tests.judging.conftest import fresh, pair, play, staff
+from tests.factories import fresh, make_event, pair, play, staff
 
 pytestmark = pytest.mark.django_db
 
 
-def test_player_calls_a_judge_to_their_table(event: Event, judge: Any, organizer: Any) -> None:
+def test_player_calls_a_judge_to_their_table(event: Event, judge: User, organizer: User) -> None:
     # JUDGE-1
     m = pair(event, organizer)[1]
     call = calls.raise_call(event, player=m.player_b, description="ruling on a chain", by=PlayerSelf(m.player_b))
@@ -48,7 +47,7 @@ def test_player_without_a_match_cannot_call(event: Event) -> None:
         )
 
 
-def test_ruling_over_a_minute_offers_the_time_spent(event: Event, judge: Any, organizer: Any) -> None:
+def test_ruling_over_a_minute_offers_the_time_spent(event: Event, judge: User, organizer: User) -> None:
     # TIME-4 (CS 3.1: 一分以上)
     m = pair(event, organizer)[0]
     call = calls.raise_call(event, table=m.table, by=Staff(judge))
@@ -63,7 +62,7 @@ def test_ruling_over_a_minute_offers_the_time_spent(event: Event, judge: Any, or
     assert AuditEntry.objects.get(action="taikai.match.time_extended").data["reason"] == "long ruling"
 
 
-def test_spectator_report_reaches_the_queue(event: Event, organizer: Any) -> None:
+def test_spectator_report_reaches_the_queue(event: Event, organizer: User) -> None:
     # JUDGE-2
     m = pair(event, organizer)[2]
     call = calls.report(event, table=m.table, description="saw a card drawn twice", reporter="観戦者")
@@ -76,7 +75,7 @@ def test_spectator_report_reaches_the_queue(event: Event, organizer: Any) -> Non
         calls.report(event, table=m.table, description=" ")
 
 
-def test_disputed_result_goes_to_the_queue_once(event: Event, organizer: Any) -> None:
+def test_disputed_result_goes_to_the_queue_once(event: Event, organizer: User) -> None:
     # END-2, END-4
     m = pair(event, organizer)[0]
     a_wins = ResultInput(({"winner": "A"}, {"winner": "A"}))
@@ -88,7 +87,7 @@ def test_disputed_result_goes_to_the_queue_once(event: Event, organizer: Any) ->
     assert len(calls.open_calls(event)) == 1
 
 
-def test_result_changed_after_confirmation_goes_to_the_queue(event: Event, organizer: Any) -> None:
+def test_result_changed_after_confirmation_goes_to_the_queue(event: Event, organizer: User) -> None:
     # END-2, END-3
     m = pair(event, organizer)[0]
     result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"},) * 2))
@@ -98,7 +97,7 @@ def test_result_changed_after_confirmation_goes_to_the_queue(event: Event, organ
     assert [c.topic for c in calls.open_calls(event)] == ["changed-after-confirmation"]
 
 
-def test_intentional_draw_in_elimination_is_refused_and_flagged(organizer: Any) -> None:
+def test_intentional_draw_in_elimination_is_refused_and_flagged(organizer: User) -> None:
     # END-2, MATCH-2
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     m = pair(event, organizer)[0]
@@ -110,7 +109,7 @@ def test_intentional_draw_in_elimination_is_refused_and_flagged(organizer: Any) 
     assert [c.topic for c in calls.open_calls(event)] == ["id-in-elimination"]
 
 
-def test_intentional_draw_in_swiss_is_recorded(event: Event, organizer: Any) -> None:
+def test_intentional_draw_in_swiss_is_recorded(event: Event, organizer: User) -> None:
     # END-2
     m = pair(event, organizer)[0]
     draw = ResultInput(basis="intentional-draw")
@@ -120,7 +119,7 @@ def test_intentional_draw_in_swiss_is_recorded(event: Event, organizer: Any) -> 
     assert calls.open_calls(event) == []
 
 
-def test_concession_basis_is_kept(event: Event, organizer: Any) -> None:
+def test_concession_basis_is_kept(event: Event, organizer: User) -> None:
     # END-1
     m = pair(event, organizer)[0]
     conceded = ResultInput(({"winner": "A"}, {"winner": "A"}), basis="concession-own-turn")
@@ -128,14 +127,14 @@ def test_concession_basis_is_kept(event: Event, organizer: Any) -> None:
     assert fresh(m).basis == "concession-own-turn"
 
 
-def test_misreport_is_dq_losing_prize(event: Event, head: Any) -> None:
+def test_misreport_is_dq_losing_prize(event: Event, head: User) -> None:
     # END-2, INF-22
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(event, by=Staff(head), player=p, infraction="INF-22")
     assert pen.prize_loss and fresh(p).dropped
 
 
-def test_time_procedure_in_elimination_reaches_a_result(organizer: Any) -> None:
+def test_time_procedure_in_elimination_reaches_a_result(organizer: User) -> None:
     # TIME-E-1, TIME-E-2: walked step by step, stored, and entered as the table's result
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     judge = staff(event, "floor", "judge")
@@ -154,7 +153,7 @@ def test_time_procedure_in_elimination_reaches_a_result(organizer: Any) -> None:
         tps.give(fresh(run), by=Staff(judge), step=["turn_end"])
 
 
-def test_time_procedure_survives_a_reload_and_refuses_wrong_inputs(event: Event, judge: Any, organizer: Any) -> None:
+def test_time_procedure_survives_a_reload_and_refuses_wrong_inputs(event: Event, judge: User, organizer: User) -> None:
     # TIME-S-2
     m = pair(event, organizer)[0]
     run = tps.start(m, by=Staff(judge), between=False, turn_player="B", duels=[])
@@ -169,14 +168,14 @@ def test_time_procedure_survives_a_reload_and_refuses_wrong_inputs(event: Event,
     assert fresh(m).result == "draw"  # TIME-S-2, TIME-S-5
 
 
-def test_time_between_duels_in_swiss(event: Event, judge: Any, organizer: Any) -> None:
+def test_time_between_duels_in_swiss(event: Event, judge: User, organizer: User) -> None:
     # TIME-S-6
     m = pair(event, organizer)[0]
     tps.start(m, by=Staff(judge), between=True, duels=[{"winner": "B"}])
     assert fresh(m).result == "b"
 
 
-def test_coin_and_die_are_server_side_and_logged(event: Event, judge: Any) -> None:
+def test_coin_and_die_are_server_side_and_logged(event: Event, judge: User) -> None:
     # DEV-1
     coins = {tools.flip_coin(event, 3, by=Staff(judge)).value for _ in range(40)}
     dice = {int(tools.roll_die(event, 3, by=Staff(judge)).value) for _ in range(60)}
@@ -199,7 +198,7 @@ def test_table_tools_need_a_judge_or_the_player(event: Event) -> None:
     ).value
 
 
-def test_loop_counter_prompts_on_the_fourth_repetition(event: Event, judge: Any) -> None:
+def test_loop_counter_prompts_on_the_fourth_repetition(event: Event, judge: User) -> None:
     # LOOP-2 (CS 4.12): three times allowed, the 4th time the first actor must deviate
     states = [tools.loop_repeat(event, 5, by=Staff(judge)) for _ in range(4)]
     assert [s.repetitions for s in states] == [1, 2, 3, 4]
@@ -208,7 +207,7 @@ def test_loop_counter_prompts_on_the_fourth_repetition(event: Event, judge: Any)
     assert tools.loop_state(event, 6).repetitions == 0
 
 
-def test_the_loop_limit_is_the_rulesets(event: Event, judge: Any) -> None:
+def test_the_loop_limit_is_the_rulesets(event: Event, judge: User) -> None:
     # LOOP-2: the repetition that makes the first actor deviate is a ruleset parameter (match.loop_limit)
     document = {**event.ruleset_document, "match": {**event.ruleset_document["match"], "loop_limit": 3}}
     house = from_document(document)
@@ -220,7 +219,7 @@ def test_the_loop_limit_is_the_rulesets(event: Event, judge: Any) -> None:
     assert "3回目に同じ局面になった時" in page and "4回目に同じ局面" not in page
 
 
-def test_rules_reference_covers_loops_concession_and_time(client: Any) -> None:
+def test_rules_reference_covers_loops_concession_and_time(client: Client) -> None:
     # LOOP-1, LOOP-2, END-1
     ja = client.get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "LOOP-1" in ja and "LOOP-2" in ja and "投了" in ja and "エキストラターン" in ja
@@ -232,14 +231,14 @@ def test_rules_reference_covers_loops_concession_and_time(client: Any) -> None:
 RANKS = [("1st", 1, 1, False), ("2nd", 2, 2, False), ("3rd-4th", 3, 4, True)]
 
 
-def _top4(organizer: Any) -> Event:
+def _top4(organizer: User) -> Event:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     for _ in range(2):
         play(event, organizer, pair(event, organizer))
     return event
 
 
-def test_prize_standings_from_the_bracket(organizer: Any) -> None:
+def test_prize_standings_from_the_bracket(organizer: User) -> None:
     # PEN-3
     event = _top4(organizer)
     prizes.set_prize_ranks(event, by=Staff(organizer), ranks=RANKS)
@@ -248,7 +247,7 @@ def test_prize_standings_from_the_bracket(organizer: Any) -> None:
     assert [len(r.entrants) for r in awards.ranks] == [1, 1, 2]
 
 
-def test_dq_of_second_place_calls_for_a_playoff_and_pairs_it(organizer: Any) -> None:
+def test_dq_of_second_place_calls_for_a_playoff_and_pairs_it(organizer: User) -> None:
     # PEN-3
     event = _top4(organizer)
     head = staff(event, "head", "head_judge")
@@ -262,7 +261,7 @@ def test_dq_of_second_place_calls_for_a_playoff_and_pairs_it(organizer: Any) -> 
     assert rows[0].prize_label == "2nd" and len(rows[0].pairs) == 1
 
 
-def test_downgrade_lowers_the_prize_and_promotes(organizer: Any) -> None:
+def test_downgrade_lowers_the_prize_and_promotes(organizer: User) -> None:
     # PEN-2
     event = _top4(organizer)
     head = staff(event, "head", "head_judge")
@@ -277,7 +276,7 @@ def test_downgrade_lowers_the_prize_and_promotes(organizer: Any) -> None:
     assert awards.ranks[0].entrants == (order[1][0],)
 
 
-def test_prize_ranks_are_validated_and_organizer_only(event: Event, judge: Any, organizer: Any) -> None:
+def test_prize_ranks_are_validated_and_organizer_only(event: Event, judge: User, organizer: User) -> None:
     # PEN-3
     with pytest.raises(ServiceError):
         prizes.set_prize_ranks(event, by=Staff(organizer), ranks=[("2nd", 2, 2, False)])

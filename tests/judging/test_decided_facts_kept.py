@@ -3,15 +3,14 @@ overturn never silently reopens a finished table. Each test names what used to c
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
-from taikai.core.match import Format
-from taikai.core.match import Player as Side
+from taikai.core.match_record import Format
+from taikai.core.match_record import Player as Side
 from taikai.core.penalty_duels import PenaltyDuel, arranged, contradiction, read
 from taikai.core.quick_results import quick_outcomes, quick_results
 from taikai.core.ruleset import builtin
@@ -24,14 +23,14 @@ from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as svc
-from tests.judging.conftest import A_WINS, fresh, pair, play
+from tests.factories import A_WINS, fresh, pair, play
 
 pytestmark = pytest.mark.django_db
-JSON = {"HTTP_ACCEPT": "application/json"}
+JSON = {"Accept": "application/json"}
 RULES = builtin("harajuku-cs-1.2")
 
 
-def _duel_loss_for_a(event: Event, judge: Any, organizer: Any) -> Match:
+def _duel_loss_for_a(event: Event, judge: User, organizer: User) -> Match:
     m = pair(event, organizer)[0]
     svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-14", prior_duels=[])
     return fresh(m)
@@ -41,7 +40,7 @@ def _duel_loss_for_a(event: Event, judge: Any, organizer: Any) -> Match:
 
 
 def test_a_record_without_the_penalty_duel_is_a_contradiction() -> None:  # PEN-1
-    from taikai.core.match import Won
+    from taikai.core.match_record import Won
 
     fixed = (PenaltyDuel(1, Side.A, "7"),)
     assert contradiction((Won(Side.A), Won(Side.A)), fixed) is not None
@@ -76,7 +75,7 @@ def test_arranged_refuses_counts_that_cannot_hold_the_penalty_duel() -> None:  #
 # --- finding 2: reports and slips keep the penalty duel -----------------------------------------------------
 
 
-def test_a_one_tap_two_nil_no_longer_erases_a_penalty_duel_loss(event: Event, judge: Any, organizer: Any) -> None:
+def test_a_one_tap_two_nil_no_longer_erases_a_penalty_duel_loss(event: Event, judge: User, organizer: User) -> None:
     m = _duel_loss_for_a(event, judge, organizer)  # INF-14: duel 1 lost by A
     assert m.penalty_duels == [{"duel": 1, "loser": "a", "penalty": m.penalty_duels[0]["penalty"]}]
     with pytest.raises(ServiceError) as refused:
@@ -86,7 +85,7 @@ def test_a_one_tap_two_nil_no_longer_erases_a_penalty_duel_loss(event: Event, ju
     assert fresh(m).status == Match.Status.PENDING and fresh(m).record["duels"] == [{"winner": "B"}]
 
 
-def test_the_phone_offers_only_results_that_keep_the_penalty_duel(event: Event, judge: Any, organizer: Any) -> None:
+def test_the_phone_offers_only_results_that_keep_the_penalty_duel(event: Event, judge: User, organizer: User) -> None:
     m = _duel_loss_for_a(event, judge, organizer)
     token_a = links.issue_access(m.player_a, by=Staff(organizer))
     token_b = links.issue_access(m.player_b, by=Staff(organizer))
@@ -95,16 +94,16 @@ def test_the_phone_offers_only_results_that_keep_the_penalty_duel(event: Event, 
     page = client.get(f"/p/{token_a}/").content.decode()
     assert 'value="win-2-1"' in page and 'value="win-2-0"' not in page
     assert "第1デュエルは罰則（デュエルの敗北）により" in page  # the notice says what the penalty decided
-    r = client.post(f"/p/{token_a}/report/", {"quick": "win-2-0", "match": m.pk}, **JSON)
+    r = client.post(f"/p/{token_a}/report/", {"quick": "win-2-0", "match": m.pk}, headers=JSON)
     assert r.status_code == 422
-    client.post(f"/p/{token_a}/report/", {"quick": "win-2-1", "match": m.pk}, **JSON)
-    client.post(f"/p/{token_b}/report/", {"quick": "loss-1-2", "match": m.pk}, **JSON)
+    client.post(f"/p/{token_a}/report/", {"quick": "win-2-1", "match": m.pk}, headers=JSON)
+    client.post(f"/p/{token_b}/report/", {"quick": "loss-1-2", "match": m.pk}, headers=JSON)
     m = fresh(m)
     assert (m.status, m.result) == (Match.Status.CONFIRMED, "a")
     assert m.record["duels"][0] == {"winner": "B"}  # the penalty duel is still duel 1
 
 
-def test_a_staff_slip_that_contradicts_the_penalty_duel_is_refused(event: Event, judge: Any, organizer: Any) -> None:
+def test_a_staff_slip_that_contradicts_the_penalty_duel_is_refused(event: Event, judge: User, organizer: User) -> None:
     m = _duel_loss_for_a(event, judge, organizer)
     with pytest.raises(ServiceError) as refused:
         result_services.enter_result(m, by=Staff(organizer), result=A_WINS())
@@ -113,7 +112,7 @@ def test_a_staff_slip_that_contradicts_the_penalty_duel_is_refused(event: Event,
     assert result_services.enter_result(m, by=Staff(organizer), result=kept).result == "a"
 
 
-def test_a_waiting_duel_loss_lands_when_the_next_round_is_paired(event: Event, judge: Any, organizer: Any) -> None:
+def test_a_waiting_duel_loss_lands_when_the_next_round_is_paired(event: Event, judge: User, organizer: User) -> None:
     first = pair(event, organizer)
     play(event, organizer, first)  # round 1 finished: A players won
     loser = first[0].player_a
@@ -129,7 +128,7 @@ def test_a_waiting_duel_loss_lands_when_the_next_round_is_paired(event: Event, j
 # --- finding 5: finished means one thing -------------------------------------------------------------------
 
 
-def test_a_dq_keeps_a_reported_result_as_it_keeps_a_confirmed_one(event: Event, head: Any, organizer: Any) -> None:
+def test_a_dq_keeps_a_reported_result_as_it_keeps_a_confirmed_one(event: Event, head: User, organizer: User) -> None:
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_b, result=A_WINS())  # B reports a loss: the match is over
     svc.issue_penalty(event, by=Staff(head), player=m.player_a, infraction="INF-1", rung="dq", reason="marked")
@@ -141,7 +140,7 @@ def test_a_dq_keeps_a_reported_result_as_it_keeps_a_confirmed_one(event: Event, 
 
 
 def test_an_overturn_after_the_round_keeps_the_result_and_tells_everyone(
-    event: Event, judge: Any, head: Any, organizer: Any
+    event: Event, judge: User, head: User, organizer: User
 ) -> None:
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-1", rung="match-loss",
@@ -163,7 +162,7 @@ def test_an_overturn_after_the_round_keeps_the_result_and_tells_everyone(
 
 
 def test_an_overturn_in_the_same_round_plays_on_from_the_duels_played(
-    event: Event, judge: Any, head: Any, organizer: Any
+    event: Event, judge: User, head: User, organizer: User
 ) -> None:
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-1", rung="match-loss",

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -15,7 +14,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall, TimeProcedureRun
 from taikai.judging.services import time_procedure as tps
-from tests.judging.conftest import PASSWORD, fresh, pair
+from tests.factories import PASSWORD, fresh, pair
 from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
@@ -24,14 +23,14 @@ A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 B_WINS = ResultInput(({"winner": "B"}, {"winner": "A"}, {"winner": "B"}))
 
 
-def disputed(event: Event, organizer: Any) -> Match:
+def disputed(event: Event, organizer: User) -> Match:
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS)
     result_services.report_result(m, player=m.player_b, result=B_WINS)
     return fresh(m)
 
 
-def test_the_dispute_card_shows_both_reports_in_words(event: Event, organizer: Any, judge: Any) -> None:
+def test_the_dispute_card_shows_both_reports_in_words(event: Event, organizer: User, judge: User) -> None:
     # END-4: the judge sees what each player reported, by name, before going to the table.
     m = disputed(event, organizer)
     client = Client()
@@ -45,7 +44,7 @@ def test_the_dispute_card_shows_both_reports_in_words(event: Event, organizer: A
     assert f"{m.player_b.name} の勝ち 2–1" in detail and "winner" not in detail
 
 
-def test_the_dispute_call_closes_when_the_result_is_entered(event: Event, organizer: Any) -> None:
+def test_the_dispute_call_closes_when_the_result_is_entered(event: Event, organizer: User) -> None:
     # END-4: once staff enter the settled result, the call is done (audited, by taikai itself).
     m = disputed(event, organizer)
     call = JudgeCall.objects.get(match=m, topic="disputed")
@@ -55,7 +54,7 @@ def test_the_dispute_call_closes_when_the_result_is_entered(event: Event, organi
     assert AuditEntry.objects.filter(action="taikai.judging.call_settled", object_id=str(call.pk)).count() == 1
 
 
-def test_the_queue_folds_away_older_rounds_calls(event: Event, organizer: Any, judge: Any) -> None:
+def test_the_queue_folds_away_older_rounds_calls(event: Event, organizer: User, judge: User) -> None:
     first = pair(event, organizer)
     client = Client()
     client.login(username=judge.username, password=PASSWORD)
@@ -69,7 +68,7 @@ def test_the_queue_folds_away_older_rounds_calls(event: Event, organizer: Any, j
     assert page.index("new call") < folded < page.index("old call")
 
 
-def test_an_early_start_asks_first_and_a_mis_tap_can_be_undone(event: Event, organizer: Any, judge: Any) -> None:
+def test_an_early_start_asks_first_and_a_mis_tap_can_be_undone(event: Event, organizer: User, judge: User) -> None:
     # TIME-S-1: the procedure belongs to the end of the round; started early only on purpose.
     m = pair(event, organizer)[0]
     clock_services.start_round(m.round, by=Staff(organizer))
@@ -88,7 +87,7 @@ def test_an_early_start_asks_first_and_a_mis_tap_can_be_undone(event: Event, org
     assert AuditEntry.objects.filter(action="taikai.judging.time_procedure_undone").count() == 1
 
 
-def test_the_procedures_result_names_the_winner_in_words(event: Event, organizer: Any, judge: Any) -> None:
+def test_the_procedures_result_names_the_winner_in_words(event: Event, organizer: User, judge: User) -> None:
     # TIME-S-2: more LP after the extra turns wins the duel; 1-0 with time called in duel 2 wins the match.
     m = pair(event, organizer)[0]
     run = tps.start(m, by=Staff(judge), between=False, turn_player="A", duels=[{"winner": "B"}])
@@ -102,7 +101,7 @@ def test_the_procedures_result_names_the_winner_in_words(event: Event, organizer
     assert f"{m.player_b.name} の勝ち 2–0" in page and "結果:" not in page
 
 
-def test_the_prize_table_reads_japanese_labels_and_commas(event: Event, organizer: Any) -> None:
+def test_the_prize_table_reads_japanese_labels_and_commas(event: Event, organizer: User) -> None:
     # PEN-2/PEN-3 start from the organizer's prize ranks; a spreadsheet's comma-separated lines read too.
     client = Client()
     client.force_login(organizer)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
@@ -15,11 +16,10 @@ from taikai.events.services.result_form import result_form
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import time_procedure as tps
-from tests.events.conftest import make_event
-from tests.judging.conftest import PASSWORD, fresh, pair, staff
+from tests.factories import PASSWORD, fresh, make_event, pair, staff
 
 
-def _elimination(organizer: Any) -> tuple[Event, Match, Any]:
+def _elimination(organizer: User) -> tuple[Event, Match, Any]:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     judge = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     return event, pair(event, organizer)[0], judge
@@ -29,7 +29,7 @@ def _flags(match: Match) -> set[str]:
     return set(JudgeCall.objects.filter(match=match, source="integrity").values_list("topic", flat=True))
 
 
-def test_match_2_one_all_and_a_draw_goes_to_the_extra_duel_entered_on_the_staff_form(organizer: Any) -> None:
+def test_match_2_one_all_and_a_draw_goes_to_the_extra_duel_entered_on_the_staff_form(organizer: User) -> None:
     # MATCH-2, TIME-E-5: 1-1-1 has no 4th duel (最大３デュエル): the extra duel decides, on the form's extra row
     event, table, head = _elimination(organizer)
     form = result_form(table)
@@ -41,7 +41,7 @@ def test_match_2_one_all_and_a_draw_goes_to_the_extra_duel_entered_on_the_staff_
     assert _flags(m) == {"reading-tied-after-most-duels"}
 
 
-def test_time_e_7_a_game_drawn_in_the_extra_turns_is_recorded_and_flagged(organizer: Any) -> None:
+def test_time_e_7_a_game_drawn_in_the_extra_turns_is_recorded_and_flagged(organizer: User) -> None:
     event, table, head = _elimination(organizer)
     post = {"duel1": "A", "duel2": "draw", "duel2_tc": "1"}  # A 1-0 up, then the game drew after time
     results.enter_result(table, by=Staff(organizer), result=ResultInput.from_post(post))
@@ -50,7 +50,7 @@ def test_time_e_7_a_game_drawn_in_the_extra_turns_is_recorded_and_flagged(organi
     assert _flags(m) == {"reading-draw-after-time"}
 
 
-def test_time_e_6_a_drawn_extra_duel_is_played_again_on_the_replay_row(organizer: Any) -> None:
+def test_time_e_6_a_drawn_extra_duel_is_played_again_on_the_replay_row(organizer: User) -> None:
     event, table, head = _elimination(organizer)
     post = {"between": "1", "duel4": "draw", "duel4_extra": "1", "duel5": "time", "duel5_extra": "1",
             "duel5_lp_a": "8000", "duel5_lp_b": "6500"}  # fmt: skip
@@ -59,7 +59,7 @@ def test_time_e_6_a_drawn_extra_duel_is_played_again_on_the_replay_row(organizer
     assert m.result == "a" and _flags(m) == {"reading-draw-in-extra-duel"}
 
 
-def test_time_e_7_the_judge_records_a_game_draw_in_the_time_procedure(organizer: Any) -> None:
+def test_time_e_7_the_judge_records_a_game_draw_in_the_time_procedure(organizer: User) -> None:
     # the judge was stuck: the procedure offered no draw in single elimination
     event, table, head = _elimination(organizer)
     run = tps.start(table, by=Staff(head), between=False, turn_player="A", duels=[])
@@ -74,7 +74,7 @@ def test_time_e_7_the_judge_records_a_game_draw_in_the_time_procedure(organizer:
     assert _flags(m) == {"reading-draw-after-time", "reading-draw-in-extra-duel"}
 
 
-def test_time_e_6_the_flag_is_in_the_head_judges_queue_in_words(organizer: Any, client: Client) -> None:
+def test_time_e_6_the_flag_is_in_the_head_judges_queue_in_words(organizer: User, client: Client) -> None:
     event, table, head = _elimination(organizer)
     post = {"duel1": "A", "duel2": "draw", "duel3": "B", "duel4": "B", "duel4_extra": "1"}
     results.enter_result(table, by=Staff(organizer), result=ResultInput.from_post(post))
@@ -83,7 +83,7 @@ def test_time_e_6_the_flag_is_in_the_head_judges_queue_in_words(organizer: Any, 
     assert "トーナメントで1勝1敗1引き分け" in page and "エキストラデュエルで判定" in page
 
 
-def test_time_e_6_both_forms_offer_the_extra_duel_rows_with_a_draw(organizer: Any, client: Client) -> None:
+def test_time_e_6_both_forms_offer_the_extra_duel_rows_with_a_draw(organizer: User, client: Client) -> None:
     event, table, head = _elimination(organizer)
     client.force_login(organizer)
     staff_page = client.get(f"/events/{event.pk}/matches/{table.pk}/result/", HTTP_ACCEPT_LANGUAGE="ja")
@@ -94,7 +94,7 @@ def test_time_e_6_both_forms_offer_the_extra_duel_rows_with_a_draw(organizer: An
         assert 'name="duel4" value="draw"' in page and "引き分けたエキストラデュエルのやり直し" in page
 
 
-def test_time_e_6_the_rules_page_states_the_readings_from_the_ruleset(organizer: Any) -> None:
+def test_time_e_6_the_rules_page_states_the_readings_from_the_ruleset(organizer: User) -> None:
     # MATCH-2, TIME-E-5..7, PEN-1, REG-2, PEN-6: the readings where the text is silent are written on the page
     page = Client().get("/judging/rules/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert "エキストラデュエル（8000LP・4ターン、先攻後攻はじゃんけん）をやり直します" in page

@@ -3,28 +3,24 @@ downgrade with promotion; the player reads what happened in words."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.events.actors import PlayerSelf, Staff
-from taikai.events.models import Event, Player, Team
+from taikai.events.models import Event, Match, Player, Team
 from taikai.events.services import links
 from taikai.events.services import teams as team_services
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, prizes
 from taikai.judging.services import penalties as svc
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import fresh, pair, play, staff
+from tests.factories import PHONE, NewPage, SitePage, fresh, make_event, pair, play, screenshot, staff
 from tests.judging.test_judging_browser import _organizer, login, penalize
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_head_judge_team_dq_appeal_and_prize_downgrade_on_a_phone(new_page: Any) -> None:
-    # PEN-4, PEN-6 (CS 3), PEN-2 (CS 1.2)
-    organizer = _organizer()
+def _a_team_disqualified(new_page: NewPage, organizer: User) -> SitePage:
+    """The head judge's phone, signed in, after disqualifying a member of チーム東京 (PEN-4)."""
     teams = make_event(organizer, 0, is_team_event=True, name="チーム戦")
     for t, name in enumerate(("チーム東京", "チーム大阪")):
         team_services.register_team(
@@ -46,7 +42,13 @@ def test_head_judge_team_dq_appeal_and_prize_downgrade_on_a_phone(new_page: Any)
     assert head.locator(".penalty .badge", has_text="チームとしての罰則").count() == 2
     assert "match-loss" not in head.content() and "dq-no-prize" not in head.locator("main").inner_text()
     screenshot(head, "head-judge-team-dq-phone")
+    return head
 
+
+def _an_appeal_overturned(
+    new_page: NewPage, head: SitePage, organizer: User
+) -> tuple[Event, list[Match], Player, str, SitePage]:
+    """(the event, its first round, the player who appealed, their link, their phone)."""
     # A single-elimination event: a floor judge's penalty is appealed; the head judge overturns it.
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION, name="個人戦")
     floor = staff(event, "floor", "judge")
@@ -68,7 +70,12 @@ def test_head_judge_team_dq_appeal_and_prize_downgrade_on_a_phone(new_page: Any)
     phone.goto(f"{phone.base_url}/p/{token}/appeal/")
     assert "上告を認めました" in phone.locator(".appeal-outcome").inner_text()
     screenshot(phone, "player-appeal-outcome-phone")
+    return event, matches, target, token, phone
 
+
+def _the_champion_downgraded(
+    head: SitePage, phone: SitePage, organizer: User, event: Event, matches: list[Match], target: Player, token: str
+) -> None:
     # Prize downgrade with promotion: the champion is disqualified with downgrade after the final (CS 1.2 A).
     play(event, organizer, matches)
     play(event, organizer, pair(event, organizer))
@@ -91,4 +98,12 @@ def test_head_judge_team_dq_appeal_and_prize_downgrade_on_a_phone(new_page: Any)
     assert Penalty.objects.filter(player=target, overturned=True).exists()
     assert "上告により取り消し" in phone.locator(".this-event").inner_text()
     screenshot(phone, "player-record-words-phone")
+
+
+def test_head_judge_team_dq_appeal_and_prize_downgrade_on_a_phone(new_page: NewPage) -> None:
+    # PEN-4, PEN-6 (CS 3), PEN-2 (CS 1.2)
+    organizer = _organizer()
+    head = _a_team_disqualified(new_page, organizer)
+    event, matches, target, token, phone = _an_appeal_overturned(new_page, head, organizer)
+    _the_champion_downgraded(head, phone, organizer, event, matches, target, token)
     assert not Team.objects.get(name="チーム大阪").dropped_after_round

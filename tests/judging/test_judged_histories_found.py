@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.events.actors import Staff
-from taikai.events.models import Event, Match, Notice
+from taikai.events.models import Event, Match, Notice, Player
 from taikai.events.services import results as result_services
 from taikai.events.services.result_input import ResultInput
-from taikai.judging.models import JudgeCall
+from taikai.judging.models import JudgeCall, Penalty
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as svc
-from tests.judging.conftest import A_WINS, fresh, pair, play
+from tests.factories import A_WINS, fresh, pair, play
 
 pytestmark = pytest.mark.django_db
 
 
-def _duel_loss(event: Event, judge: Any, player: Any) -> Any:
+def _duel_loss(event: Event, judge: User, player: Player) -> Penalty:
     return svc.issue_penalty(event, by=Staff(judge), player=player, infraction="INF-14", rung="duel-loss")
 
 
-def test_two_waiting_duel_losses_land_as_two_duels(event: Event, judge: Any, organizer: Any) -> None:  # PEN-1
+def test_two_waiting_duel_losses_land_as_two_duels(event: Event, judge: User, organizer: User) -> None:  # PEN-1
     first = pair(event, organizer)
     play(event, organizer, first)
     loser = first[0].player_b
@@ -36,7 +35,7 @@ def test_two_waiting_duel_losses_land_as_two_duels(event: Event, judge: Any, org
 
 
 def test_waiting_losses_of_both_players_of_a_table_keep_one_loser_per_duel(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:  # PEN-1
     first = pair(event, organizer)
     play(event, organizer, first)
@@ -50,7 +49,7 @@ def test_waiting_losses_of_both_players_of_a_table_keep_one_loser_per_duel(
 
 
 def test_a_waiting_match_loss_beside_a_waiting_duel_loss_pairs_the_round(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:  # PEN-1
     first = pair(event, organizer)
     play(event, organizer, first)
@@ -63,7 +62,7 @@ def test_a_waiting_match_loss_beside_a_waiting_duel_loss_pairs_the_round(
 
 
 def test_overturning_the_first_of_two_penalty_duels_keeps_the_second(
-    event: Event, judge: Any, head: Any, organizer: Any
+    event: Event, judge: User, head: User, organizer: User
 ) -> None:  # PEN-1, PEN-6
     m = pair(event, organizer)[0]
     one = _duel_loss(event, judge, m.player_a)
@@ -82,7 +81,7 @@ def test_overturning_the_first_of_two_penalty_duels_keeps_the_second(
 
 
 def test_an_overturned_match_loss_on_a_disputed_table_does_not_confirm_one_side(
-    event: Event, judge: Any, head: Any, organizer: Any
+    event: Event, judge: User, head: User, organizer: User
 ) -> None:  # END-4, PEN-6
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS())
@@ -100,7 +99,7 @@ def test_an_overturned_match_loss_on_a_disputed_table_does_not_confirm_one_side(
 
 
 def test_the_duels_played_before_an_overturned_match_loss_stand(
-    event: Event, judge: Any, head: Any, organizer: Any
+    event: Event, judge: User, head: User, organizer: User
 ) -> None:  # PEN-1, PEN-6: the reopened notice says the duels before the penalty stand
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-1", rung="match-loss",
@@ -112,7 +111,7 @@ def test_the_duels_played_before_an_overturned_match_loss_stand(
 
 
 def test_overturning_the_first_of_two_penalty_duels_that_decided_the_match_keeps_the_result(
-    event: Event, judge: Any, head: Any, organizer: Any
+    event: Event, judge: User, head: User, organizer: User
 ) -> None:  # PEN-1, PEN-6; seed 271165007785276133026667384947036344322 of the property
     m = pair(event, organizer)[0]
     one = _duel_loss(event, judge, m.player_a)

@@ -7,13 +7,13 @@ tests/judging/test_judges_at_the_table_browser.py.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from taikai.api import stream
+from taikai.audit import feed
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import PermissionDenied, ServiceError
@@ -25,13 +25,13 @@ from taikai.judging.models import JudgeCall, TimeProcedureRun
 from taikai.judging.services import appeals, calls
 from taikai.judging.services import penalties as penalty_services
 from taikai.judging.services import time_procedure as tps
-from tests.judging.conftest import PASSWORD, fresh, pair, staff
+from tests.factories import PASSWORD, fresh, pair, staff
 from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
 
 
-def _client(user: Any) -> Client:
+def _client(user: User) -> Client:
     client = Client()
     client.login(username=user.username, password=PASSWORD)
     client.cookies["taikai_language"] = "ja"
@@ -42,7 +42,7 @@ def _page(client: Client, url: str) -> str:
     return visible_text(client.get(url).content.decode())
 
 
-def _to_lp(run: TimeProcedureRun, judge: Any, event: Event) -> None:
+def _to_lp(run: TimeProcedureRun, judge: User, event: Event) -> None:
     for _ in range(1 + event.ruleset.time.extra_turns):  # the called turn, then the extra turns (TIME-S-1)
         tps.give(run, by=Staff(judge), step=["turn_end"], enter=False)
 
@@ -51,7 +51,7 @@ def _to_lp(run: TimeProcedureRun, judge: Any, event: Event) -> None:
 
 
 def test_the_judges_result_page_offers_each_result_in_words_and_saves_on_the_second_tap(
-    event: Event, organizer: Any
+    event: Event, organizer: User
 ) -> None:  # MATCH-1: the one-tap results are those the ruleset's match allows, named by the winner
     m = pair(event, organizer)[0]
     client = Client()
@@ -73,7 +73,7 @@ def test_the_judges_result_page_offers_each_result_in_words_and_saves_on_the_sec
 
 
 def test_time_s_2_the_deciding_step_waits_for_the_judge_and_can_be_undone(
-    event: Event, organizer: Any, judge: Any
+    event: Event, organizer: User, judge: User
 ) -> None:
     # TIME-S-2: more LP after the extra turns wins the duel; the judge confirms it before it is the table's result
     m = pair(event, organizer)[0]
@@ -96,7 +96,7 @@ def test_time_s_2_the_deciding_step_waits_for_the_judge_and_can_be_undone(
     assert "この結果を訂正する" in _page(client, url)
 
 
-def test_the_procedure_refuses_to_enter_a_result_it_has_not_reached(event: Event, organizer: Any, judge: Any) -> None:
+def test_the_procedure_refuses_to_enter_a_result_it_has_not_reached(event: Event, organizer: User, judge: User) -> None:
     # TIME-S-1: while the extra turns go on there is no result to enter
     m = pair(event, organizer)[0]
     run = tps.start(m, by=Staff(judge), between=False, turn_player="A", duels=[], enter=False)
@@ -105,7 +105,7 @@ def test_the_procedure_refuses_to_enter_a_result_it_has_not_reached(event: Event
     assert refused.value.problem.code == "procedure-not-done"
 
 
-def test_a_floor_judge_is_told_what_they_may_do_before_any_form(event: Event, organizer: Any, judge: Any) -> None:
+def test_a_floor_judge_is_told_what_they_may_do_before_any_form(event: Event, organizer: User, judge: User) -> None:
     m = pair(event, organizer)[0]
     client = _client(judge)
     html = client.get(f"/events/{event.pk}/matches/{m.pk}/result/").content.decode()
@@ -116,7 +116,7 @@ def test_a_floor_judge_is_told_what_they_may_do_before_any_form(event: Event, or
 
 
 def test_end_3_the_judge_who_entered_a_result_corrects_it_and_another_judge_does_not(
-    event: Event, organizer: Any, judge: Any
+    event: Event, organizer: User, judge: User
 ) -> None:  # END-3: a correction with a reason, the old result kept in the log
     m = pair(event, organizer)[0]
     run = tps.start(m, by=Staff(judge), between=True, turn_player="A", duels=[{"winner": "A"}], enter=False)
@@ -141,10 +141,10 @@ def test_end_3_the_judge_who_entered_a_result_corrects_it_and_another_judge_does
 def test_end_2_an_integrity_flag_is_a_live_judge_call_message() -> None:
     # END-2, END-4: a refused intentional draw over a lead and a disputed report are flagged (integrity_flagged);
     # the judges' queue refreshes on "judge-call", so the flag must be one
-    assert stream.KINDS["taikai.judging.integrity_flagged"] == "judge-call"
+    assert feed.KINDS["taikai.judging.integrity_flagged"] == "judge-call"
 
 
-def test_end_2_the_misreport_flag_says_the_score_without_english(event: Event, organizer: Any) -> None:
+def test_end_2_the_misreport_flag_says_the_score_without_english(event: Event, organizer: User) -> None:
     # END-2, INF-22: an intentional draw reported over a 1-0 lead
     m = pair(event, organizer)[0]
     over_a_lead = ResultInput(({"winner": "A"},), basis="intentional-draw")
@@ -155,7 +155,7 @@ def test_end_2_the_misreport_flag_says_the_score_without_english(event: Event, o
     assert AuditEntry.objects.filter(action="taikai.judging.integrity_flagged", object_id=str(call.pk)).exists()
 
 
-def test_time_1_tables_still_playing_after_time_are_marked(event: Event, organizer: Any, judge: Any) -> None:
+def test_time_1_tables_still_playing_after_time_are_marked(event: Event, organizer: User, judge: User) -> None:
     # TIME-1: the round clock (and the table's extensions) ran out and the table has no result
     matches = pair(event, organizer)
     rnd = matches[0].round
@@ -175,7 +175,7 @@ def test_time_1_tables_still_playing_after_time_are_marked(event: Event, organiz
 # --- 13. what was typed survives a refusal ------------------------------------------------------------------------
 
 
-def test_pen_7_a_refused_penalty_keeps_what_the_judge_typed(event: Event, organizer: Any, judge: Any) -> None:
+def test_pen_7_a_refused_penalty_keeps_what_the_judge_typed(event: Event, organizer: User, judge: User) -> None:
     # PEN-7: a rung other than the default needs a reason; refused, the description and the rung stay on the form
     m = pair(event, organizer)[0]
     client = _client(judge)
@@ -195,7 +195,7 @@ def test_pen_7_a_refused_penalty_keeps_what_the_judge_typed(event: Event, organi
 
 
 def test_pen_6_the_appeal_card_names_the_penalty_and_its_judge(
-    event: Event, organizer: Any, judge: Any, head: Any
+    event: Event, organizer: User, judge: User, head: User
 ) -> None:
     # PEN-6: the head judge decides appeals of another judge's ruling
     m = pair(event, organizer)[0]
@@ -213,7 +213,7 @@ def test_pen_6_the_appeal_card_names_the_penalty_and_its_judge(
 
 
 def test_time_4_the_extension_is_one_field_in_minutes_offered_from_the_ruling(
-    event: Event, organizer: Any, judge: Any
+    event: Event, organizer: User, judge: User
 ) -> None:  # TIME-4: at most what the ruling took, in whole minutes
     m = pair(event, organizer)[0]
     call = calls.raise_call(event, table=m.table, by=Staff(judge))
@@ -228,7 +228,7 @@ def test_time_4_the_extension_is_one_field_in_minutes_offered_from_the_ruling(
     assert fresh(m).extension_seconds == 120 and fresh(call).status == JudgeCall.Status.CLOSED
 
 
-def test_pen_1_the_duels_already_played_stay_chosen_after_a_refusal(event: Event, organizer: Any, judge: Any) -> None:
+def test_pen_1_the_duels_already_played_stay_chosen_after_a_refusal(event: Event, organizer: User, judge: User) -> None:
     # PEN-1: a duel loss lands on the duel being played; the duels chosen before a refusal are still chosen
     m = pair(event, organizer)[0]
     client = _client(judge)
@@ -238,7 +238,7 @@ def test_pen_1_the_duels_already_played_stay_chosen_after_a_refusal(event: Event
 
 
 def test_pen_6_going_back_from_the_disqualification_question_keeps_the_text(
-    event: Event, organizer: Any, head: Any
+    event: Event, organizer: User, head: User
 ) -> None:  # PEN-6: the head judge is asked twice; "Cancel" is not "start again"
     m = pair(event, organizer)[0]
     client = _client(head)
@@ -250,7 +250,7 @@ def test_pen_6_going_back_from_the_disqualification_question_keeps_the_text(
 
 
 def test_judge_1_a_ruling_typed_on_the_call_survives_going_to_the_penalty(
-    event: Event, organizer: Any, judge: Any
+    event: Event, organizer: User, judge: User
 ) -> None:
     # JUDGE-1: the ruling is recorded with the call; going to a penalty keeps it (on the call, in the penalty form)
     m = pair(event, organizer)[0]

@@ -6,11 +6,11 @@ ruling through refusals, and the head judge decides an appeal in words."""
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
 
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -22,9 +22,8 @@ from taikai.events.services.links import issue_access
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import staff
+from tests.factories import PHONE, SitePage, make_event, on_server, screenshot, staff
+from tests.servers import VenueServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +40,7 @@ SMALL_TARGETS = """() => {
 
 
 @pytest.fixture
-def organizer(transactional_db: Any) -> Any:
+def organizer(transactional_db: None) -> User:
     from django.contrib.auth import get_user_model
 
     from taikai.events.services.accounts import ensure_first_organizer
@@ -50,7 +49,7 @@ def organizer(transactional_db: Any) -> Any:
     return get_user_model().objects.get(username="organizer")
 
 
-def _event(organizer: Any) -> tuple[Event, dict[int, str], list[Match]]:
+def _event(organizer: User) -> tuple[Event, dict[int, str], list[Match]]:
     event = make_event(organizer, 4)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
@@ -59,22 +58,21 @@ def _event(organizer: Any) -> tuple[Event, dict[int, str], list[Match]]:
     return event, links, tables
 
 
-def _phone(browser: Any, venue: Any, *, user: Any = None, token: str = "") -> Any:
+def _phone(browser: Browser, venue: VenueServer, *, user: User | None = None, token: str = "") -> SitePage:
     ctx = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
     ctx.set_default_timeout(20_000)  # a shared machine under load
     if user is not None:
         client = Client()
         client.force_login(user)
         ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": venue.url}])
-    page = ctx.new_page()
-    page.base_url = venue.url
+    page = on_server(ctx.new_page(), venue.url)
     if token:
         page.goto(f"{venue.url}/p/{token}/")
         page.wait_for_function("window.taikaiLive !== undefined")
     return page
 
 
-def _tap(page: Any, selector: str) -> None:
+def _tap(page: Page, selector: str) -> None:
     with page.expect_navigation():
         page.locator(selector).first.tap()
 
@@ -84,7 +82,7 @@ def _stream_connects() -> None:
 
 
 def test_the_judge_settles_a_disputed_table_with_one_thumb_while_both_players_watch(
-    browser: Any, venue: Any, organizer: Any
+    browser: Browser, venue: VenueServer, organizer: User
 ) -> None:
     # END-4: the players' reports disagree; the judge settles the table at the table, on the phone
     event, links, tables = _event(organizer)
@@ -140,7 +138,7 @@ def test_the_judge_settles_a_disputed_table_with_one_thumb_while_both_players_wa
 
 
 def test_the_time_procedure_takes_back_a_mis_tap_and_the_judge_corrects_their_own_entry(
-    browser: Any, venue: Any, organizer: Any
+    browser: Browser, venue: VenueServer, organizer: User
 ) -> None:
     # TIME-S-1, TIME-S-2, TIME-S-4: time in duel 2 after A won duel 1; END-3: the judge corrects their own entry
     event, links, tables = _event(organizer)
@@ -195,7 +193,7 @@ def test_the_time_procedure_takes_back_a_mis_tap_and_the_judge_corrects_their_ow
 
 
 def test_a_typed_ruling_survives_refusals_and_the_head_judge_keeps_or_cancels_a_penalty(
-    browser: Any, venue: Any, organizer: Any
+    browser: Browser, venue: VenueServer, organizer: User
 ) -> None:
     # JUDGE-1, TIME-4, PEN-6
     event, _links, tables = _event(organizer)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Team
@@ -14,21 +14,19 @@ from taikai.events.services.accounts import ensure_first_organizer
 from taikai.judging.models import Penalty
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import PASSWORD, fresh, pair, play, staff
+from tests.factories import PASSWORD, PHONE, NewPage, SitePage, fresh, make_event, pair, play, screenshot, staff
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _organizer() -> Any:
+def _organizer() -> User:
     from django.contrib.auth import get_user_model
 
     ensure_first_organizer()
     return get_user_model().objects.get(username="organizer")
 
 
-def login(new_page: Any, username: str) -> Any:
+def login(new_page: NewPage, username: str) -> SitePage:
     page = new_page(viewport=PHONE)
     page.goto(page.base_url + "/login/")
     page.fill("input[name=username]", username)
@@ -38,11 +36,11 @@ def login(new_page: Any, username: str) -> Any:
     return page
 
 
-def penalize(page: Any, event: Event, player: Player, infraction: str) -> None:
+def penalize(page: SitePage, event: Event, player: Player, infraction: str) -> None:
     page.goto(f"{page.base_url}/events/{event.pk}/judging/penalties/new/?player={player.pk}&infraction={infraction}")
 
 
-def test_floor_judge_dq_is_refused_head_judge_dq_succeeds(new_page: Any) -> None:
+def test_floor_judge_dq_is_refused_head_judge_dq_succeeds(new_page: NewPage) -> None:
     # PEN-6, PEN-1
     organizer = _organizer()
     event = make_event(organizer, 8)
@@ -72,7 +70,7 @@ def test_floor_judge_dq_is_refused_head_judge_dq_succeeds(new_page: Any) -> None
     screenshot(head, "judging-penalties-phone")
 
 
-def test_duel_loss_penalty_changes_the_match_result(new_page: Any) -> None:
+def test_duel_loss_penalty_changes_the_match_result(new_page: NewPage) -> None:
     # PEN-1, INF-14
     organizer = _organizer()
     event = make_event(organizer, 4)
@@ -90,7 +88,7 @@ def test_duel_loss_penalty_changes_the_match_result(new_page: Any) -> None:
     assert f"{m.player_b.name}" in page.locator("tr.status-confirmed").first.inner_text()
 
 
-def test_team_member_dq_disqualifies_the_team(new_page: Any) -> None:
+def test_team_member_dq_disqualifies_the_team(new_page: NewPage) -> None:
     # PEN-4
     organizer = _organizer()
     event = make_event(organizer, 6, is_team_event=True)
@@ -108,7 +106,7 @@ def test_team_member_dq_disqualifies_the_team(new_page: Any) -> None:
     assert fresh(team).dropped_after_round is not None
 
 
-def test_dq_of_second_place_promotes_and_flags_the_playoff(new_page: Any) -> None:
+def test_dq_of_second_place_promotes_and_flags_the_playoff(new_page: NewPage) -> None:
     # PEN-3
     organizer = _organizer()
     organizer.set_password(PASSWORD)
@@ -142,7 +140,7 @@ def test_dq_of_second_place_promotes_and_flags_the_playoff(new_page: Any) -> Non
     screenshot(head, "judging-prizes-phone")
 
 
-def test_earlier_warning_shows_with_a_suggested_escalation(new_page: Any) -> None:
+def test_earlier_warning_shows_with_a_suggested_escalation(new_page: NewPage) -> None:
     # PEN-5
     organizer = _organizer()
     first = make_event(organizer, 4, name="第1回 原宿CS")

@@ -4,8 +4,7 @@ players' pages say what happened, and the next round pairs."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.utils import translation
 
 from taikai.audit.models import AuditEntry
@@ -13,16 +12,16 @@ from taikai.events import actions as event_actions
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.models import Event, Match, Notice
 from taikai.events.notice_texts import notice_text
+from taikai.events.result_words import result_text
 from taikai.events.services import participation
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.standings import standings_for
-from taikai.events.views.result_words import result_text
 from taikai.judging.services import penalties, time_procedure
-from tests.judging.conftest import A_WINS, fresh, pair
+from tests.factories import A_WINS, fresh, pair
 
 
-def _finish_others(organizer: Any, matches: list[Match]) -> None:
+def _finish_others(organizer: User, matches: list[Match]) -> None:
     for m in matches[1:]:
         result_services.enter_result(m, by=Staff(organizer), result=A_WINS())
 
@@ -36,7 +35,7 @@ def _notices(match: Match) -> dict[int, str]:
     return {n.player_id: notice_text(n.kind, n.params, "ja") for n in Notice.objects.filter(match=match)}
 
 
-def test_a_drop_mid_match_concedes_it_and_the_next_round_pairs(event: Event, organizer: Any) -> None:  # END-1
+def test_a_drop_mid_match_concedes_it_and_the_next_round_pairs(event: Event, organizer: User) -> None:  # END-1
     matches = pair(event, organizer)
     table = matches[0]
     leaver, opponent = table.player_a, table.player_b
@@ -57,7 +56,7 @@ def test_a_drop_mid_match_concedes_it_and_the_next_round_pairs(event: Event, org
     assert leaver.pk not in paired and opponent.pk in paired
 
 
-def test_a_drop_after_the_table_reported_leaves_the_report_as_it_is(event: Event, organizer: Any) -> None:  # END-3
+def test_a_drop_after_the_table_reported_leaves_the_report_as_it_is(event: Event, organizer: User) -> None:  # END-3
     table = pair(event, organizer)[0]
     result_services.report_result(table, player=table.player_b, result=A_WINS())
     participation.drop_player(table.player_a, by=Staff(organizer))
@@ -66,7 +65,7 @@ def test_a_drop_after_the_table_reported_leaves_the_report_as_it_is(event: Event
     assert not Notice.objects.filter(match=m).exists()
 
 
-def test_a_drop_between_rounds_changes_no_table(event: Event, organizer: Any) -> None:  # END-1
+def test_a_drop_between_rounds_changes_no_table(event: Event, organizer: User) -> None:  # END-1
     matches = pair(event, organizer)
     result_services.enter_result(matches[0], by=Staff(organizer), result=A_WINS())
     before = fresh(matches[0]).version
@@ -75,7 +74,7 @@ def test_a_drop_between_rounds_changes_no_table(event: Event, organizer: Any) ->
 
 
 def test_losing_the_right_to_take_part_mid_match_forfeits_it_and_marks_the_row(
-    event: Event, organizer: Any
+    event: Event, organizer: User
 ) -> None:  # REG-2
     matches = pair(event, organizer)
     table = matches[0]
@@ -96,7 +95,7 @@ def test_losing_the_right_to_take_part_mid_match_forfeits_it_and_marks_the_row(
 
 
 def test_a_dq_mid_match_says_on_the_table_that_the_player_was_disqualified(
-    event: Event, organizer: Any, head: Any
+    event: Event, organizer: User, head: User
 ) -> None:  # PEN-1
     matches = pair(event, organizer)
     table = matches[0]
@@ -109,14 +108,14 @@ def test_a_dq_mid_match_says_on_the_table_that_the_player_was_disqualified(
     round_services.pair_next_round(event, by=Staff(organizer))
 
 
-def test_a_played_result_names_no_ruling(event: Event, organizer: Any) -> None:  # END-4
+def test_a_played_result_names_no_ruling(event: Event, organizer: User) -> None:  # END-4
     table = pair(event, organizer)[0]
     result_services.enter_result(table, by=Staff(organizer), result=A_WINS())
     assert _words(table) == f"{table.player_a.name} の勝ち 2–0"
 
 
 def test_a_drop_while_time_is_called_at_the_table_ends_the_time_procedure_too(
-    event: Event, organizer: Any, judge: Any
+    event: Event, organizer: User, judge: User
 ) -> None:  # END-1, TIME-S-1
     table = pair(event, organizer)[0]
     run = time_procedure.start(table, by=Staff(judge), between=False, turn_player="A", duels=[{"winner": "A"}])

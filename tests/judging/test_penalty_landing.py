@@ -4,9 +4,9 @@ match, where a duel or match loss lands (PEN-1), reports that differ from the ga
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -24,8 +24,7 @@ from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall, Penalty
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import penalty_effects, penalty_reversal, time_procedure
-from tests.events.conftest import make_event
-from tests.judging.conftest import A_WINS, fresh, pair, play, staff
+from tests.factories import A_WINS, fresh, make_event, pair, play, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +37,7 @@ def side_of(match: Match, player: Player) -> str:
 
 
 def test_inf_20_time_s_5_penalised_in_duel_1_under_time_the_opponent_wins_the_match(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     # TIME-S-5: the record used to stay pending, waiting for a duel 2
     m = pair(event, organizer)[0]
@@ -51,7 +50,7 @@ def test_inf_20_time_s_5_penalised_in_duel_1_under_time_the_opponent_wins_the_ma
 
 
 def test_inf_20_time_s_4_one_nil_up_and_penalised_under_time_in_duel_2_is_a_match_draw(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     # TIME-S-4 (1-1 after time in duel 2): taikai used to expect an ordinary duel 3
     m = pair(event, organizer)[0]
@@ -62,7 +61,7 @@ def test_inf_20_time_s_4_one_nil_up_and_penalised_under_time_in_duel_2_is_a_matc
     assert "TIME-S-4" in m.record["rules"]
 
 
-def test_inf_20_time_e_5_in_elimination_the_same_penalty_sends_the_table_to_an_extra_duel(organizer: Any) -> None:
+def test_inf_20_time_e_5_in_elimination_the_same_penalty_sends_the_table_to_an_extra_duel(organizer: User) -> None:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     judge = staff(event, "floor", "judge")
     m = pair(event, organizer)[0]
@@ -77,7 +76,7 @@ def test_inf_20_time_e_5_in_elimination_the_same_penalty_sends_the_table_to_an_e
 
 
 def test_inf_20_without_a_time_procedure_the_judge_says_time_was_called(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     # TIME-S-5 by the penalty form's "time was called in this duel"
     m = pair(event, organizer)[0]
@@ -86,7 +85,7 @@ def test_inf_20_without_a_time_procedure_the_judge_says_time_was_called(
 
 
 def test_inf_20_is_refused_in_the_rules_words_where_time_was_never_called(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     # INF-20 (CS 2.1 B: 対戦時間終了後、決着がつかなかった場合): no time procedure, no duel under time, the round
     # clock not run out, and the judge did not say time was called
@@ -100,7 +99,7 @@ def test_inf_20_is_refused_in_the_rules_words_where_time_was_never_called(
     assert Penalty.objects.count() == before and fresh(m).status == Match.Status.PENDING  # nothing written
 
 
-def test_inf_20_is_accepted_once_the_round_clock_has_run_out(event: Event, judge: Any, organizer: Any) -> None:
+def test_inf_20_is_accepted_once_the_round_clock_has_run_out(event: Event, judge: User, organizer: User) -> None:
     # INF-20: time called for the round (TIME-1) is time called at every table still playing
     m = pair(event, organizer)[0]
     rnd = m.round
@@ -114,7 +113,7 @@ def test_inf_20_is_accepted_once_the_round_clock_has_run_out(event: Event, judge
 
 
 def test_pen_1_a_dq_during_the_last_match_resolves_it_and_the_next_round_pairs_at_once(
-    event: Event, head: Any, organizer: Any
+    event: Event, head: User, organizer: User
 ) -> None:
     # It used to stay pending: round-not-finished until someone typed a result
     matches = pair(event, organizer)
@@ -130,14 +129,14 @@ def test_pen_1_a_dq_during_the_last_match_resolves_it_and_the_next_round_pairs_a
     assert all(last.player_a_id not in (n.player_a_id, n.player_b_id) for n in nxt)
 
 
-def test_pen_1_a_dq_after_the_match_leaves_its_result(event: Event, head: Any, organizer: Any) -> None:
+def test_pen_1_a_dq_after_the_match_leaves_its_result(event: Event, head: User, organizer: User) -> None:
     matches = pair(event, organizer)
     play(event, organizer, matches)
     dq = svc.issue_penalty(event, by=Staff(head), player=matches[0].player_b, infraction="INF-9")
     assert fresh(matches[0]).result == "a" and dq.lands_on == "" and not dq.waiting_for_next_match
 
 
-def test_pen_4_a_team_dq_resolves_every_seat_match_of_the_team(organizer: Any) -> None:
+def test_pen_4_a_team_dq_resolves_every_seat_match_of_the_team(organizer: User) -> None:
     event = make_event(organizer, 0, is_team_event=True)
     head = staff(event, "head", "head_judge")
     for t in range(2):
@@ -158,7 +157,7 @@ def test_pen_4_a_team_dq_resolves_every_seat_match_of_the_team(organizer: Any) -
 
 
 def test_pen_1_a_match_loss_after_a_confirmed_match_waits_for_the_next_one(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     # It used to overwrite the confirmed match silently
     matches = pair(event, organizer)
@@ -177,7 +176,7 @@ def test_pen_1_a_match_loss_after_a_confirmed_match_waits_for_the_next_one(
 
 
 def test_pen_1_the_judge_may_put_a_match_loss_on_the_match_just_finished(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     matches = pair(event, organizer)
     play(event, organizer, matches)
@@ -193,13 +192,13 @@ def test_pen_1_the_judge_may_put_a_match_loss_on_the_match_just_finished(
     assert Penalty.objects.count() == 1
 
 
-def test_pen_1_the_judge_may_send_a_duel_loss_to_the_next_match(event: Event, judge: Any, organizer: Any) -> None:
+def test_pen_1_the_judge_may_send_a_duel_loss_to_the_next_match(event: Event, judge: User, organizer: User) -> None:
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-14", lands_on="next")
     assert (fresh(m).record, pen.waiting_for_next_match, pen.lands_on) == (None, True, "next")
 
 
-def test_pen_1_the_player_sees_where_the_penalty_landed(event: Event, judge: Any, organizer: Any) -> None:
+def test_pen_1_the_player_sees_where_the_penalty_landed(event: Event, judge: User, organizer: User) -> None:
     m = pair(event, organizer)[0]
     token = links.issue_access(m.player_a, by=Staff(organizer))
     svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-3", rung="match-loss", reason="r")
@@ -215,7 +214,7 @@ def id_with(*winners: str) -> ResultInput:
 
 
 def test_end_2_both_players_reporting_an_id_with_two_won_duels_is_refused_and_queued(
-    event: Event, organizer: Any
+    event: Event, organizer: User
 ) -> None:
     # INF-22: it used to be confirmed as a draw without a word
     m = pair(event, organizer)[0]
@@ -228,7 +227,7 @@ def test_end_2_both_players_reporting_an_id_with_two_won_duels_is_refused_and_qu
     assert call.match_id == m.pk and "2–0" in call.description
 
 
-def test_end_2_staff_entering_an_id_with_a_won_duel_is_refused_not_dropped(event: Event, organizer: Any) -> None:
+def test_end_2_staff_entering_an_id_with_a_won_duel_is_refused_not_dropped(event: Event, organizer: User) -> None:
     # It used to be saved as 0-0 with the duel dropped
     m = pair(event, organizer)[0]
     with pytest.raises(ServiceError) as exc:
@@ -237,12 +236,12 @@ def test_end_2_staff_entering_an_id_with_a_won_duel_is_refused_not_dropped(event
     assert fresh(m).status == "pending" and JudgeCall.objects.filter(topic="possible-misreport").count() == 1
 
 
-def test_end_2_an_id_at_one_win_each_keeps_its_duels(event: Event, organizer: Any) -> None:
+def test_end_2_an_id_at_one_win_each_keeps_its_duels(event: Event, organizer: User) -> None:
     m = result_services.enter_result(pair(event, organizer)[0], by=Staff(organizer), result=id_with("A", "B"))
     assert (m.result, m.duel_wins_a, m.duel_wins_b, len(m.record["duels"])) == ("draw", 1, 1, 2)
 
 
-def test_end_2_a_broken_id_agreement_is_reported_as_played_and_nobody_is_flagged(event: Event, organizer: Any) -> None:
+def test_end_2_a_broken_id_agreement_is_reported_as_played_and_nobody_is_flagged(event: Event, organizer: User) -> None:
     # CS 4.3: a player who breaks an agreement to draw and wins has simply won
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS())
@@ -253,7 +252,7 @@ def test_end_2_a_broken_id_agreement_is_reported_as_played_and_nobody_is_flagged
 # --- 9. a drawn duel in single elimination -------------------------------------------------------------
 
 
-def test_match_2_a_drawn_duel_in_elimination_is_reported_and_the_match_goes_on(organizer: Any) -> None:
+def test_match_2_a_drawn_duel_in_elimination_is_reported_and_the_match_goes_on(organizer: User) -> None:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     m = pair(event, organizer)[0]
     drawn = ResultInput(({"winner": "A"}, {"draw": True}, {"winner": "A"}))
@@ -264,7 +263,7 @@ def test_match_2_a_drawn_duel_in_elimination_is_reported_and_the_match_goes_on(o
 # --- 13. MATCH-3: duel 1's rock-paper-scissors in the record -------------------------------------------
 
 
-def test_match_3_the_opening_is_kept_and_never_disputes_a_report(event: Event, organizer: Any) -> None:
+def test_match_3_the_opening_is_kept_and_never_disputes_a_report(event: Event, organizer: User) -> None:
     m = pair(event, organizer)[0]
     with_opening = ResultInput(({"winner": "A"}, {"winner": "A"}), opening={"rps_winner": "B", "first": "A"})
     result_services.report_result(m, player=m.player_a, result=with_opening)
@@ -274,16 +273,17 @@ def test_match_3_the_opening_is_kept_and_never_disputes_a_report(event: Event, o
 
 
 def test_pen_1_the_penalty_form_shows_the_match_and_records_the_judges_choice(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
-    from tests.judging.conftest import PASSWORD
+    from tests.factories import PASSWORD
 
     m = pair(event, organizer)[0]
     time_procedure.start(m, by=Staff(judge), between=False, turn_player="A", duels=[])
     client = Client()
     client.login(username="floor", password=PASSWORD)
     url = f"/events/{event.pk}/judging/penalties/new/"
-    page = client.get(url, {"player": m.player_a.pk, "infraction": "INF-14"}).content.decode()
+    query: dict[str, int | str] = {"player": m.player_a.pk, "infraction": "INF-14"}
+    page = client.get(url, query).content.decode()
     assert "penalty-landing" in page and "time-running" in page and m.player_b.name in page
     client.post(url, {"player": m.player_a.pk, "infraction": "INF-14", "issue": "1", "lands_on": "next"})
     pen = Penalty.objects.get()

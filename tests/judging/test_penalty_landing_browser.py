@@ -3,22 +3,18 @@ at once (PEN-1); a match loss after the match lands on the next one unless the j
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from taikai.events.actors import Staff
 from taikai.events.models import Match, Round
 from taikai.events.services import rounds as round_services
-from tests.conftest import screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import fresh, pair, play, staff
+from tests.factories import NewPage, fresh, make_event, pair, play, screenshot, staff
 from tests.judging.test_judging_browser import _organizer, login, penalize
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_pen_1_a_dq_during_the_last_match_lets_the_next_round_pair_at_once(new_page: Any) -> None:
+def test_pen_1_a_dq_during_the_last_match_lets_the_next_round_pair_at_once(new_page: NewPage) -> None:
     organizer = _organizer()
     event = make_event(organizer, 4)
     staff(event, "head", "head_judge")
@@ -38,7 +34,7 @@ def test_pen_1_a_dq_during_the_last_match_lets_the_next_round_pair_at_once(new_p
     assert round_services.pair_next_round(event, by=Staff(organizer)).number == 2
 
 
-def test_pen_1_the_judge_chooses_where_a_match_loss_lands(new_page: Any) -> None:
+def test_pen_1_the_judge_chooses_where_a_match_loss_lands(new_page: NewPage) -> None:
     organizer = _organizer()
     event = make_event(organizer, 4)
     staff(event, "floor", "judge")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.audit.models import AuditEntry
 from taikai.core import penalties as core_pen
@@ -16,13 +16,12 @@ from taikai.events.services import progress
 from taikai.judging.models import Appeal, DatabaseRecord, Penalty
 from taikai.judging.services import appeals, database, penalty_effects, penalty_history, penalty_reversal
 from taikai.judging.services import penalties as svc
-from tests.events.conftest import make_event
-from tests.judging.conftest import fresh, pair, play, staff
+from tests.factories import fresh, make_event, pair, play, staff
 
 pytestmark = pytest.mark.django_db
 
 
-def test_floor_judge_cannot_disqualify_head_judge_can(event: Event, judge: Any, head: Any, organizer: Any) -> None:
+def test_floor_judge_cannot_disqualify_head_judge_can(event: Event, judge: User, head: User, organizer: User) -> None:
     # PEN-6
     pair(event, organizer)
     p = Player.objects.filter(event=event).first()
@@ -35,7 +34,7 @@ def test_floor_judge_cannot_disqualify_head_judge_can(event: Event, judge: Any, 
     assert AuditEntry.objects.filter(action="taikai.judging.penalty_issued", object_id=str(pen.pk)).exists()
 
 
-def test_dropped_player_is_not_paired_again(event: Event, head: Any, organizer: Any) -> None:
+def test_dropped_player_is_not_paired_again(event: Event, head: User, organizer: User) -> None:
     # PEN-1
     play(event, organizer, pair(event, organizer))
     p = Player.objects.filter(event=event).first()
@@ -44,14 +43,14 @@ def test_dropped_player_is_not_paired_again(event: Event, head: Any, organizer: 
     assert all(p.pk not in (m.player_a_id, m.player_b_id) for m in nxt)
 
 
-def test_floor_judge_issues_warning_with_default(event: Event, judge: Any) -> None:
+def test_floor_judge_issues_warning_with_default(event: Event, judge: User) -> None:
     # PEN-7
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-2")
     assert (pen.rung, pen.default_rung, pen.in_database) == ("warning", "warning", True)
 
 
-def test_changing_the_default_needs_a_reason(event: Event, judge: Any) -> None:
+def test_changing_the_default_needs_a_reason(event: Event, judge: User) -> None:
     # PEN-7
     p = Player.objects.filter(event=event).first()
     with pytest.raises(ServiceError) as exc:
@@ -61,7 +60,7 @@ def test_changing_the_default_needs_a_reason(event: Event, judge: Any) -> None:
     assert pen.rung_reason == "first event" and not pen.in_database
 
 
-def test_no_default_needs_a_chosen_rung(event: Event, judge: Any) -> None:
+def test_no_default_needs_a_chosen_rung(event: Event, judge: User) -> None:
     # INF-1 (judge decides), PEN-7
     p = Player.objects.filter(event=event).first()
     with pytest.raises(ServiceError) as exc:
@@ -70,7 +69,7 @@ def test_no_default_needs_a_chosen_rung(event: Event, judge: Any) -> None:
     assert svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-1", rung="caution", reason="2 min").rung
 
 
-def test_duel_loss_completes_the_current_match(event: Event, judge: Any, organizer: Any) -> None:
+def test_duel_loss_completes_the_current_match(event: Event, judge: User, organizer: User) -> None:
     # PEN-1, INF-14: the opponent had won duel 1; the penalty duel makes it 2-0
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(
@@ -82,7 +81,7 @@ def test_duel_loss_completes_the_current_match(event: Event, judge: Any, organiz
     assert AuditEntry.objects.filter(action="taikai.match.result_corrected", object_id=str(m.pk)).exists()
 
 
-def test_duel_loss_mid_match_is_kept_in_the_record(event: Event, judge: Any, organizer: Any) -> None:
+def test_duel_loss_mid_match_is_kept_in_the_record(event: Event, judge: User, organizer: User) -> None:
     # PEN-1, INF-14
     m = pair(event, organizer)[0]
     svc.issue_penalty(event, by=Staff(judge), player=m.player_b, infraction="INF-14")
@@ -90,7 +89,7 @@ def test_duel_loss_mid_match_is_kept_in_the_record(event: Event, judge: Any, org
     assert m.status == Match.Status.PENDING and m.record["duels"] == [{"winner": "A"}]
 
 
-def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge: Any, organizer: Any) -> None:
+def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge: User, organizer: User) -> None:
     # PEN-1: "or the first duel of the next match"
     matches = pair(event, organizer)
     play(event, organizer, matches)
@@ -107,7 +106,7 @@ def test_duel_loss_after_the_match_waits_for_the_next_match(event: Event, judge:
     assert m.record["duels"] == [{"winner": side}] and not fresh(pen).waiting_for_next_match
 
 
-def test_match_loss_makes_the_match_lost(event: Event, judge: Any, organizer: Any) -> None:
+def test_match_loss_makes_the_match_lost(event: Event, judge: User, organizer: User) -> None:
     # PEN-1
     m = pair(event, organizer)[0]
     svc.issue_penalty(
@@ -119,7 +118,7 @@ def test_match_loss_makes_the_match_lost(event: Event, judge: Any, organizer: An
     assert entry.data["reason"].startswith("PEN-1 match-loss")
 
 
-def test_prize_downgrade_steps_are_recorded(event: Event, judge: Any, organizer: Any) -> None:
+def test_prize_downgrade_steps_are_recorded(event: Event, judge: User, organizer: User) -> None:
     # PEN-2
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(
@@ -134,7 +133,7 @@ def test_prize_downgrade_steps_are_recorded(event: Event, judge: Any, organizer:
     assert pen.downgrade_steps == 2 and fresh(m).result == "b"
 
 
-def test_team_member_dq_disqualifies_the_team(organizer: Any) -> None:
+def test_team_member_dq_disqualifies_the_team(organizer: User) -> None:
     # PEN-4
     event = make_event(organizer, 6, is_team_event=True)
     head = staff(event, "head", "head_judge")
@@ -149,7 +148,7 @@ def test_team_member_dq_disqualifies_the_team(organizer: Any) -> None:
     assert all(c.rung == "dq-no-prize" for c in copies)
 
 
-def test_team_match_loss_does_not_propagate(organizer: Any) -> None:
+def test_team_match_loss_does_not_propagate(organizer: User) -> None:
     # PEN-4: only DQ or worse
     event = make_event(organizer, 6, is_team_event=True)
     head = staff(event, "head", "head_judge")
@@ -160,7 +159,9 @@ def test_team_match_loss_does_not_propagate(organizer: Any) -> None:
     assert Penalty.objects.count() == 1
 
 
-def test_overturned_appeal_restores_result_and_undoes_drop(event: Event, judge: Any, head: Any, organizer: Any) -> None:
+def test_overturned_appeal_restores_result_and_undoes_drop(
+    event: Event, judge: User, head: User, organizer: User
+) -> None:
     # PEN-6
     m = pair(event, organizer)[0]
     pen = svc.issue_penalty(
@@ -185,7 +186,7 @@ def test_overturned_appeal_restores_result_and_undoes_drop(event: Event, judge: 
     assert AuditEntry.objects.filter(action="taikai.judging.effect_reversed").count() == 2
 
 
-def test_upheld_appeal_keeps_the_penalty(event: Event, judge: Any, head: Any) -> None:
+def test_upheld_appeal_keeps_the_penalty(event: Event, judge: User, head: User) -> None:
     # PEN-6, JUDGE-1
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-17")
@@ -196,7 +197,7 @@ def test_upheld_appeal_keeps_the_penalty(event: Event, judge: Any, head: Any) ->
         appeals.decide_appeal(a, by=Staff(head), decision="overturn")
 
 
-def test_team_dq_overturned_restores_every_member(organizer: Any) -> None:
+def test_team_dq_overturned_restores_every_member(organizer: User) -> None:
     # PEN-4, PEN-6
     event = make_event(organizer, 6, is_team_event=True)
     head = staff(event, "head", "head_judge")
@@ -208,7 +209,7 @@ def test_team_dq_overturned_restores_every_member(organizer: Any) -> None:
     assert not any(fresh(p).dropped for p in players[:3]) and fresh(team).dropped_after_round is None
 
 
-def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> None:
+def test_warning_from_an_earlier_event_suggests_escalation(organizer: User) -> None:
     # PEN-5
     first = make_event(organizer, 4, name="第1回")
     judge1 = staff(first, "floor", "judge")
@@ -226,7 +227,7 @@ def test_warning_from_an_earlier_event_suggests_escalation(organizer: Any) -> No
     assert penalty_history.suggestion(second, p2, "INF-2").rung == "warning"  # another infraction: no escalation
 
 
-def test_a_similar_violation_at_an_earlier_event_escalates_not_only_the_identical_one(organizer: Any) -> None:
+def test_a_similar_violation_at_an_earlier_event_escalates_not_only_the_identical_one(organizer: User) -> None:
     # PEN-5 (CS 1.3 同様の違反を繰り返した場合): a warning for slow siding (INF-4) at one event, then long
     # thinking (INF-3) at the next: the same kind, slow play, so one rung heavier than the warning
     first = make_event(organizer, 4, name="第1回")
@@ -243,7 +244,7 @@ def test_a_similar_violation_at_an_earlier_event_escalates_not_only_the_identica
     assert penalty_history.suggestion(second, p2, "INF-OTHER").rung is None
 
 
-def test_slow_play_cautions_escalate_within_the_event_by_kind(event: Event, judge: Any) -> None:
+def test_slow_play_cautions_escalate_within_the_event_by_kind(event: Event, judge: User) -> None:
     # INF-23 (OFF C: 「注意」から始まる), PEN-5: a caution for wasting time, then wasting time again: a warning
     p = Player.objects.filter(event=event).first()
     first = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-23")
@@ -252,7 +253,7 @@ def test_slow_play_cautions_escalate_within_the_event_by_kind(event: Event, judg
     assert (again.rung, again.rung_reason) == ("warning", "PEN-5")
 
 
-def test_under_the_official_rules_alone_nothing_is_kept_and_any_judge_disqualifies(organizer: Any) -> None:
+def test_under_the_official_rules_alone_nothing_is_kept_and_any_judge_disqualifies(organizer: User) -> None:
     # PEN-5, PEN-6 are CS-only (CS 1.3, CS 3): under dkt-2011 a warning is not kept in a violator database,
     # an earlier event's warning escalates nothing, and a floor judge may disqualify (OFF: 審判の判断)
     cs = make_event(organizer, 4, name="CS")
@@ -272,7 +273,7 @@ def test_under_the_official_rules_alone_nothing_is_kept_and_any_judge_disqualifi
     assert exc.value.problem.code == "unknown-rung"
 
 
-def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(event: Event, judge: Any) -> None:
+def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(event: Event, judge: User) -> None:
     # PEN-5, INF-21
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-21")
@@ -281,7 +282,7 @@ def test_cautions_are_not_in_the_database_but_manners_escalate_in_the_event(even
     assert penalty_history.suggestion(event, p, "INF-21").rung == "warning"
 
 
-def test_database_search_export_import(event: Event, judge: Any, head: Any, organizer: Any) -> None:
+def test_database_search_export_import(event: Event, judge: User, head: User, organizer: User) -> None:
     # PEN-5
     p = Player.objects.filter(event=event).first()
     svc.issue_penalty(event, by=Staff(judge), player=p, infraction="INF-4")
@@ -310,7 +311,7 @@ def test_players_cannot_search_the_database(event: Event) -> None:
         database.search(event, by=Staff(AnonymousUser()), query="1000000000")
 
 
-def test_round_pairing_unchanged_by_light_penalties(event: Event, judge: Any, organizer: Any) -> None:
+def test_round_pairing_unchanged_by_light_penalties(event: Event, judge: User, organizer: User) -> None:
     # PEN-1: caution/warning have no automatic effect
     m = pair(event, organizer)[0]
     svc.issue_penalty(event, by=Staff(judge), player=m.player_a, infraction="INF-12")
@@ -318,7 +319,7 @@ def test_round_pairing_unchanged_by_light_penalties(event: Event, judge: Any, or
     assert progress.plan(event).open_tables == 4
 
 
-def test_marked_sleeves_are_recorded_as_an_infraction(event: Event, judge: Any) -> None:
+def test_marked_sleeves_are_recorded_as_an_infraction(event: Event, judge: User) -> None:
     # DECK-12 (physical, recorded as infraction INF-11 marked cards or sleeves; the judge picks the rung)
     p = Player.objects.filter(event=event).first()
     pen = svc.issue_penalty(

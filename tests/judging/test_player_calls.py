@@ -4,29 +4,29 @@ it back, and the judges' queue has one card per table, with everyone who called 
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connections
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event
+from taikai.events.models import Event, Player
 from taikai.events.services import links
 from taikai.judging.models import CallCaller, JudgeCall
 from taikai.judging.services import calls, player_calls
-from tests.judging.conftest import fresh, pair
+from tests.factories import fresh, pair
 
 pytestmark = pytest.mark.django_db
 
 
-def _call(event: Event, player: Any, question: str = "") -> JudgeCall:
+def _call(event: Event, player: Player, question: str = "") -> JudgeCall:
     return calls.raise_call(event, player=player, by=PlayerSelf(player), description=question)
 
 
-def test_judge_1_both_players_of_a_table_calling_make_one_card_with_both_callers(event: Event, organizer: Any) -> None:
+def test_judge_1_both_players_of_a_table_calling_make_one_card_with_both_callers(event: Event, organizer: User) -> None:
     # JUDGE-1
     m = pair(event, organizer)[0]
     first = _call(event, m.player_a, "チェーンの処理")
@@ -47,7 +47,9 @@ def test_judge_1_both_players_of_a_table_calling_make_one_card_with_both_callers
     assert actions == ["taikai.judging.call_raised", "taikai.judging.call_joined", "taikai.judging.call_joined"]
 
 
-def test_judge_1_another_table_and_a_closed_call_make_their_own_cards(event: Event, organizer: Any, judge: Any) -> None:
+def test_judge_1_another_table_and_a_closed_call_make_their_own_cards(
+    event: Event, organizer: User, judge: User
+) -> None:
     # JUDGE-1
     one, two = pair(event, organizer)[:2]
     a = _call(event, one.player_a)
@@ -58,7 +60,7 @@ def test_judge_1_another_table_and_a_closed_call_make_their_own_cards(event: Eve
     assert c.pk != a.pk and {x.pk for x in calls.open_calls(event)} == {b.pk, c.pk}
 
 
-def test_judge_1_each_side_sees_the_call_and_only_a_caller_may_take_it_back(event: Event, organizer: Any) -> None:
+def test_judge_1_each_side_sees_the_call_and_only_a_caller_may_take_it_back(event: Event, organizer: User) -> None:
     # JUDGE-1
     m = pair(event, organizer)[0]
     call = _call(event, m.player_a)
@@ -75,7 +77,7 @@ def test_judge_1_each_side_sees_the_call_and_only_a_caller_may_take_it_back(even
 
 
 def test_judge_1_a_call_two_players_made_stays_while_one_of_them_takes_theirs_back(
-    event: Event, organizer: Any
+    event: Event, organizer: User
 ) -> None:
     # JUDGE-1
     m = pair(event, organizer)[0]
@@ -88,7 +90,7 @@ def test_judge_1_a_call_two_players_made_stays_while_one_of_them_takes_theirs_ba
     assert CallCaller.objects.get(call=call, player=m.player_a).withdrawn_at is not None  # kept, not deleted
 
 
-def test_judge_1_a_judge_on_the_way_is_not_sent_back(event: Event, organizer: Any, judge: Any) -> None:
+def test_judge_1_a_judge_on_the_way_is_not_sent_back(event: Event, organizer: User, judge: User) -> None:
     # JUDGE-1
     m = pair(event, organizer)[0]
     call = _call(event, m.player_a)
@@ -101,7 +103,7 @@ def test_judge_1_a_judge_on_the_way_is_not_sent_back(event: Event, organizer: An
     assert fresh(call).status == JudgeCall.Status.TAKEN
 
 
-def test_judge_1_the_page_says_it_was_called_and_cancels_it(event: Event, organizer: Any, judge: Any) -> None:
+def test_judge_1_the_page_says_it_was_called_and_cancels_it(event: Event, organizer: User, judge: User) -> None:
     # JUDGE-1: through the pages, in Japanese
     m = pair(event, organizer)[0]
     token_a = links.issue_access(m.player_a, by=Staff(organizer))
@@ -127,16 +129,16 @@ def test_judge_1_the_page_says_it_was_called_and_cancels_it(event: Event, organi
 
 
 @pytest.mark.django_db(transaction=True)
-def test_judge_1_two_taps_at_the_same_moment_make_one_card(organizer: Any) -> None:
+def test_judge_1_two_taps_at_the_same_moment_make_one_card(organizer: User) -> None:
     # JUDGE-1: the two phones of a table race; the unique key makes the second join the first
-    from tests.events.conftest import make_event
+    from tests.factories import make_event
 
     event = make_event(organizer, 4)
     m = pair(event, organizer)[0]
     start = threading.Barrier(2)
     errors: list[BaseException] = []
 
-    def tap(player: Any) -> None:
+    def tap(player: Player) -> None:
         try:
             start.wait()
             _call(event, player)

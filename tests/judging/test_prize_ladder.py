@@ -10,9 +10,11 @@ import io
 import math
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import transaction
 from django.test import Client
@@ -27,11 +29,11 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services import teams as team_services
 from taikai.events.services.result_input import ResultInput
+from taikai.judging.models import Penalty
 from taikai.judging.services import penalties as svc
 from taikai.judging.services import prizes
 from taikai.judging.services.prizes import publish_prizes
-from tests.events.conftest import make_event
-from tests.judging.conftest import A_WINS, staff
+from tests.factories import A_WINS, make_event, staff
 
 pytestmark = pytest.mark.django_db
 T = TypeVar("T")
@@ -40,7 +42,7 @@ RANKS = [("優勝", 1, 1, False), ("準優勝", 2, 2, False), ("ベスト4", 3, 
 LADDER = ("match-loss", "match-loss-downgrade", "dq", "dq-downgrade", "dq-no-prize")  # rungs 4-8 (CS 1.3)
 
 
-def _event(organizer: Any, players: int, publish: bool = True, **kw: Any) -> tuple[Event, Any]:
+def _event(organizer: User, players: int, publish: bool = True, **kw: Any) -> tuple[Event, Any]:
     event = make_event(organizer, players, **kw)
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
     prizes.set_prize_ranks(event, by=Staff(organizer), ranks=RANKS)
@@ -54,14 +56,14 @@ def _open(event: Event) -> list[Match]:
     return list(matches.select_related("player_a", "player_b").order_by("round__number", "table"))
 
 
-def _play_round(event: Event, organizer: Any, winner: Callable[[Match], str] = lambda m: "A") -> None:
+def _play_round(event: Event, organizer: User, winner: Callable[[Match], str] = lambda m: "A") -> None:
     for m in _open(event):
         who = winner(m)
         result = A_WINS() if who == "A" else ResultInput(({"winner": "B"}, {"winner": "B"}))
         result_services.enter_result(m, by=Staff(organizer), result=result)
 
 
-def _next(event: Event, organizer: Any) -> bool:
+def _next(event: Event, organizer: User) -> bool:
     """Pair the next round if there is one; False when the event has nothing left to pair."""
     if progress.plan(event).next_action not in (
         NextAction.PAIR_SWISS,
@@ -75,7 +77,7 @@ def _next(event: Event, organizer: Any) -> bool:
     return True
 
 
-def _finish(event: Event, organizer: Any, winner: Callable[[Match], str] = lambda m: "A") -> None:
+def _finish(event: Event, organizer: User, winner: Callable[[Match], str] = lambda m: "A") -> None:
     _play_round(event, organizer, winner)
     while _next(event, organizer):
         _play_round(event, organizer, winner)
@@ -85,7 +87,7 @@ def _prize(event: Event, player: Player) -> str:
     return prizes.prizes_by_entrant(event).get(prizes.entrant_of(event, player), prizes.EntrantPrize()).text
 
 
-def _penalize(event: Event, head: Any, player: Player, rung: str) -> Any:
+def _penalize(event: Event, head: User, player: Player, rung: str) -> Penalty:
     return svc.issue_penalty(
         event, by=Staff(head), player=player, infraction="INF-9", rung=rung, reason="the judge weighed it"
     )
@@ -94,7 +96,7 @@ def _penalize(event: Event, head: Any, player: Player, rung: str) -> Any:
 # --- finding 1: a DQ takes the prize already decided, not a provisional place (PEN-2, CS 1.2 A) -------------
 
 
-def test_pen_2_cs_1_2_a_a_semifinal_dq_with_downgrade_takes_the_prize_below_best_4(organizer: Any) -> None:
+def test_pen_2_cs_1_2_a_a_semifinal_dq_with_downgrade_takes_the_prize_below_best_4(organizer: User) -> None:
     # PEN-2, PEN-3, CS 1.2 A: disqualified in a semifinal, the player had ベスト4 secured (not 準優勝 by seed):
     # one step below is 5-8位. The real finalists keep 優勝/準優勝; the vacated ベスト4 place goes to the next
     # player (the Swiss 5th), and whatever the final gives, the DQ's prize stays.
@@ -119,7 +121,7 @@ def test_pen_2_cs_1_2_a_a_semifinal_dq_with_downgrade_takes_the_prize_below_best
     assert _prize(event, seed1) == before_final  # nothing played after the DQ changed it
 
 
-def test_pen_2_cs_1_2_a_a_dq_in_round_1_before_any_result_leaves_no_prize(organizer: Any) -> None:
+def test_pen_2_cs_1_2_a_a_dq_in_round_1_before_any_result_leaves_no_prize(organizer: User) -> None:
     # PEN-2, CS 1.2 A: in Swiss nothing is decided until every Swiss round is over (it gave 準優勝 through the
     # random tiebreak order).
     event, head = _event(organizer, 8, swiss_rounds=3)
@@ -133,7 +135,7 @@ def test_pen_2_cs_1_2_a_a_dq_in_round_1_before_any_result_leaves_no_prize(organi
 # --- finding 2: the ladder is monotone (CS 1.3 右側ほど重い, PEN-8) -------------------------------------------
 
 
-def test_pen_8_cs_1_3_in_a_semifinal_no_rung_is_better_than_a_lighter_one(organizer: Any) -> None:
+def test_pen_8_cs_1_3_in_a_semifinal_no_rung_is_better_than_a_lighter_one(organizer: User) -> None:
     # PEN-8, CS 1.3: the same semifinal, each of rungs 4-8: マッチの敗北 ベスト4; 受賞資格を下げるマッチの敗北, 失格 and
     # 受賞資格を下げる失格 the prize below ベスト4; 受賞資格を失う失格 none (a plain DQ gave 5-8 while the downgrade
     # DQ gave 準優勝).
@@ -149,11 +151,11 @@ def test_pen_8_cs_1_3_in_a_semifinal_no_rung_is_better_than_a_lighter_one(organi
         _finish(event, organizer)
         return _prize(event, seed1)
 
-    got = [_forked(lambda rung=rung: prize_after(rung)) for rung in LADDER]
+    got = [_forked(partial(prize_after, rung)) for rung in LADDER]
     assert got == ["ベスト4", "5-8位 (受賞資格降格)", "5-8位 (受賞資格降格)", "5-8位 (受賞資格降格)", "受賞なし"]
 
 
-def test_pen_8_a_plain_dq_in_swiss_before_the_last_round_leaves_no_prize(organizer: Any) -> None:
+def test_pen_8_a_plain_dq_in_swiss_before_the_last_round_leaves_no_prize(organizer: User) -> None:
     # PEN-8, PEN-2: after round 2 of 3 the leader's plain DQ and DQ with downgrade both leave nothing (the
     # downgrade DQ gave 2nd while the plain DQ gave nothing).
     event, head = _event(organizer, 8, swiss_rounds=3)
@@ -167,13 +169,13 @@ def test_pen_8_a_plain_dq_in_swiss_before_the_last_round_leaves_no_prize(organiz
         _finish(event, organizer)
         return _prize(event, leader)
 
-    assert [_forked(lambda rung=rung: prize_after(rung)) for rung in ("dq", "dq-downgrade")] == ["受賞なし"] * 2
+    assert [_forked(partial(prize_after, rung)) for rung in ("dq", "dq-downgrade")] == ["受賞なし"] * 2
 
 
 # --- finding 3: a team is placed as a player is (CS 1.1/1.2, PEN-4, PEN-8) ----------------------------------
 
 
-def _teams(organizer: Any, teams: int = 4) -> tuple[Event, Any]:
+def _teams(organizer: User, teams: int = 4) -> tuple[Event, Any]:
     event, head = _event(organizer, 0, is_team_event=True, swiss_rounds=2)
     prizes.set_prize_ranks(
         event, by=Staff(organizer), ranks=[("優勝", 1, 1, False), ("準優勝", 2, 2, False), ("3位", 3, 3, False)]
@@ -188,7 +190,7 @@ def _teams(organizer: Any, teams: int = 4) -> tuple[Event, Any]:
     return event, head
 
 
-def test_pen_4_pen_8_cs_1_1_a_teams_plain_dq_is_placed_as_a_players_is(organizer: Any) -> None:
+def test_pen_4_pen_8_cs_1_1_a_teams_plain_dq_is_placed_as_a_players_is(organizer: User) -> None:
     # PEN-4, PEN-8, CS 1.1: a member's plain DQ is the team's; before the last Swiss round the team had nothing
     # decided, so no prize (it kept its 3位).
     event, head = _teams(organizer)
@@ -201,10 +203,10 @@ def test_pen_4_pen_8_cs_1_1_a_teams_plain_dq_is_placed_as_a_players_is(organizer
     assert pen.decided_place is None
     _finish(event, organizer)
     assert _prize(event, member) == "受賞なし"
-    assert third.pk not in {int(e) for r in prizes.prize_standings(event).awards.ranks for e in r.entrants}  # type: ignore[union-attr]
+    assert third.pk not in {int(e) for r in prizes.prize_standings(event).awards.ranks for e in r.entrants}
 
 
-def test_pen_4_pen_8_cs_1_1_after_the_last_round_a_teams_plain_dq_is_one_step_down(organizer: Any) -> None:
+def test_pen_4_pen_8_cs_1_1_after_the_last_round_a_teams_plain_dq_is_one_step_down(organizer: User) -> None:
     # PEN-4, PEN-8, CS 1.1/1.2: every Swiss round over, the first team's plain DQ leaves it 準優勝 (one step
     # below its 優勝), as it would a player; the next team is promoted.
     event, head = _teams(organizer)
@@ -219,7 +221,7 @@ def test_pen_4_pen_8_cs_1_1_after_the_last_round_a_teams_plain_dq_is_one_step_do
     assert second is not None and _prize(event, second) == "優勝"
 
 
-def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: Any, client: Client) -> None:
+def test_pen_3_prizes_reach_the_public_pages_once_published(organizer: User, client: Client) -> None:
     # PEN-3: like GET …/prizes, the placings page, the player's page and GET …/placings say prizes only once the
     # organizer published the list; the staff standings and the CSV say them at once.
     event, _head = _event(organizer, 4, publish=False, format=Event.Format.ELIMINATION)
@@ -326,7 +328,7 @@ def _rank(event: Event, player: Player) -> float:
 )
 @example(shape="cut", moment=0, table=2, coin=[True, False, False, False, True, True, True, False])  # CI's case
 def test_pen_2_pen_8_random_events_agree_everywhere_and_the_ladder_holds(
-    organizer: Any, shape: str, moment: int, table: int, coin: list[bool]
+    organizer: User, shape: str, moment: int, table: int, coin: list[bool]
 ) -> None:
     # PEN-2, PEN-3, PEN-8 (CS 1.2, CS 1.3): a random event, penalized at a random moment with each of rungs
     # 4-8 in turn: (a) a heavier rung never leaves the player a better prize than a lighter one; (b) the
@@ -359,7 +361,7 @@ def test_pen_2_pen_8_random_events_agree_everywhere_and_the_ladder_holds(
             assert expected and all(view == expected for view in seen.values()), seen  # (b)
             return _rank(event, target), at_dq, _prize(event, target)
 
-        results = [_forked(lambda rung=rung: outcome(rung)) for rung in LADDER]
+        results = [_forked(partial(outcome, rung)) for rung in LADDER]
         values = [r[0] for r in results]
         assert values == sorted(values), (LADDER, values)  # (a)
         for rung, (_v, at_dq, final) in zip(LADDER, results, strict=True):
@@ -369,7 +371,7 @@ def test_pen_2_pen_8_random_events_agree_everywhere_and_the_ladder_holds(
     _forked(example)
 
 
-def test_pen_8_pen_2_the_rules_page_says_taikais_reading(organizer: Any, client: Client) -> None:
+def test_pen_8_pen_2_the_rules_page_says_taikais_reading(organizer: User, client: Client) -> None:
     # PEN-8, PEN-2 (CS 1.2, CS 1.3): where the text is silent the rules page says taikai's reading, drawn from
     # the event's ruleset: a plain 失格 one step below the decided prize, nothing decided in Swiss until every
     # round is over, and (CS ruleset) no cap on the steps.

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.test import Client
 
 import taikai.events
-from taikai.api.services import create_token
 from taikai.audit.models import AuditEntry
 from taikai.events import signals
 from taikai.events.actors import Staff
@@ -23,8 +23,8 @@ from taikai.events.services import results as result_services
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import penalties
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
-from tests.judging.conftest import A_WINS, fresh, pair
+from taikai.tokens.services import create_token
+from tests.factories import A_WINS, fresh, make_event, pair
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def flags(event: Event, topic: str) -> list[JudgeCall]:
 
 
 @pytest.fixture
-def elimination(organizer: Any) -> tuple[Event, Match, str]:  # noqa: F811
+def elimination(organizer: User) -> tuple[Event, Match, str]:
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
     tokens = {p.pk: links.issue_access(p, by=Staff(organizer)) for p in event.players.all()}
     match = pair(event, organizer)[0]
@@ -52,7 +52,7 @@ def assert_refused_and_flagged(event: Event, match: Match) -> None:
     assert AuditEntry.objects.filter(action="taikai.judging.integrity_flagged", object_id=str(call.pk)).exists()
 
 
-def test_an_intentional_draw_reported_on_the_players_page_is_flagged(elimination: Any) -> None:
+def test_an_intentional_draw_reported_on_the_players_page_is_flagged(elimination: tuple[Event, Match, str]) -> None:
     # END-2, MATCH-2: refused in single elimination, and the judges hear of it
     event, match, token = elimination
     response = Client().post(f"/p/{token}/report/", {"basis": "intentional-draw"})
@@ -61,7 +61,7 @@ def test_an_intentional_draw_reported_on_the_players_page_is_flagged(elimination
     assert match.player_a.name in flags(event, "id-in-elimination")[0].description
 
 
-def test_an_intentional_draw_reported_through_the_api_is_flagged(elimination: Any) -> None:
+def test_an_intentional_draw_reported_through_the_api_is_flagged(elimination: tuple[Event, Match, str]) -> None:
     # END-2: the same refusal from a player's app
     event, match, token = elimination
     response = Client().post(
@@ -74,7 +74,9 @@ def test_an_intentional_draw_reported_through_the_api_is_flagged(elimination: An
     assert_refused_and_flagged(event, match)
 
 
-def test_an_intentional_draw_entered_by_staff_through_the_api_is_flagged(elimination: Any, organizer: Any) -> None:  # noqa: F811
+def test_an_intentional_draw_entered_by_staff_through_the_api_is_flagged(
+    elimination: tuple[Event, Match, str], organizer: User
+) -> None:
     # END-2: staff typing the players' claimed draw from the slip
     event, match, _token = elimination
     _row, bearer = create_token(event, by=Staff(organizer), username=organizer.username, role="organizer")
@@ -88,7 +90,9 @@ def test_an_intentional_draw_entered_by_staff_through_the_api_is_flagged(elimina
     assert_refused_and_flagged(event, match)
 
 
-def test_an_intentional_draw_entered_on_the_staff_result_page_is_flagged(elimination: Any, organizer: Any) -> None:  # noqa: F811
+def test_an_intentional_draw_entered_on_the_staff_result_page_is_flagged(
+    elimination: tuple[Event, Match, str], organizer: User
+) -> None:
     # END-2
     event, match, _token = elimination
     client = Client()
@@ -98,7 +102,7 @@ def test_an_intentional_draw_entered_on_the_staff_result_page_is_flagged(elimina
     assert_refused_and_flagged(event, match)
 
 
-def test_both_players_trying_the_same_draw_is_one_flag(elimination: Any) -> None:
+def test_both_players_trying_the_same_draw_is_one_flag(elimination: tuple[Event, Match, str]) -> None:
     # END-2
     event, match, _token = elimination
     for player in (match.player_a, match.player_b):
@@ -107,7 +111,7 @@ def test_both_players_trying_the_same_draw_is_one_flag(elimination: Any) -> None
     assert len(flags(event, "id-in-elimination")) == 1
 
 
-def test_a_refusal_for_another_reason_is_not_announced(elimination: Any) -> None:
+def test_a_refusal_for_another_reason_is_not_announced(elimination: tuple[Event, Match, str]) -> None:
     event, match, _token = elimination
     heard: list[dict[str, Any]] = []
 
@@ -125,7 +129,7 @@ def test_a_refusal_for_another_reason_is_not_announced(elimination: Any) -> None
     assert [h["match_id"] for h in heard] == [match.pk] and heard[0]["player_id"] == match.player_a_id
 
 
-def test_a_dispute_is_in_the_queue_as_soon_as_the_reports_disagree(event: Event, organizer: Any) -> None:  # noqa: F811
+def test_a_dispute_is_in_the_queue_as_soon_as_the_reports_disagree(event: Event, organizer: User) -> None:
     # END-4: nobody has opened the queue page; the flag is there already
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS())
@@ -135,7 +139,7 @@ def test_a_dispute_is_in_the_queue_as_soon_as_the_reports_disagree(event: Event,
     assert call.match_id == m.pk and call.table == m.table
 
 
-def test_a_change_after_confirmation_is_flagged_when_it_is_made(event: Event, organizer: Any) -> None:  # noqa: F811
+def test_a_change_after_confirmation_is_flagged_when_it_is_made(event: Event, organizer: User) -> None:
     # END-3: a staff correction of a confirmed result goes to the judges; one of a reported result does not
     confirmed, reported = pair(event, organizer)[:2]
     result_services.enter_result(confirmed, by=Staff(organizer), result=A_WINS())
@@ -149,7 +153,7 @@ def test_a_change_after_confirmation_is_flagged_when_it_is_made(event: Event, or
     assert len(flags(event, "changed-after-confirmation")) == 2  # every change, once each
 
 
-def test_a_penalty_changing_a_confirmed_result_is_not_flagged(event: Event, organizer: Any, head: Any) -> None:  # noqa: F811
+def test_a_penalty_changing_a_confirmed_result_is_not_flagged(event: Event, organizer: User, head: User) -> None:
     # PEN-1: the judges made that change themselves
     m = pair(event, organizer)[0]
     result_services.enter_result(m, by=Staff(organizer), result=A_WINS())
@@ -157,7 +161,7 @@ def test_a_penalty_changing_a_confirmed_result_is_not_flagged(event: Event, orga
     assert flags(event, "changed-after-confirmation") == []
 
 
-def test_a_rolled_back_service_announces_nothing(event: Event, organizer: Any) -> None:  # noqa: F811
+def test_a_rolled_back_service_announces_nothing(event: Event, organizer: User) -> None:
     # on commit: a report that fails after its signal was queued is never heard
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS())
@@ -172,7 +176,7 @@ def test_a_rolled_back_service_announces_nothing(event: Event, organizer: Any) -
     assert heard == [] and flags(event, "disputed") == []
 
 
-def test_opening_the_queue_writes_nothing(event: Event, organizer: Any, judge: Any) -> None:  # noqa: F811
+def test_opening_the_queue_writes_nothing(event: Event, organizer: User, judge: User) -> None:
     m = pair(event, organizer)[0]
     result_services.report_result(m, player=m.player_a, result=A_WINS())
     result_services.report_result(m, player=m.player_b, result=B_WINS)

@@ -1,30 +1,26 @@
-"""Issue 13, judging right at every seam: roles (CS 3), intent (INF-5), team consequences in the violator
-database (PEN-4/PEN-5), the prize decided at the time of a DQ (CS 1.2 A), team prizes, REG-2 participation,
-appeals against other judges only, the one-minute condition of a time extension (TIME-4), and the words
-players read."""
+"""Issue 13, judging right at every seam: roles (CS 3), intent (INF-5), REG-2 participation, appeals against
+other judges only, the one-minute condition of a time extension (TIME-4), and the words players read (what a DQ
+leaves behind, for teams and prizes: test_dq_consequences.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.core import prizes as core_prizes
 from taikai.events.actors import PlayerSelf, Staff
 from taikai.events.errors import PermissionDenied, ServiceError
-from taikai.events.models import Event, Match, Player, StaffRole, Team
+from taikai.events.models import Event, Match, StaffRole
 from taikai.events.services import clock as clock_services
 from taikai.events.services import events as event_services
 from taikai.events.services import links, participation, registration
 from taikai.events.services import results as result_services
-from taikai.events.services import rounds as round_services
-from taikai.events.services import teams as team_services
 from taikai.judging.models import Appeal, Penalty
-from taikai.judging.services import appeals, calls, database, penalty_history, prizes
+from taikai.judging.services import appeals, calls, penalty_history
 from taikai.judging.services import penalties as svc
-from tests.events.conftest import make_event
-from tests.judging.conftest import A_WINS, PASSWORD, fresh, pair, play, player, staff
+from tests.factories import A_WINS, PASSWORD, fresh, make_event, pair, player, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +32,7 @@ def _code(exc: pytest.ExceptionInfo[ServiceError]) -> str:
 # --- 4. only the event's head judge disqualifies and decides appeals (CS 3, PEN-6) ------------------------
 
 
-def test_pen_6_a_site_admin_is_not_the_head_judge(event: Event, head: Any, judge: Any, organizer: Any) -> None:
+def test_pen_6_a_site_admin_is_not_the_head_judge(event: Event, head: User, judge: User, organizer: User) -> None:
     # PEN-6, CS 3: 唯一のジャッジ. The first organizer account is a superuser and an organizer, not the head judge.
     assert organizer.is_superuser
     pair(event, organizer)
@@ -50,7 +46,7 @@ def test_pen_6_a_site_admin_is_not_the_head_judge(event: Event, head: Any, judge
     assert not fresh(p).disqualified and fresh(appeal).status == Appeal.Status.OPEN
 
 
-def test_pen_6_an_organizer_who_judges_names_themself_head_judge(organizer: Any) -> None:
+def test_pen_6_an_organizer_who_judges_names_themself_head_judge(organizer: User) -> None:
     # PEN-6: exactly one head judge; the organizer stays organizer (pairs rounds) while being head judge.
     event = make_event(organizer, 4)
     head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
@@ -71,14 +67,14 @@ def test_pen_6_an_organizer_who_judges_names_themself_head_judge(organizer: Any)
 
 
 def test_a_floor_judge_does_not_register_link_drop_enter_results_run_the_clock_or_export(
-    event: Event, judge: Any, organizer: Any
+    event: Event, judge: User, organizer: User
 ) -> None:
     from taikai.events.services import transfer
 
     m = pair(event, organizer)[0]
     p = m.player_a
     by = Staff(judge)
-    attempts = [
+    attempts: list[Callable[[], object]] = [
         lambda: registration.register_player(event, by=by, name="新人", card_game_id="1999999999"),
         lambda: registration.check_in(p, by=by),
         lambda: links.issue_access(p, by=by),
@@ -97,7 +93,7 @@ def test_a_floor_judge_does_not_register_link_drop_enter_results_run_the_clock_o
 
 
 def test_a_floor_judge_sees_the_judges_pages_not_the_organizers_navigation(
-    client: Client, event: Event, judge: Any, organizer: Any
+    client: Client, event: Event, judge: User, organizer: User
 ) -> None:
     client.login(username=judge.username, password=PASSWORD)
     page = client.get(f"/events/{event.pk}/judging/").content.decode()
@@ -107,7 +103,7 @@ def test_a_floor_judge_sees_the_judges_pages_not_the_organizers_navigation(
 
 
 def test_pen_2_cs_1_2_the_judge_adds_downgrade_steps_past_three_and_nonsense_is_refused(
-    client: Client, event: Event, judge: Any, organizer: Any
+    client: Client, event: Event, judge: User, organizer: User
 ) -> None:
     # PEN-2, CS 1.2 (受賞資格から下げられる段階数は…任意で増やすことができる): the CS ruleset sets no cap, so 5
     # steps stand (refused before at 3); more than a penalty records, or 25 nines, is refused in words, not 500.
@@ -154,7 +150,7 @@ def test_pen_2_cs_1_2_the_judge_adds_downgrade_steps_past_three_and_nonsense_is_
 # --- 5. INF-5 needs intent (CS 2.2 D: 故意に) --------------------------------------------------------------
 
 
-def test_inf_5_an_intentional_deck_change_gets_the_cs_default(event: Event, head: Any) -> None:
+def test_inf_5_an_intentional_deck_change_gets_the_cs_default(event: Event, head: User) -> None:
     # INF-5
     p = player(event, 0)
     assert penalty_history.suggestion(event, p, "INF-5", intentional=True).rung == "dq-no-prize"
@@ -162,7 +158,7 @@ def test_inf_5_an_intentional_deck_change_gets_the_cs_default(event: Event, head
     assert pen.rung == pen.default_rung == "dq-no-prize" and pen.intentional and fresh(p).disqualified
 
 
-def test_inf_5_an_unintentional_mismatch_has_no_default_the_judge_decides(event: Event, judge: Any) -> None:
+def test_inf_5_an_unintentional_mismatch_has_no_default_the_judge_decides(event: Event, judge: User) -> None:
     # INF-5: without intent there is no CS default; the judge chooses (and says why, PEN-7).
     p = player(event, 0)
     assert penalty_history.suggestion(event, p, "INF-5").rung is None
@@ -173,159 +169,10 @@ def test_inf_5_an_unintentional_mismatch_has_no_default_the_judge_decides(event:
     assert pen.rung == "warning" and pen.default_rung == "" and not fresh(p).dropped
 
 
-# --- 7. team DQ copies are team consequences, not the teammates' violations (PEN-4, PEN-5, CS 1.3) ----------
-
-
-def _team_event(organizer: Any, name: str = "チーム戦", teams: int = 2) -> Event:
-    event = make_event(organizer, 0, is_team_event=True, name=name)
-    for t in range(teams):
-        team_services.register_team(
-            event,
-            by=Staff(organizer),
-            name=f"チーム{t}",
-            members=[{"name": f"T{t}{s}", "card_game_id": f"{3000000000 + t * 10 + i}"} for i, s in enumerate("ABC")],
-        )
-    return event
-
-
-def test_pen_5_a_teammates_dq_does_not_escalate_the_next_event(organizer: Any) -> None:
-    # PEN-4, PEN-5 (CS 1.3: the same violator repeating the same violation)
-    first = _team_event(organizer)
-    head = staff(first, "head", StaffRole.Role.HEAD_JUDGE)
-    members = list(Player.objects.filter(event=first, team__name="チーム0").order_by("seat"))
-    svc.issue_penalty(first, by=Staff(head), player=members[0], infraction="INF-9")
-    copy = Penalty.objects.get(player=members[1])
-    assert copy.team_source_id is not None and fresh(members[1]).disqualified
-    exported = database.export_database(first, by=Staff(head), source="here")["records"]
-    assert {(r["card_game_id"], r["team_consequence"]) for r in exported} == {
-        (members[0].card_game_id, False),
-        (members[1].card_game_id, True),
-        (members[2].card_game_id, True),
-    }
-    second = make_event(organizer, 0, name="次の大会")
-    again = registration.register_player(
-        second, by=Staff(organizer), name=members[1].name, card_game_id=members[1].card_game_id
-    )
-    violator = registration.register_player(
-        second, by=Staff(organizer), name=members[0].name, card_game_id=members[0].card_game_id
-    )
-    assert not penalty_history.suggestion(second, again, "INF-9").escalated  # never penalised themself
-    rows = penalty_history.history(again.card_game_id)
-    assert rows and all(r["team_consequence"] for r in rows)
-    # The member who did it has an own DQ on record (it is already the top of the ladder).
-    assert [r["team_consequence"] for r in penalty_history.history(violator.card_game_id)] == [False]
-
-
-def test_pen_5_imported_team_consequences_stay_marked(organizer: Any) -> None:
-    # PEN-5: between servers of a series the mark travels with the record.
-    event = make_event(organizer, 2)
-    head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
-    p = player(event, 0)
-    data = {
-        "format": database.FORMAT,
-        "source": "elsewhere",
-        "records": [
-            {
-                "key": "elsewhere:1",
-                "card_game_id": p.card_game_id,
-                "infraction": "INF-2",
-                "rung": "dq",
-                "event_name": "チーム戦",
-                "event_date": "2026-11-01",
-                "team_consequence": True,
-            }
-        ],
-    }
-    assert database.import_database(event, by=Staff(head), data=data) == 1
-    assert penalty_history.suggestion(event, p, "INF-2").rung == "warning"  # the CS default, not one rung above a DQ
-
-
-# --- 8. the prize of a DQ is the one decided at that point (CS 1.2 A) ---------------------------------------
-
-RANKS3 = [core_prizes.PrizeRank("1st", 1, 1), core_prizes.PrizeRank("2nd", 2, 2), core_prizes.PrizeRank("3rd", 3, 3)]
-
-
-def test_pen_2_a_dq_downgrade_starts_from_the_place_held_at_the_dq() -> None:
-    # PEN-2 (CS 1.2 A: その時点で決まっていた受賞資格): x had 1st secured when disqualified, 4th on paper.
-    sanction = core_prizes.Sanction(downgrade_steps=1, decided_place=1, disqualified=True)
-    awards = core_prizes.award(RANKS3, [["a"], ["b"], ["c"], ["x"]], {"x": sanction})
-    assert [r.entrants for r in awards.ranks] == [("a",), ("x",), ("b",)]
-    assert awards.ranks[1].downgraded == ("x",) and awards.no_prize == ()
-
-
-def test_pen_2_a_dq_before_the_last_swiss_round_has_nothing_decided(organizer: Any) -> None:
-    # PEN-2, CS 1.2 A: disqualified after round 2 of 3, the leader had secured nothing (a provisional standing
-    # is not 決まっていた): no prize, whatever round 3 gives the others (issue 23 finding 1: it gave 2nd).
-    event = make_event(organizer, 8, swiss_rounds=3)
-    head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
-    prizes.set_prize_ranks(
-        event, by=Staff(organizer), ranks=[("1st", 1, 1, False), ("2nd", 2, 2, False), ("3rd", 3, 4, False)]
-    )
-    for _ in range(2):
-        play(event, organizer, pair(event, organizer))
-    leader = Player.objects.get(pk=int(prizes.final_order(event)[0][0]))
-    pen = svc.issue_penalty(
-        event, by=Staff(head), player=leader, infraction="INF-9", rung="dq-downgrade", reason="less clear"
-    )
-    assert pen.decided_place is None
-    play(event, organizer, pair(event, organizer))  # round 3 without the disqualified player
-    awards = prizes.prize_standings(event).awards
-    assert awards is not None and awards.prize_of(str(leader.pk)) is None and str(leader.pk) in awards.no_prize
-    assert [len(r.entrants) for r in awards.ranks] == [1, 1, 2]  # the prizes go to the others
-
-
-def test_pen_2_a_dq_after_the_last_swiss_round_starts_from_the_swiss_place(organizer: Any) -> None:
-    # PEN-2, CS 1.2 A: every Swiss round over (no cut), the Swiss place is decided; one step below 1st is 2nd.
-    event = make_event(organizer, 8, swiss_rounds=3)
-    head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
-    prizes.set_prize_ranks(
-        event, by=Staff(organizer), ranks=[("1st", 1, 1, False), ("2nd", 2, 2, False), ("3rd", 3, 4, False)]
-    )
-    for _ in range(3):
-        play(event, organizer, pair(event, organizer))
-    order = prizes.final_order(event)
-    leader = Player.objects.get(pk=int(order[0][0]))
-    pen = svc.issue_penalty(
-        event, by=Staff(head), player=leader, infraction="INF-9", rung="dq-downgrade", reason="less clear"
-    )
-    assert pen.decided_place == 1
-    awards = prizes.prize_standings(event).awards
-    assert awards is not None and awards.prize_of(str(leader.pk)) == 1  # 2nd: one step below 1st
-    assert str(leader.pk) in awards.ranks[1].downgraded and awards.ranks[0].entrants == (order[1][0],)
-
-
-# --- 3. team prizes (CS 1.2: 該当のプレイヤー及びチーム) ----------------------------------------------------
-
-
-def test_pen_2_team_prizes_rank_teams_and_downgrade_the_team(organizer: Any) -> None:
-    # PEN-2, PEN-4: a member's match loss with downgrade lowers the team's prize; the next team is promoted.
-    event = _team_event(organizer, teams=4)
-    head = staff(event, "head", StaffRole.Role.HEAD_JUDGE)
-    prizes.set_prize_ranks(event, by=Staff(organizer), ranks=[("優勝", 1, 1, False), ("準優勝", 2, 2, False)])
-    rnd = round_services.pair_next_round(event, by=Staff(organizer))
-    for m in rnd.matches.all():
-        result_services.enter_result(m, by=Staff(organizer), result=A_WINS())
-    order = prizes.final_order(event)
-    teams = {str(t.pk) for t in Team.objects.filter(event=event)}
-    assert {e for g in order for e in g} == teams  # the entrants are teams
-    rnd2 = round_services.pair_next_round(event, by=Staff(organizer))
-    top = Team.objects.get(pk=int(order[0][0]))
-    seat = rnd2.matches.filter(player_a__team=top).first() or rnd2.matches.filter(player_b__team=top).first()
-    assert seat is not None
-    member = seat.player_a if seat.player_a.team_id == top.pk else seat.player_b
-    svc.issue_penalty(
-        event, by=Staff(head), player=member, infraction="INF-3", rung="match-loss-downgrade", reason="again"
-    )
-    standings = prizes.prize_standings(event)
-    assert standings.teams and standings.names[str(top.pk)] == top.name
-    sanctions = prizes.sanctions(event)
-    assert set(sanctions) == {str(top.pk)} and sanctions[str(top.pk)].downgrade_steps == 1  # the team's, once
-
-
 # --- 10. REG-2 is participation: an ineligible player is not paired -----------------------------------------
 
 
-def test_reg_2_a_player_marked_ineligible_is_not_paired(event: Event, organizer: Any) -> None:
+def test_reg_2_a_player_marked_ineligible_is_not_paired(event: Event, organizer: User) -> None:
     # REG-2 (参加資格)
     p = player(event, 0)
     participation.mark_ineligible(p, by=Staff(organizer), reason="カードゲームIDの登録内容が違う")
@@ -339,7 +186,7 @@ def test_reg_2_a_player_marked_ineligible_is_not_paired(event: Event, organizer:
 # --- 13. REG-3: a late check-in can open INF-1 ---------------------------------------------------------------
 
 
-def test_reg_3_a_late_check_in_is_recorded_and_can_open_inf_1(event: Event, judge: Any, organizer: Any) -> None:
+def test_reg_3_a_late_check_in_is_recorded_and_can_open_inf_1(event: Event, judge: User, organizer: User) -> None:
     # REG-3, INF-1: lateness is a violation; the judge decides the penalty (INF-1 has no default).
     p = player(event, 0)
     checked, _token = registration.check_in(p, by=Staff(organizer))
@@ -356,7 +203,7 @@ def test_reg_3_a_late_check_in_is_recorded_and_can_open_inf_1(event: Event, judg
 # --- 12. appeals are against other judges; time extensions need a ruling of one minute or more ---------------
 
 
-def test_pen_6_the_head_judges_own_penalty_cannot_be_appealed(event: Event, head: Any, judge: Any) -> None:
+def test_pen_6_the_head_judges_own_penalty_cannot_be_appealed(event: Event, head: User, judge: User) -> None:
     # PEN-6, CS 3: ヘッドジャッジ以外のジャッジの判断に不服がある場合
     p = player(event, 0)
     own = svc.issue_penalty(event, by=Staff(head), player=p, infraction="INF-17")
@@ -367,7 +214,7 @@ def test_pen_6_the_head_judges_own_penalty_cannot_be_appealed(event: Event, head
     assert appeals.file_appeal(p, reason="I did not rush", penalty=other, by=PlayerSelf(p)).status == "open"
 
 
-def test_time_4_an_extension_needs_a_ruling_of_one_minute_or_more(event: Event, judge: Any, organizer: Any) -> None:
+def test_time_4_an_extension_needs_a_ruling_of_one_minute_or_more(event: Event, judge: User, organizer: User) -> None:
     # TIME-4 (CS 3.1: 一分以上)
     import datetime as dt
 
@@ -386,7 +233,7 @@ def test_time_4_an_extension_needs_a_ruling_of_one_minute_or_more(event: Event, 
 
 
 def test_the_player_reads_their_penalty_in_words_and_a_dq_says_disqualified(
-    client: Client, event: Event, head: Any, judge: Any, organizer: Any
+    client: Client, event: Event, head: User, judge: User, organizer: User
 ) -> None:
     m = pair(event, organizer)[0]
     p = m.player_a
@@ -407,7 +254,7 @@ def test_the_player_reads_their_penalty_in_words_and_a_dq_says_disqualified(
 
 
 def test_dq_and_overturning_ask_for_confirmation_without_javascript(
-    client: Client, event: Event, head: Any, judge: Any, organizer: Any
+    client: Client, event: Event, head: User, judge: User, organizer: User
 ) -> None:
     pair(event, organizer)
     p = player(event, 0)

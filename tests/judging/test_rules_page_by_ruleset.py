@@ -4,14 +4,14 @@ none of the CS-only rules, the CS ruleset carries them, and the catalog and its 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.core.ruleset import builtin
-from tests.events.conftest import make_event
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def _page(event_id: int, lang: str) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
 
 
-def test_under_the_official_rules_alone_the_page_names_no_cs_only_rule(organizer: Any) -> None:
+def test_under_the_official_rules_alone_the_page_names_no_cs_only_rule(organizer: User) -> None:
     # PEN-2 PEN-5 PEN-6 TIME-4 (CS-only): no head-judge-only DQ, no database, no added time, no downgrades
     event = make_event(organizer, 0, ruleset_name="dkt-2011")
     ja = _page(event.pk, "ja")
@@ -41,7 +41,7 @@ def test_under_the_official_rules_alone_the_page_names_no_cs_only_rule(organizer
     assert "any judge of the event may give any penalty" in en and "taikai adds no time" in en
 
 
-def test_under_the_cs_rules_the_page_says_how_similar_violations_escalate(organizer: Any) -> None:
+def test_under_the_cs_rules_the_page_says_how_similar_violations_escalate(organizer: User) -> None:
     # PEN-5 (CS 1.3 同様の違反), INF-20, INF-23, INF-24, "other", PEN-6
     event = make_event(organizer, 0, ruleset_name="harajuku-cs-1.2")
     ja = _page(event.pk, "ja")
@@ -56,14 +56,14 @@ def test_under_the_cs_rules_the_page_says_how_similar_violations_escalate(organi
     assert "bought with money or another benefit: <strong>the judge decides</strong>" in en
 
 
-def test_the_database_threshold_on_the_page_is_the_rulesets(organizer: Any) -> None:  # PEN-5
+def test_the_database_threshold_on_the_page_is_the_rulesets(organizer: User) -> None:  # PEN-5
     doc = builtin("harajuku-cs-1.2").to_dict()
     doc["penalties"]["database_from"] = "duel-loss"
     event = make_event(organizer, 0, ruleset_document=doc)
     assert "<strong>デュエルの敗北以上</strong>の罰則は違反者データベース" in _page(event.pk, "ja")
 
 
-def test_the_penalty_form_says_which_kind_of_earlier_penalty_counts(organizer: Any) -> None:  # PEN-5
+def test_the_penalty_form_says_which_kind_of_earlier_penalty_counts(organizer: User) -> None:  # PEN-5
     from taikai.events.models import Player
 
     event = make_event(organizer, 2, ruleset_name="harajuku-cs-1.2")

@@ -3,7 +3,7 @@ procedure, flips a coin and counts a loop; the player appeals. Phone size throug
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
 
 import pytest
 from playwright.sync_api import expect
@@ -12,15 +12,13 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import links
 from taikai.judging.models import Appeal, JudgeCall, TableToolLog
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import fresh, pair, staff
+from tests.factories import PHONE, NewPage, fresh, make_event, pair, screenshot, staff
 from tests.judging.test_judging_browser import _organizer, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_calls_reports_ruling_extension_and_appeal(new_page: Any) -> None:
+def test_calls_reports_ruling_extension_and_appeal(new_page: NewPage) -> None:
     # JUDGE-1, JUDGE-2, TIME-4, PEN-6
     organizer = _organizer()
     event = make_event(organizer, 4)
@@ -70,13 +68,11 @@ def test_calls_reports_ruling_extension_and_appeal(new_page: Any) -> None:
     screenshot(phone, "judging-player-appeal-phone")
 
 
-def _seconds(n: int) -> Any:
-    import datetime as dt
-
+def _seconds(n: int) -> dt.timedelta:
     return dt.timedelta(seconds=n)
 
 
-def test_time_procedure_page_and_table_tools(new_page: Any) -> None:
+def test_time_procedure_page_and_table_tools(new_page: NewPage) -> None:
     # TIME-E-3, TIME-E-5, DEV-1, LOOP-2
     organizer = _organizer()
     event = make_event(organizer, 4, format=Event.Format.ELIMINATION)
@@ -118,7 +114,7 @@ def test_time_procedure_page_and_table_tools(new_page: Any) -> None:
     assert TableToolLog.objects.filter(kind="loop").count() == 4
 
 
-def test_rules_reference_in_japanese_and_english(new_page: Any) -> None:
+def test_rules_reference_in_japanese_and_english(new_page: NewPage) -> None:
     # LOOP-1, LOOP-2, END-1
     page = new_page(viewport=PHONE)
     page.goto(page.base_url + "/judging/rules/")

@@ -8,9 +8,9 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
-from taikai.api.services import create_token
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
@@ -19,14 +19,14 @@ from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import calls
-from tests.api.conftest import Api, staff_user
-from tests.events.conftest import make_event
+from taikai.tokens.services import create_token
+from tests.factories import Api, make_event, staff_user
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(organizer: Any) -> tuple[Event, Match, Match]:
+def table(organizer: User) -> tuple[Event, Match, Match]:
     event = make_event(organizer, 4, name="TIME-4 杯")
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
@@ -34,7 +34,7 @@ def table(organizer: Any) -> tuple[Event, Match, Match]:
     return event, one, two
 
 
-def _api(client: Client, organizer: Any, event: Event, username: str, role: str, lang: str = "ja") -> Api:
+def _api(client: Client, organizer: User, event: Event, username: str, role: str, lang: str = "ja") -> Api:
     staff_user(organizer, event, username, role)
     return Api(client, token=create_token(event, by=Staff(organizer), username=username, role=role)[1], lang=lang)
 
@@ -48,7 +48,9 @@ def _time(match: Match) -> int:
     return Match.objects.get(pk=match.pk).extension_seconds
 
 
-def test_time_4_the_api_adds_no_time_without_a_ruling(client: Client, organizer: Any, table: Any) -> None:
+def test_time_4_the_api_adds_no_time_without_a_ruling(
+    client: Client, organizer: User, table: tuple[Event, Match, Match]
+) -> None:
     # TIME-4: the finding — a floor judge gave 600 s with no judge call.
     event, m, _other = table
     floor = _api(client, organizer, event, "floor", "judge")
@@ -59,7 +61,7 @@ def test_time_4_the_api_adds_no_time_without_a_ruling(client: Client, organizer:
 
 
 def test_time_4_a_stated_ruling_under_one_minute_adds_nothing_in_the_rules_words(
-    client: Client, organizer: Any, table: Any
+    client: Client, organizer: User, table: tuple[Event, Match, Match]
 ) -> None:  # TIME-4
     event, m, _other = table
     path = f"/events/{event.pk}/matches/{m.pk}/extension"
@@ -75,7 +77,9 @@ def test_time_4_a_stated_ruling_under_one_minute_adds_nothing_in_the_rules_words
     assert entry.data["ruling_seconds"] == 60 and entry.data["call"] is None
 
 
-def test_time_4_a_floor_judge_makes_up_for_the_ruling_and_no_more(client: Client, organizer: Any, table: Any) -> None:
+def test_time_4_a_floor_judge_makes_up_for_the_ruling_and_no_more(
+    client: Client, organizer: User, table: tuple[Event, Match, Match]
+) -> None:
     # TIME-4 (taikai's reading of CS 3.1): at most the ruling's length over its extensions; the head judge more.
     event, m, other = table
     floor = _api(client, organizer, event, "floor", "judge")
@@ -104,7 +108,9 @@ def test_time_4_a_floor_judge_makes_up_for_the_ruling_and_no_more(client: Client
     assert _time(other) == 0
 
 
-def test_time_4_a_ruling_over_the_api_records_its_length(client: Client, organizer: Any, table: Any) -> None:
+def test_time_4_a_ruling_over_the_api_records_its_length(
+    client: Client, organizer: User, table: tuple[Event, Match, Match]
+) -> None:
     # TIME-4: the call's ruling endpoint measures the ruling; a judge may state a longer one (logged).
     event, m, _other = table
     floor = _api(client, organizer, event, "floor", "judge")
@@ -121,7 +127,7 @@ def test_time_4_a_ruling_over_the_api_records_its_length(client: Client, organiz
 
 
 def test_time_4_the_judges_call_page_refuses_a_short_ruling_and_takes_a_stated_one(
-    client: Client, organizer: Any, table: Any
+    client: Client, organizer: User, table: tuple[Event, Match, Match]
 ) -> None:  # TIME-4: the web judge form, in minutes; a ruling recorded late is stated by the judge, and logged
     event, m, _other = table
     call = calls.raise_call(event, table=m.table, by=Staff(organizer))
@@ -146,7 +152,9 @@ def test_time_4_the_judges_call_page_refuses_a_short_ruling_and_takes_a_stated_o
     assert ruled.data["ruling_stated"] is True and ruled.data["measured_seconds"] < 60
 
 
-def test_time_4_a_stated_length_under_the_threshold_adds_nothing(client: Client, organizer: Any, table: Any) -> None:
+def test_time_4_a_stated_length_under_the_threshold_adds_nothing(
+    client: Client, organizer: User, table: tuple[Event, Match, Match]
+) -> None:
     # TIME-4 still decides: a ruling stated under one minute adds no time, and the ruling typed is kept
     event, m, _other = table
     call = calls.raise_call(event, table=m.table, by=Staff(organizer))
@@ -167,7 +175,7 @@ def _ruleset(minutes: int) -> dict[str, Any]:
 
 
 def test_time_4_the_rules_page_says_the_reading_and_a_ruleset_without_extensions_adds_none(
-    client: Client, organizer: Any
+    client: Client, organizer: User
 ) -> None:  # TIME-4: the page is drawn from the ruleset
     client.force_login(organizer)
     three = make_event(organizer, 0, name="3分", ruleset_document=_ruleset(3))
@@ -183,7 +191,7 @@ def test_time_4_the_rules_page_says_the_reading_and_a_ruleset_without_extensions
 
 
 def test_time_4_a_judge_still_at_the_table_may_add_time_again_as_the_ruling_goes_on(
-    organizer: Any, table: Any
+    organizer: User, table: tuple[Event, Match, Match]
 ) -> None:  # TIME-4: the length is measured until the call closes
     event, m, _other = table
     floor = Staff(staff_user(organizer, event, "floor", "judge"))

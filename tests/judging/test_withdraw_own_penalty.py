@@ -4,9 +4,8 @@ is lifted, the players are told it was withdrawn (not overturned on appeal)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.audit.models import AuditEntry
@@ -19,15 +18,15 @@ from taikai.judging import actions
 from taikai.judging.models import Penalty
 from taikai.judging.services import appeals, penalty_reversal
 from taikai.judging.services import penalties as svc
-from tests.judging.conftest import A_WINS, PASSWORD, fresh, pair
+from tests.factories import A_WINS, PASSWORD, fresh, pair
 
 
-def _dq(event: Event, head: Any, match: Match) -> Penalty:
+def _dq(event: Event, head: User, match: Match) -> Penalty:
     return svc.issue_penalty(event, by=Staff(head), player=match.player_a, infraction="INF-19")
 
 
 def test_a_withdrawn_dq_puts_the_table_being_played_back_and_lifts_the_dq(
-    event: Event, organizer: Any, head: Any
+    event: Event, organizer: User, head: User
 ) -> None:  # PEN-6
     table = pair(event, organizer)[0]
     dq = _dq(event, head, table)
@@ -49,7 +48,9 @@ def test_a_withdrawn_dq_puts_the_table_being_played_back_and_lifts_the_dq(
     assert "ヘッドジャッジが自身の罰則を取り消しました" in words and "上訴" not in words
 
 
-def test_a_withdrawn_match_loss_restores_the_confirmed_result(event: Event, organizer: Any, head: Any) -> None:  # PEN-6
+def test_a_withdrawn_match_loss_restores_the_confirmed_result(
+    event: Event, organizer: User, head: User
+) -> None:  # PEN-6
     table = pair(event, organizer)[0]
     results.enter_result(table, by=Staff(organizer), result=A_WINS())
     loss = svc.issue_penalty(
@@ -67,7 +68,7 @@ def test_a_withdrawn_match_loss_restores_the_confirmed_result(event: Event, orga
 
 
 def test_only_the_head_judges_own_penalty_is_withdrawn_with_a_reason(
-    event: Event, organizer: Any, head: Any, judge: Any
+    event: Event, organizer: User, head: User, judge: User
 ) -> None:  # PEN-6
     table = pair(event, organizer)[0]
     warning = svc.issue_penalty(event, by=Staff(judge), player=table.player_b, infraction="INF-2")
@@ -87,7 +88,7 @@ def test_only_the_head_judges_own_penalty_is_withdrawn_with_a_reason(
 
 
 def test_the_head_judge_withdraws_from_the_penalties_page_asked_twice(
-    event: Event, organizer: Any, head: Any, client: Client
+    event: Event, organizer: User, head: User, client: Client
 ) -> None:  # PEN-6
     table = pair(event, organizer)[0]
     dq = _dq(event, head, table)

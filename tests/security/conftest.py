@@ -1,23 +1,18 @@
-"""Fixtures for the security suite: database-specific marks, and a small event with every role."""
+"""The security suite's database-specific marks, and the webhook tests' local receivers and policy (``servers``,
+``allow``: tests/security/webhook_receivers.py); its world and users are built in tests.factories."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import connection
+from pytest_django import Settings
 
-from taikai.events.actors import Staff
-from taikai.events.models import Event, Match, Player, Round
-from taikai.events.services import clock as clock_services
-from taikai.events.services import events as event_services
-from taikai.events.services import links, registration
-from taikai.events.services import rounds as round_services
-from taikai.events.site_roles import ORGANIZERS
+from taikai.config import load_webhooks
+from taikai.webhooks import delivery
 
 
 @pytest.fixture(autouse=True)
@@ -29,83 +24,22 @@ def _only_on_its_database(request: pytest.FixtureRequest) -> None:
         pytest.skip("SQLite-specific")
 
 
-def make_user(username: str, *, organizer: bool = False, superuser: bool = False, password: str | None = None) -> Any:
-    User = get_user_model()
-    if superuser:
-        user = User.objects.create_superuser(username=username, password=password, email="")
-    else:
-        user = User.objects.create_user(username=username, password=password)
-    if organizer or superuser:
-        user.groups.add(Group.objects.get_or_create(name=ORGANIZERS)[0])
-    return user
-
-
-def new_event(by: Any, players: int, name: str = "権限テスト大会", **kwargs: Any) -> Event:
-    event = event_services.create_event(
-        by=Staff(by), name=name, date=dt.date(2026, 12, 6), ruleset_name="harajuku-cs-1.2", **kwargs
-    )
-    for i in range(players):
-        player = registration.register_player(
-            event, by=Staff(by), name=f"選手{i:04d}", card_game_id=f"{event.pk:03d}{i:07d}"
-        )
-        registration.check_in(player, by=Staff(by))  # REG-3: only checked-in players are paired
-    return event
-
-
-@dataclass
-class World:
-    """Event A (organizer, head judge, judge, 8 checked-in players, round 1 paired and started) and event B
-    (another organizer, 4 players): everyone the permission tests act as."""
-
-    admin: Any
-    organizer: Any
-    head_judge: Any
-    judge: Any
-    other_staff: Any
-    event: Event
-    other_event: Event
-    tokens: dict[int, str] = field(default_factory=dict)  # player id -> personal link token
-    round: Round | None = None
-
-    def match(self) -> Match:
-        assert self.round is not None
-        return self.round.matches.filter(is_bye=False).order_by("table").first()  # type: ignore[return-value]
-
-    def token_of(self, player: Player) -> str:
-        return self.tokens[player.pk]
-
-
-def build_world(players: int = 8) -> World:
-    admin = make_user("siteadmin", superuser=True)
-    organizer = make_user("org_a", organizer=True)
-    head_judge = make_user("head_a")
-    judge = make_user("judge_a")
-    other_staff = make_user("org_b", organizer=True)
-    event = new_event(organizer, players)
-    event_services.assign_staff(event, by=Staff(organizer), username="head_a", role="head_judge")
-    event_services.assign_staff(event, by=Staff(organizer), username="judge_a", role="judge")
-    other = new_event(other_staff, 4, name="別の大会")
-    world = World(admin, organizer, head_judge, judge, other_staff, event, other)
-    for p in event.players.all():
-        token = links.issue_access(p, by=Staff(organizer))
-        world.tokens[p.pk] = token
-    world.round = round_services.pair_next_round(event, by=Staff(organizer))
-    clock_services.start_round(world.round, by=Staff(organizer))
-    return world
+@pytest.fixture
+def servers() -> Iterator[list[Any]]:
+    """The local receivers a webhook test started (``keep(servers, s)``), closed when it ends."""
+    started: list[Any] = []
+    yield started
+    for s in started:
+        s.close()
 
 
 @pytest.fixture
-def world(db: Any) -> World:
-    return build_world()
+def allow(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Short deadlines, no settling time, and the local destinations a test names (TAIKAI_WEBHOOK_ALLOW)."""
+    monkeypatch.setattr(delivery, "SETTLE", dt.timedelta(0))
 
+    def set_policy(allowed: str = "127.0.0.1", **env: str) -> None:
+        settings.WEBHOOKS = load_webhooks({"TAIKAI_WEBHOOK_ALLOW": allowed, "TAIKAI_WEBHOOK_TIMEOUT": "1", **env})
 
-@pytest.fixture
-def live_db(tmp_path: Any) -> Any:
-    """An empty database of the kind under test for a real `taikai serve` (SQLite file, or a new PostgreSQL db)."""
-    import os
-
-    from taikai.bench._live import database
-
-    url = os.environ.get("TAIKAI_DATABASE_URL", "") if connection.vendor == "postgresql" else ""
-    with database(tmp_path / "var", url) as db:
-        yield db
+    set_policy()
+    return set_policy

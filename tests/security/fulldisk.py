@@ -28,10 +28,9 @@ from django.db import DatabaseError, connection, connections
 from django.db.backends.signals import connection_created
 
 from taikai.audit.models import AuditEntry
-from taikai.security import diskfull
+from taikai.security import diskfull, throttle
 from taikai.security import sessions as session_store
 from taikai.security.models import RevokedSession
-from taikai.web import throttle
 
 BALLAST = "taikai_test_ballast"
 PAGE_ROW = 4000  # bytes: one ballast row takes one page (SQLite's default page is 4096 bytes)

@@ -7,26 +7,29 @@ import os
 import subprocess
 import sys
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends import db as db_sessions
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from taikai.events.services import recovery
+from taikai.security import throttle
 from taikai.security.models import FailedAttempt
-from taikai.web import throttle
-from tests.security.conftest import make_user, new_event
+from tests.factories import make_user, new_event
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(autouse=True)
-def _fast_hashes(request: pytest.FixtureRequest, settings: Any) -> None:
+def _fast_hashes(request: pytest.FixtureRequest, settings: Settings) -> None:
     # Argon2 is deliberately slow; the throttle tests log in dozens of times, so they use a fast hash.
     if "argon2" not in request.node.name:
         settings.PASSWORD_HASHERS = [
@@ -36,7 +39,7 @@ def _fast_hashes(request: pytest.FixtureRequest, settings: Any) -> None:
 
 
 @pytest.fixture
-def judge(db: Any) -> Any:
+def judge(db: None) -> User:
     return make_user("judge_x", password=PASSWORD)
 
 
@@ -44,7 +47,7 @@ def _login(client: Client, password: str, username: str = "judge_x", **extra: An
     return client.post("/login/", {"username": username, "password": password}, **extra)
 
 
-def test_five_failed_logins_lock_that_name_from_that_address_for_fifteen_minutes(judge: Any) -> None:
+def test_five_failed_logins_lock_that_name_from_that_address_for_fifteen_minutes(judge: User) -> None:
     client = Client()
     for _ in range(throttle.LIMIT):
         assert _login(client, "wrong").status_code == 200
@@ -62,7 +65,7 @@ def test_five_failed_logins_lock_that_name_from_that_address_for_fifteen_minutes
     assert _login(Client(), PASSWORD, username="judge_y").status_code == 302
 
 
-def test_the_lock_lifts_after_the_window_and_a_success_clears_the_count(judge: Any) -> None:
+def test_the_lock_lifts_after_the_window_and_a_success_clears_the_count(judge: User) -> None:
     client = Client()
     for _ in range(throttle.LIMIT):
         _login(client, "wrong")
@@ -77,14 +80,14 @@ def test_the_lock_lifts_after_the_window_and_a_success_clears_the_count(judge: A
     assert _login(other, PASSWORD).status_code == 429
 
 
-def test_one_address_trying_many_names_is_stopped(db: Any) -> None:
+def test_one_address_trying_many_names_is_stopped(db: None) -> None:
     client = Client()
     for i in range(throttle.ADDRESS_LIMIT):
         assert _login(client, "wrong", username=f"guess{i}").status_code == 200
     assert _login(client, "wrong", username="another").status_code == 429
 
 
-def test_player_page_recovery_is_throttled_per_card_game_id(db: Any) -> None:
+def test_player_page_recovery_is_throttled_per_card_game_id(db: None) -> None:
     organizer = make_user("org_r", organizer=True)
     event = new_event(organizer, 2)
     player = event.players.first()
@@ -103,14 +106,14 @@ def test_player_page_recovery_is_throttled_per_card_game_id(db: Any) -> None:
     )
 
 
-def test_failures_are_kept_in_the_database_so_every_web_process_counts_them(judge: Any) -> None:
+def test_failures_are_kept_in_the_database_so_every_web_process_counts_them(judge: User) -> None:
     for _ in range(throttle.LIMIT):
         _login(Client(), "wrong")  # five different clients (as if five processes answered)
     assert FailedAttempt.objects.count() == throttle.LIMIT
     assert _login(Client(), PASSWORD).status_code == 429
 
 
-def test_a_session_lasts_one_event_day_and_then_expires(judge: Any) -> None:
+def test_a_session_lasts_one_event_day_and_then_expires(judge: User) -> None:
     assert settings.SESSION_COOKIE_AGE == 12 * 60 * 60
     # Database sessions, shared by every web process (held in a signed cookie only while the disk is full).
     assert issubclass(import_module(settings.SESSION_ENGINE).SessionStore, db_sessions.SessionStore)
@@ -127,12 +130,12 @@ def test_a_session_lasts_one_event_day_and_then_expires(judge: Any) -> None:
     assert expired.status_code == 302 and expired["Location"].startswith("/login/")
 
 
-def test_passwords_are_stored_as_argon2_hashes(judge: Any) -> None:
+def test_passwords_are_stored_as_argon2_hashes(judge: User) -> None:
     assert judge.password.startswith("argon2")
     assert settings.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
 
 
-def test_over_https_cookies_are_secure_and_hsts_is_sent(tmp_path: Any) -> None:
+def test_over_https_cookies_are_secure_and_hsts_is_sent(tmp_path: Path) -> None:
     code = (
         "from django.conf import settings as s;"
         "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS > 0, s.SECURE_PROXY_SSL_HEADER)"

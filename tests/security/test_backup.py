@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from taikai.audit.models import AuditEntry
-from taikai.bench._live import Database, Server, report_jobs, seed, send_reports
+from taikai.bench._live import Database, Server, seed
+from taikai.bench._reports import report_jobs, send_reports
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
 from taikai.events.services import results as result_services
 from taikai.events.services.result_input import ResultInput
 from taikai.security.backup import BackupError, backup, restore
-from tests.security.conftest import build_world, new_event
+from tests.factories import build_world, new_event
 
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
@@ -31,7 +32,7 @@ def _state() -> tuple[Any, ...]:
     )
 
 
-def test_backup_and_restore_round_trip(transactional_db: Any, tmp_path: Path) -> None:
+def test_backup_and_restore_round_trip(transactional_db: None, tmp_path: Path) -> None:
     world = build_world(players=4)
     saved = _state()
     summary = backup(tmp_path / "taikai.backup")
@@ -48,7 +49,7 @@ def test_backup_and_restore_round_trip(transactional_db: Any, tmp_path: Path) ->
     assert _state() == saved
 
 
-def test_a_restore_refuses_what_is_not_a_taikai_backup(transactional_db: Any, tmp_path: Path) -> None:
+def test_a_restore_refuses_what_is_not_a_taikai_backup(transactional_db: None, tmp_path: Path) -> None:
     junk = tmp_path / "junk.bin"
     junk.write_bytes(b"not a backup at all")
     with pytest.raises(BackupError, match="not a taikai backup"):
@@ -117,12 +118,14 @@ def test_a_forced_restore_refuses_while_a_server_holds_the_database(live_db: Dat
 
 
 @pytest.mark.sqlite_only
-def test_the_database_and_backups_are_for_this_account_only(transactional_db: Any, tmp_path: Path) -> None:
+def test_the_database_and_backups_are_for_this_account_only(transactional_db: None, tmp_path: Path) -> None:
     from django.conf import settings
 
     build_world(players=2)
     summary = backup(tmp_path / "b" / "taikai.backup")
     assert summary.path.stat().st_mode & 0o777 == 0o600
     assert Path(settings.VAR_DIR).stat().st_mode & 0o777 == 0o700
-    database = Path(str(settings.DATABASES["default"]["TEST"]["NAME"]))
+    test_database = settings.DATABASES["default"]["TEST"]
+    assert isinstance(test_database, dict)
+    database = Path(str(test_database["NAME"]))
     assert database.stat().st_mode & 0o077 == 0  # before: world-readable

@@ -21,9 +21,9 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, ResultReport, Round, StaffRole, Team
 from taikai.events.services import results as result_services
-from taikai.events.services import transfer
+from taikai.events.services import transfer, transfer_import
 from taikai.events.services.result_input import ResultInput, outcome_of
-from tests.security.conftest import World, build_world
+from tests.factories import World, build_world
 from tests.security.routes import all_routes
 from tests.security.test_permissions import values
 
@@ -53,7 +53,7 @@ def _counts() -> tuple[int, ...]:
 
 
 @pytest.fixture
-def small_world(db: Any) -> World:
+def small_world(db: None) -> World:
     world = build_world(players=4)
     assert world.round is not None
     for m in world.round.matches.filter(is_bye=False):
@@ -102,7 +102,7 @@ def test_the_event_importer_takes_a_damaged_file_whole_or_not_at_all(small_world
             doc = _mutate(doc, path, value, delete)
         before = _counts()
         try:
-            event = transfer.import_event(doc, by=Staff(by))
+            event = transfer_import.import_event(doc, by=Staff(by))
         except ServiceError:
             assert _counts() == before, "a refused import left rows behind"
         else:
@@ -116,7 +116,7 @@ def test_the_event_importer_takes_a_damaged_file_whole_or_not_at_all(small_world
 def test_the_event_importer_refuses_any_json_that_is_not_an_export(small_world: World, doc: Any) -> None:
     before = _counts()
     with pytest.raises(ServiceError):
-        transfer.import_event(doc, by=Staff(small_world.organizer))
+        transfer_import.import_event(doc, by=Staff(small_world.organizer))
     assert _counts() == before
 
 

@@ -16,10 +16,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connections
 
 from taikai.audit.models import AuditEntry
-from taikai.bench._live import Database, Server, report_jobs, seed, send_reports
+from taikai.audit.services import record
+from taikai.bench._live import Database, Server, seed
+from taikai.bench._reports import report_jobs, send_reports
 from taikai.events import actions, reads
 from taikai.events.actors import Staff
 from taikai.events.errors import Conflict, ServiceError
@@ -27,7 +30,7 @@ from taikai.events.models import Match, Player, ResultReport, Round
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
-from tests.security.conftest import World, build_world
+from tests.factories import World, build_world
 
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
@@ -56,7 +59,7 @@ def at_once(*calls: Callable[[], Any]) -> list[Any]:
 
 
 @pytest.fixture
-def world(transactional_db: Any) -> World:
+def world(transactional_db: None) -> World:
     return build_world()
 
 
@@ -74,7 +77,7 @@ def test_two_organizers_correcting_one_match_at_once_one_wins_the_other_is_told(
     match.refresh_from_db()
     version = match.version
 
-    def correct(judge: Any, result: ResultInput) -> Callable[[], Any]:
+    def correct(judge: User, result: ResultInput) -> Callable[[], Any]:
         return lambda: result_services.correct_result(
             Match.objects.get(pk=match.pk), by=Staff(judge), result=result, reason="slip misread", version=version
         )
@@ -119,7 +122,7 @@ def test_a_report_that_waited_for_the_tables_lock_sees_the_opponents_report_writ
     event = match.round.event
     a, b = Player.objects.get(pk=match.player_a_id), Player.objects.get(pk=match.player_b_id)
     a_written, go = threading.Event(), threading.Event()
-    real_record = result_services.record
+    real_record = record
 
     def record_then_hold(*args: Any, **kwargs: Any) -> Any:
         entry = real_record(*args, **kwargs)

@@ -11,23 +11,28 @@ import random
 import threading
 import time
 from collections import Counter
+from typing import TypedDict
 
 import httpx
 
-from taikai.bench._live import Database, Outcome, Server, report_jobs, seed, send_reports
+from taikai.bench._live import Database, Server, seed
+from taikai.bench._reports import Outcome, Report, report_jobs, send_reports
 from taikai.events import actions
 
 
-def _clock(server: Server, event_id: int) -> dict[str, float]:
+class _Clock(TypedDict):
+    remaining: float
+    at: float
+    status: str
+
+
+def _clock(server: Server, event_id: int) -> _Clock:
     data = httpx.get(f"{server.url}/e/{event_id}/clock.json", timeout=10).json()
-    return {"remaining": float(data["remaining"]), "at": time.time(), "status": data["status"]}  # type: ignore[dict-item]
+    return {"remaining": float(data["remaining"]), "at": time.time(), "status": data["status"]}
 
 
-def test_a_killed_server_loses_no_acknowledged_report_and_keeps_its_clock(live_db: Database) -> None:
-    seeded = seed(live_db, 120)  # 60 tables
-    event_id = seeded["event_id"]
-    jobs = report_jobs(seeded)
-    random.Random(5).shuffle(jobs)
+def _killed_mid_stream(live_db: Database, event_id: int, jobs: list[Report]) -> tuple[_Clock, list[Outcome]]:
+    """The clock before, and what the phones were answered, until the server was killed mid-stream."""
     server = Server(live_db).start()
     try:
         before = _clock(server, event_id)
@@ -48,6 +53,15 @@ def test_a_killed_server_loses_no_acknowledged_report_and_keeps_its_clock(live_d
         sender.join(timeout=60)
     finally:
         server.kill()
+    return before, outcomes
+
+
+def test_a_killed_server_loses_no_acknowledged_report_and_keeps_its_clock(live_db: Database) -> None:
+    seeded = seed(live_db, 120)  # 60 tables
+    event_id = seeded["event_id"]
+    jobs = report_jobs(seeded)
+    random.Random(5).shuffle(jobs)
+    before, outcomes = _killed_mid_stream(live_db, event_id, jobs)
     acknowledged = [o.report for o in outcomes if o.status == 200]
     assert 0 < len(acknowledged) < len(jobs), Counter(o.status for o in outcomes)
     assert {o.status for o in outcomes} <= {0, 200}

@@ -11,8 +11,10 @@ import time
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
+from pytest_django import Settings
 
 from taikai.audit.models import AuditEntry
 from taikai.events import actions
@@ -20,7 +22,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Player
 from taikai.events.services import csv_import, registration
-from tests.security.conftest import make_user, new_event
+from tests.factories import make_user, new_event
 
 
 def _csv(n: int, start: int = 0, bad_line: int | None = None) -> bytes:
@@ -32,12 +34,12 @@ def _csv(n: int, start: int = 0, bad_line: int | None = None) -> bytes:
 
 
 @pytest.fixture
-def organizer(db: Any) -> Any:
+def organizer(db: None) -> User:
     return make_user("org_csv", organizer=True)
 
 
 @pytest.mark.django_db
-def test_a_file_over_the_row_cap_is_refused_whole(organizer: Any, settings: Any) -> None:
+def test_a_file_over_the_row_cap_is_refused_whole(organizer: User, settings: Settings) -> None:
     settings.SERVER_LIMITS = dataclasses.replace(settings.SERVER_LIMITS, csv_max_rows=50)
     event = new_event(organizer, 0)
     with pytest.raises(ServiceError) as refused:
@@ -48,7 +50,7 @@ def test_a_file_over_the_row_cap_is_refused_whole(organizer: Any, settings: Any)
 
 
 @pytest.mark.django_db
-def test_a_huge_field_is_a_line_numbered_refusal_not_a_server_error(organizer: Any) -> None:
+def test_a_huge_field_is_a_line_numbered_refusal_not_a_server_error(organizer: User) -> None:
     event = new_event(organizer, 0)
     data = _csv(3) + ("巨大," + "9" * 200_000 + "\r\n").encode()
     with pytest.raises(ServiceError) as refused:
@@ -70,7 +72,7 @@ def _upload(data: bytes) -> Any:
 
 
 @pytest.mark.django_db
-def test_a_bad_last_row_writes_nothing_and_names_its_line(organizer: Any) -> None:
+def test_a_bad_last_row_writes_nothing_and_names_its_line(organizer: User) -> None:
     event = new_event(organizer, 0)
     with pytest.raises(ServiceError) as refused:
         csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(350, bad_line=351))
@@ -79,22 +81,22 @@ def test_a_bad_last_row_writes_nothing_and_names_its_line(organizer: Any) -> Non
 
 
 @pytest.mark.django_db
-def test_the_rows_are_written_in_short_batches_each_with_its_audit_entry(organizer: Any) -> None:
+def test_the_rows_are_written_in_short_batches_each_with_its_audit_entry(organizer: User) -> None:
     event = new_event(organizer, 0)
     created = csv_import.import_players_csv(event, by=Staff(organizer), data=_csv(450))
     assert len(created) == event.players.count() == 450
     entries = AuditEntry.objects.filter(event_id=event.pk, action=actions.PLAYERS_IMPORTED).order_by("id")
     assert [e.data["count"] for e in entries] == [csv_import.CSV_BATCH] * 9
-    assert entries.last().data["written"] == 450  # type: ignore[union-attr]
+    assert entries.last().data["written"] == 450
 
 
 @pytest.mark.django_db
 def test_a_file_stopped_mid_way_is_finished_by_sending_it_again(
-    organizer: Any, monkeypatch: pytest.MonkeyPatch
+    organizer: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     event = new_event(organizer, 0)
     data = _csv(350)
-    real = csv_import.register_row
+    real = registration.register_row
     calls = {"n": 0}
 
     def dies_at_row_201(*args: Any, **kwargs: Any) -> Player:
@@ -117,7 +119,7 @@ def test_a_file_stopped_mid_way_is_finished_by_sending_it_again(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_another_events_write_waits_for_one_batch_not_the_whole_file(organizer: Any) -> None:
+def test_another_events_write_waits_for_one_batch_not_the_whole_file(organizer: User) -> None:
     big = new_event(organizer, 0)
     other = new_event(organizer, 0, name="別の大会")
     done = threading.Event()

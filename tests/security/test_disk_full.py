@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,17 +21,17 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
-from taikai.api.services import create_token
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.models import Player
 from taikai.events.services import registration
-from taikai.security import diskfull
+from taikai.security import diskfull, throttle
 from taikai.security import sessions as session_store
 from taikai.security.models import FailedAttempt, RevokedSession
-from taikai.web import throttle
-from tests.security.conftest import World, build_world
+from taikai.tokens.services import create_token
+from tests.factories import World, build_world
 from tests.security.fulldisk import FullDisk, full_disk_fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +46,7 @@ def full() -> Iterator[FullDisk]:
 
 
 @pytest.fixture
-def world(transactional_db: Any, settings: Any) -> World:
+def world(transactional_db: None, settings: Settings) -> World:
     # many sign-ins below: a fast hash (PINs keep theirs)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "taikai.security.hashers.PinHasher"]
     built = build_world()
@@ -235,12 +236,12 @@ def test_once_the_disk_has_room_the_session_moves_back_into_the_database(world: 
     assert old.get("/").status_code == 302  # signing out of the moved session revoked the cookie it came from
 
 
-def test_an_upload_to_a_full_disk_is_told_not_a_500(world: World, tmp_path: Path, monkeypatch: Any) -> None:
+def test_an_upload_to_a_full_disk_is_told_not_a_500(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import contextlib
 
     from django.core.files.uploadedfile import SimpleUploadedFile
-
-    from taikai.web import cards
 
     (tmp_path / "upload-0.cdb").symlink_to("/dev/full")  # the kernel answers ENOSPC to every write there
 
@@ -248,7 +249,7 @@ def test_an_upload_to_a_full_disk_is_told_not_a_500(world: World, tmp_path: Path
     def folder(prefix: str = "") -> Iterator[str]:
         yield str(tmp_path)
 
-    monkeypatch.setattr(cards.tempfile, "TemporaryDirectory", folder)
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", folder)  # the upload's folder (taikai.web.cards)
     client = Client()
     client.force_login(world.admin)
     answer = client.post(
@@ -272,8 +273,8 @@ def test_a_backup_to_a_full_disk_leaves_no_partial_file_and_says_so(
 
 
 @pytest.mark.parametrize("role", ["anonymous", "player", "judge", "organizer"])
-def test_every_page_and_api_read_answers_with_the_disk_full(full: FullDisk, transactional_db: Any, role: str) -> None:
-    from tests.security.conftest import make_user
+def test_every_page_and_api_read_answers_with_the_disk_full(full: FullDisk, transactional_db: None, role: str) -> None:
+    from tests.factories import make_user
     from tests.security.routes import all_routes
     from tests.test_reads_do_not_write import SKIPPED, build, client_for, urls
 
@@ -320,7 +321,7 @@ def test_what_counts_as_a_refused_write_for_lack_of_space() -> None:
 
 
 @pytest.mark.postgres_only
-def test_postgresql_disk_full_counts_and_other_resource_errors_do_not(transactional_db: Any) -> None:
+def test_postgresql_disk_full_counts_and_other_resource_errors_do_not(transactional_db: None) -> None:
     from django.db import DatabaseError, connection
 
     def raised(code: str, message: str) -> BaseException:

@@ -10,7 +10,7 @@ from django.test import Client
 
 from taikai.events.models import Player
 from taikai.security.spreadsheet import cell
-from tests.security.conftest import World
+from tests.factories import World
 
 pytestmark = pytest.mark.django_db
 HOSTILE = ['=HYPERLINK("http://evil.example/","1位")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTab", "\rCR"]

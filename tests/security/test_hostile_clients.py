@@ -12,26 +12,29 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from taikai.db import heavy
+from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Player
 from taikai.events.services import links, recovery
 from taikai.judging.models import JudgeCall
-from taikai.security import rates
+from taikai.security import rates, throttle
+from taikai.security.hashers import PinHasher
 from taikai.security.models import RateHit
-from taikai.web import throttle
-from tests.security.conftest import World, make_user, new_event
+from tests.factories import World, make_user, new_event
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture(autouse=True)
-def _fast_hashes(settings: Any) -> None:
+def _fast_hashes(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "taikai.security.hashers.PinHasher"]
 
 
@@ -42,11 +45,11 @@ def _login(client: Client, password: str, username: str = "head_x", **extra: Any
 # --- H2 / M1: hashing never runs inside the write transaction ------------------------------------------------
 
 
-def test_a_pin_is_hashed_before_the_write_transaction(db: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pin_is_hashed_before_the_write_transaction(db: None, monkeypatch: pytest.MonkeyPatch) -> None:
     organizer = make_user("org_h", organizer=True)
     player = new_event(organizer, 1).players.get()
     seen: list[bool] = []
-    real = recovery.make_password
+    real = make_password
 
     def watching(pin: str, **options: Any) -> str:
         seen.append(heavy.in_write_transaction())
@@ -59,19 +62,19 @@ def test_a_pin_is_hashed_before_the_write_transaction(db: Any, monkeypatch: pyte
     assert player.pin_hash.startswith("taikai_pin_argon2$argon2id$")
 
 
-def test_a_pin_costs_one_core_for_milliseconds_not_both_cores_for_a_third_of_a_second(db: Any) -> None:
+def test_a_pin_costs_one_core_for_milliseconds_not_both_cores_for_a_third_of_a_second(db: None) -> None:
     """Under attack, five PIN changes in a row with Django's default Argon2 (100 MiB, 8 lanes: ~300 ms of
     both cores each) stalled every result report (make bench: attack). A PIN hash uses one lane, 19 MiB."""
     from django.contrib.auth.hashers import check_password, identify_hasher
 
     encoded = make_password("864213", hasher=recovery.PIN_HASHER)
     hasher = identify_hasher(encoded)
-    assert (hasher.parallelism, hasher.memory_cost) == (1, 19456)  # type: ignore[attr-defined]
+    assert isinstance(hasher, PinHasher) and (hasher.parallelism, hasher.memory_cost) == (1, 19456)
     assert "$m=19456,t=2,p=1$" in encoded and check_password("864213", encoded)
     assert not check_password("864214", encoded)
 
 
-def test_heavy_work_inside_a_write_transaction_is_refused(db: Any) -> None:
+def test_heavy_work_inside_a_write_transaction_is_refused(db: None) -> None:
     organizer = make_user("org_w", organizer=True)
     player = new_event(organizer, 1).players.get()
     with transaction.atomic(), pytest.raises(heavy.HeavyWorkInWriteTransaction):
@@ -80,7 +83,7 @@ def test_heavy_work_inside_a_write_transaction_is_refused(db: Any) -> None:
     assert heavy.in_write_transaction() is False
 
 
-def test_a_pin_change_loop_on_one_link_is_throttled(db: Any) -> None:
+def test_a_pin_change_loop_on_one_link_is_throttled(db: None) -> None:
     organizer = make_user("org_p", organizer=True)
     event = new_event(organizer, 1)
     token = links.issue_access(event.players.get(), by=player_services_staff(organizer))
@@ -95,13 +98,11 @@ def test_a_pin_change_loop_on_one_link_is_throttled(db: Any) -> None:
     assert Client(REMOTE_ADDR="10.1.1.1").post(f"/p/{token}/pin/", {"pin": "999999"}).status_code == 429
 
 
-def player_services_staff(user: Any) -> Any:
-    from taikai.events.actors import Staff
-
+def player_services_staff(user: User) -> Staff:
     return Staff(user)
 
 
-def test_new_pins_have_six_digits_and_old_four_digit_pins_still_recover(db: Any) -> None:
+def test_new_pins_have_six_digits_and_old_four_digit_pins_still_recover(db: None) -> None:
     organizer = make_user("org_6", organizer=True)
     event = new_event(organizer, 1)
     player = event.players.get()
@@ -118,7 +119,7 @@ def test_new_pins_have_six_digits_and_old_four_digit_pins_still_recover(db: Any)
 # --- M3: throttling per account and per address; known devices ----------------------------------------------
 
 
-def test_rotating_addresses_meet_the_per_name_limit(db: Any) -> None:
+def test_rotating_addresses_meet_the_per_name_limit(db: None) -> None:
     make_user("head_x", password=PASSWORD)
     for i in range(throttle.NAME_LIMIT):
         assert _login(Client(), "wrong", REMOTE_ADDR=f"10.2.0.{i}").status_code == 200
@@ -128,7 +129,7 @@ def test_rotating_addresses_meet_the_per_name_limit(db: Any) -> None:
     assert fresh == [200] * throttle.UNDER_ATTACK_TRIES + [429]
 
 
-def test_a_four_digit_pin_does_not_fall_to_a_guesser_rotating_addresses(db: Any) -> None:
+def test_a_four_digit_pin_does_not_fall_to_a_guesser_rotating_addresses(db: None) -> None:
     organizer = make_user("org_g", organizer=True)
     event = new_event(organizer, 1)
     player = event.players.get()
@@ -142,7 +143,7 @@ def test_a_four_digit_pin_does_not_fall_to_a_guesser_rotating_addresses(db: Any)
     assert {a.status_code for a in answers[throttle.NAME_LIMIT :]} == {429}
 
 
-def test_other_peoples_failures_never_lock_out_a_known_device(db: Any) -> None:
+def test_other_peoples_failures_never_lock_out_a_known_device(db: None) -> None:
     make_user("head_x", password=PASSWORD)
     known = Client()
     assert _login(known, PASSWORD).status_code == 302  # the head judge's own phone, signed in before
@@ -163,7 +164,7 @@ def test_other_peoples_failures_never_lock_out_a_known_device(db: Any) -> None:
     assert _login(known, PASSWORD).status_code == 429
 
 
-def test_a_forged_device_cookie_is_not_a_known_device(db: Any) -> None:
+def test_a_forged_device_cookie_is_not_a_known_device(db: None) -> None:
     make_user("head_x", password=PASSWORD)
     for i in range(throttle.NAME_LIMIT):
         _login(Client(), "wrong", REMOTE_ADDR=f"10.5.0.{i}")
@@ -177,7 +178,7 @@ def test_a_forged_device_cookie_is_not_a_known_device(db: Any) -> None:
 # --- M4: anonymous registrations and spectator reports -------------------------------------------------------
 
 
-def test_self_registration_is_limited_per_address_and_per_event(db: Any) -> None:
+def test_self_registration_is_limited_per_address_and_per_event(db: None) -> None:
     organizer = make_user("org_m4", organizer=True)
     event = new_event(organizer, 0)
     url = f"/e/{event.pk}/register/"
@@ -210,7 +211,7 @@ def test_spectator_reports_are_limited_per_address(world: World) -> None:
     assert JudgeCall.objects.filter(event=world.event, source="spectator").count() == limit
 
 
-def test_rate_hits_leave_the_window(db: Any) -> None:
+def test_rate_hits_leave_the_window(db: None) -> None:
     rate = rates.Rate("t", 2, dt.timedelta(minutes=1))
     now = timezone.now()
     assert rates.take((rate, "x"), now=now) == 0
@@ -219,7 +220,7 @@ def test_rate_hits_leave_the_window(db: Any) -> None:
     assert rates.take((rate, "x"), now=now + dt.timedelta(seconds=61)) == 0
 
 
-def test_the_organizer_removes_spam_registrations_in_one_action(db: Any) -> None:
+def test_the_organizer_removes_spam_registrations_in_one_action(db: None) -> None:
     organizer = make_user("org_s", organizer=True)
     event = new_event(organizer, 2)  # two registered at the desk
     for i in range(5):
@@ -249,7 +250,7 @@ def test_a_judge_dismisses_a_flood_of_spectator_reports_in_one_action(world: Wor
     assert set(spam.values_list("status", "ruling")) == {("closed", "spam")}
 
 
-def test_a_deck_list_loop_on_one_link_is_refused_after_a_few(db: Any) -> None:
+def test_a_deck_list_loop_on_one_link_is_refused_after_a_few(db: None) -> None:
     """Each list is a whole deck check: a player's own page refuses a loop of them (the API does the same)."""
     organizer = make_user("org_d", organizer=True)
     event = new_event(organizer, 1)

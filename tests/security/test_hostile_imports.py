@@ -20,7 +20,7 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.judging.models import DatabaseRecord
 from taikai.judging.services import database
-from tests.security.conftest import World
+from tests.factories import World
 
 pytestmark = pytest.mark.django_db
 COLUMNS = "id INTEGER PRIMARY KEY, ot, alias, type, level, atk, def, race, attribute"

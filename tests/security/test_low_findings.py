@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from pytest_django import Settings
 
 from taikai.charts.svg import esc
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.services import csv_import, links, recovery, registration, transfer
-from tests.security.conftest import World, new_event
+from taikai.events.services import csv_import, links, recovery, registration, transfer, transfer_import
+from tests.factories import World, new_event
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_a_copy_on_the_same_server_does_not_open_with_the_originals_links(world:
     player = world.event.players.order_by("pk").first()
     assert player is not None
     token = world.token_of(player)
-    copy = transfer.import_event(
+    copy = transfer_import.import_event(
         transfer.export_event(world.event, by=Staff(world.organizer), secrets=True), by=Staff(world.organizer)
     )
     assert links.player_for_token(token) == player  # the original's link opens the original only
@@ -51,12 +51,12 @@ def test_the_importer_refuses_an_unknown_staff_role_and_control_characters(world
     bad_role = {**data, "staff": [{"username": "judge_a", "role": "overlord"}]}
     before = Event.objects.count()
     with pytest.raises(ServiceError) as refused:
-        transfer.import_event(bad_role, by=Staff(world.organizer))
+        transfer_import.import_event(bad_role, by=Staff(world.organizer))
     assert refused.value.problem.params == {"part": "staff"}  # the unknown role "overlord"
     nul_name = json.loads(json.dumps(data))
     nul_name["players"][0]["name"] = "悪\x00意"
     with pytest.raises(ServiceError):
-        transfer.import_event(nul_name, by=Staff(world.organizer))
+        transfer_import.import_event(nul_name, by=Staff(world.organizer))
     assert Event.objects.count() == before  # nothing half-written
 
 
@@ -87,7 +87,7 @@ def test_card_game_ids_in_other_scripts_digits_become_ascii_and_numerals_are_ref
 
 def test_a_control_character_in_a_name_cannot_break_an_svg_chart(world: World) -> None:
     assert esc("A\x01B\x1b<c>") == "AB&lt;c&gt;"
-    Player.objects.filter(pk=world.event.players.first().pk).update(name="悪\x01意")  # type: ignore[union-attr]
+    Player.objects.filter(pk=world.event.players.first().pk).update(name="悪\x01意")
     for name in ("standings", "paths"):
         answer = Client().get(f"/e/{world.event.pk}/charts/{name}.svg")
         if answer.status_code == 200:
@@ -110,7 +110,7 @@ def test_odd_numbers_in_urls_are_400_or_404_not_500(world: World, url: str) -> N
     assert answer.status_code in (200, 302, 400, 404), answer.status_code
 
 
-def test_the_violator_database_names_this_server_by_a_stable_id(settings: Any) -> None:
+def test_the_violator_database_names_this_server_by_a_stable_id(settings: Settings) -> None:
     from django.test import RequestFactory
 
     from taikai.judging.views.penalties import _source

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.test import Client
 
 import taikai
-from tests.security.conftest import World
+from tests.factories import World
 from tests.security.routes import routes
 from tests.security.test_permissions import values
 
@@ -72,7 +71,7 @@ def test_static_files_and_templates_reference_no_other_host() -> None:
     assert found == []
 
 
-def test_the_projector_and_clock_work_from_the_local_server_only(world: World, client: Any) -> None:
+def test_the_projector_and_clock_work_from_the_local_server_only(world: World, client: Client) -> None:
     page = client.get(f"/e/{world.event.pk}/projector/").content.decode()
     assert "/static/taikai/clock.js" in page and f"/e/{world.event.pk}/clock.json" in page
     clock = client.get(f"/e/{world.event.pk}/clock.json").json()

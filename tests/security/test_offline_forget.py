@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.test import Client
+from playwright.sync_api import Page
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import links
-from tests.conftest import PHONE
-from tests.security.conftest import World
-from tests.web.conftest import venue, venue_page  # noqa: F401 - fixtures, used by name
+from tests.factories import PHONE, VenuePage, World
 
 CACHED = "caches.open('taikai-player-v2').then(c => c.keys()).then(k => k.map(r => r.url))"
 
@@ -39,7 +37,7 @@ def test_a_finished_events_player_page_is_not_kept_offline(world: World) -> None
     assert Client().get("/p/no-such-link/").status_code == 404
 
 
-def _until(page: Any, wanted: Callable[[list[str]], bool], seconds: float = 20) -> None:
+def _until(page: Page, wanted: Callable[[list[str]], bool], seconds: float = 20) -> None:
     """Poll the service worker's cache (an async read: wait_for_function would take its promise as truthy)."""
     deadline = time.monotonic() + seconds
     urls: list[str] = page.evaluate(CACHED)
@@ -51,8 +49,8 @@ def _until(page: Any, wanted: Callable[[list[str]], bool], seconds: float = 20) 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page: Any) -> None:  # noqa: F811
-    from tests.security.conftest import build_world
+def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page: VenuePage) -> None:
+    from tests.factories import build_world
 
     world = build_world(players=4)
     player = world.match().player_a
@@ -64,15 +62,15 @@ def test_a_reissued_links_old_page_is_dropped_from_the_offline_copies(venue_page
     _until(page, lambda urls: any(old in u for u in urls))
     new = links.issue_access(player, by=Staff(world.organizer))  # the desk re-issues the link
     page.reload()  # online: the old link answers 404, and its copies go
-    _until(page, lambda urls: urls and not any(old in u for u in urls))
+    _until(page, lambda urls: bool(urls) and not any(old in u for u in urls))
     page.goto(f"{page.base_url}/p/{new}/")
     _until(page, lambda urls: any(new in u for u in urls))
 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_signing_out_clears_the_offline_copies_in_the_browser(venue_page: Any) -> None:  # noqa: F811
-    from tests.security.conftest import build_world
+def test_signing_out_clears_the_offline_copies_in_the_browser(venue_page: VenuePage) -> None:
+    from tests.factories import build_world
 
     world = build_world(players=4)
     world.organizer.set_password("correct horse battery")

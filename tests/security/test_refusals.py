@@ -15,7 +15,7 @@ from taikai.events.actors import Staff
 from taikai.events.services import links
 from taikai.security import rates
 from taikai.security.refusals import MARK, Refusals
-from tests.security.conftest import make_user, new_event
+from tests.factories import make_user, new_event
 
 
 class App:
@@ -89,7 +89,7 @@ def test_at_most_capacity_refusals_are_remembered_the_oldest_forgotten_first() -
     assert inner.calls == 4
 
 
-def test_the_pin_rate_limits_refusal_is_marked_for_the_memory(db: Any) -> None:
+def test_the_pin_rate_limits_refusal_is_marked_for_the_memory(db: None) -> None:
     """The mark is what the memory keys on: the PIN rate's 429 carries it; a sign-in refusal does not."""
     organizer = make_user("org_refusal", organizer=True)
     event = new_event(organizer, 1)

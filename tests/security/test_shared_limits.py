@@ -21,12 +21,13 @@ from django.test import Client
 
 from taikai.bench._openloop import run_loop
 from taikai.events.actors import Staff
+from taikai.events.models import Event, Player
 from taikai.events.services import links
 from taikai.security import rates
 from taikai.security.models import RateHit
 from taikai.security.refusals import MARK, Refusals
 from taikai.web.middleware import language_for
-from tests.security.conftest import World, make_user, new_event
+from tests.factories import World, make_user, new_event
 
 DECK = {"text": "3 灰流うらら", "languages": ["ja"]}
 
@@ -46,7 +47,7 @@ def _two_players(name: str) -> tuple[Any, Any, str, str]:
     )
 
 
-def _put_deck(event: Any, player: Any, token: str) -> Any:
+def _put_deck(event: Event, player: Player, token: str) -> Any:
     return Client().put(
         f"/api/v1/events/{event.pk}/players/{player.pk}/deck",
         json.dumps(DECK),
@@ -156,7 +157,7 @@ def test_a_new_accept_language_on_each_try_is_the_same_refused_request() -> None
 # --- 6: anonymous caps are the event's, and the organizer sees and lifts a lockout ------------------------------
 
 
-def _register(event: Any, i: int, address: str = "10.9.0.1", path: str = "") -> int:
+def _register(event: Event, i: int, address: str = "10.9.0.1", path: str = "") -> int:
     """200 for a registration (answered with a redirect to the new player's link since issue 24), else the code."""
     url = path or f"/e/{event.pk}/register/"
     code = Client(REMOTE_ADDR=address).post(url, {"name": f"来場者{i}", "card_game_id": f"93{i:08d}"}).status_code
@@ -241,8 +242,8 @@ def test_the_console_says_a_form_is_closed_and_the_organizer_lifts_it() -> None:
 
 @pytest.mark.django_db
 def test_the_api_reads_changes_and_lifts_the_limits_organizer_only() -> None:
-    from taikai.api.services import create_token
     from taikai.events.services import events as event_services
+    from taikai.tokens.services import create_token
 
     organizer = make_user("org_api_lim", organizer=True)
     make_user("judge_api_lim")
@@ -288,7 +289,8 @@ def test_anonymous_and_player_bodies_never_hold_the_organizers_upload_slots() ->
         await send({"type": "http.response.body", "body": b"ok"})
 
     async def staff(scope: dict[str, Any]) -> bool:
-        return dict(scope["headers"]).get(b"authorization") == b"Bearer organizer"
+        headers: dict[bytes, bytes] = dict(scope["headers"])
+        return headers.get(b"authorization") == b"Bearer organizer"
 
     limits = BodyLimits(max_body=1024, max_upload=64 * 1024, timeout=1.0, min_rate=1, upload_slots=2)
     app = buffer_bodies(django, limits, staff)
@@ -335,7 +337,7 @@ def test_anonymous_and_player_bodies_never_hold_the_organizers_upload_slots() ->
 # --- the attack bench's "big deck lists": a list sent again costs no new search for its unknown names -----------
 
 
-def test_a_list_of_unknown_names_sent_again_is_not_searched_again() -> None:
+def test_a_list_of_unknown_names_sent_again_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
     from taikai.cards.suggest import NameSuggester
 
     suggester = NameSuggester({"a": "灰流うらら", "b": "増殖するＧ", "c": "原始生命態ニビル"})
@@ -346,7 +348,7 @@ def test_a_list_of_unknown_names_sent_again_is_not_searched_again() -> None:
         searched.append(name)
         return search(name, limit)
 
-    suggester._search = counting  # type: ignore[method-assign]
+    monkeypatch.setattr(suggester, "_search", counting)
     first = [suggester.suggest(f"灰流うらら{i}") for i in range(20)]
     again = [suggester.suggest(f"灰流うらら{i}") for i in range(20)]  # the same list, sent again
     assert first == again and first[0][0] == "灰流うらら"

@@ -4,16 +4,15 @@ failed for it too, `taikai user unlock NAME` lifts it, and the first account's n
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.cli import main
-from taikai.cli.serve import first_account_name
+from taikai.security import throttle
 from taikai.security.models import FailedAttempt
-from taikai.web import throttle
-from tests.security.conftest import make_user
+from taikai.server import first_account_name
+from tests.factories import make_user
 from tests.security.test_accounts import PASSWORD, _fast_hashes  # noqa: F401 - the fixture, used by name
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +23,11 @@ def _login(username: str, password: str, address: str) -> int:
 
 
 @pytest.fixture
-def organizer(db: Any) -> Any:
+def organizer(db: None) -> User:
     return make_user("organizer", organizer=True, password=PASSWORD)
 
 
-def test_a_guesser_elsewhere_does_not_lock_the_owner_out_of_a_new_device(organizer: Any) -> None:
+def test_a_guesser_elsewhere_does_not_lock_the_owner_out_of_a_new_device(organizer: User) -> None:
     for i in range(throttle.NAME_LIMIT * 3):  # 30 addresses, two guesses each
         for _ in range(throttle.UNDER_ATTACK_TRIES):
             _login("organizer", "wrong", f"203.0.113.{i}")
@@ -39,7 +38,7 @@ def test_a_guesser_elsewhere_does_not_lock_the_owner_out_of_a_new_device(organiz
     assert _login("organizer", PASSWORD, "192.168.1.20") == 302
 
 
-def test_user_unlock_forgets_the_failures_of_a_name(organizer: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_user_unlock_forgets_the_failures_of_a_name(organizer: User, capsys: pytest.CaptureFixture[str]) -> None:
     for _ in range(throttle.LIMIT):
         _login("organizer", "wrong", "192.168.1.30")
     assert _login("organizer", PASSWORD, "192.168.1.30") == 429

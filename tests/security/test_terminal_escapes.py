@@ -10,8 +10,8 @@ import pytest
 
 from taikai.cli import main
 from taikai.core.terminal import shown
-from tests.cards.conftest import SAMPLE_YDK
 from tests.cli.test_deck_cli import FILES
+from tests.factories import SAMPLE_YDK
 
 HOSTILE = ["\x1b]0;pwned\x07a.ydk", "\x1b[2J\x1b[Hb.ydk", "c\x9b31m.ydk", "d\u202egnp.ydk", "e\rlegal.ydk"]
 RAW = ("\x1b", "\x07", "\x9b", "\u202e", "\r")

@@ -12,7 +12,8 @@ from collections import Counter
 import httpx
 import pytest
 
-from taikai.bench._live import Database, Server, report_jobs, seed, send_reports
+from taikai.bench._live import Database, Server, seed
+from taikai.bench._reports import report_jobs, send_reports
 from taikai.events import actions
 
 pytestmark = pytest.mark.postgres_only

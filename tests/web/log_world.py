@@ -3,9 +3,8 @@ a judge call and a penalty, every other table entered."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 
 from taikai.events.actors import Staff
 from taikai.events.models import StaffRole
@@ -14,8 +13,7 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import calls, penalties
-from tests.events.conftest import make_event
-from tests.judging.conftest import staff
+from tests.factories import make_event, staff
 
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "A"}))
 B_WINS = ResultInput(({"winner": "B"}, {"winner": "B"}))
@@ -25,7 +23,7 @@ class World:
     """The organizer, the head judge and a floor judge; ``me`` sits at the corrected table, ``other`` at the
     reported one."""
 
-    def __init__(self, organizer: Any) -> None:
+    def __init__(self, organizer: User) -> None:
         self.organizer = organizer
         self.event = make_event(organizer, 8)
         self.head = staff(self.event, "head", StaffRole.Role.HEAD_JUDGE)
@@ -55,5 +53,5 @@ class World:
 
 
 @pytest.fixture(name="world")
-def world_fixture(organizer: Any) -> World:
+def world_fixture(organizer: User) -> World:
     return World(organizer)

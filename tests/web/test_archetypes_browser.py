@@ -4,23 +4,21 @@ metagame."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
 from taikai.events.models import Event
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PHONE, screenshot
 from tests.events.test_archetypes_publication import running_event
+from tests.factories import PHONE, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_organizer_publishes_the_deck_archetypes_on_a_phone(new_page: Any) -> None:
+def test_the_organizer_publishes_the_deck_archetypes_on_a_phone(new_page: NewPage) -> None:
     from django.contrib.auth import get_user_model
 
-    username, password = ensure_first_organizer()  # type: ignore[misc]
+    username, password = ensure_first_organizer()
     event = running_event(get_user_model().objects.get(username=username))
     spectator = new_page(viewport=PHONE)
     spectator.goto(f"{spectator.base_url}/e/{event.pk}/charts/")

@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
 
 from taikai.decks.archetypes import set_archetype
 from taikai.events.actors import Staff
 from taikai.events.models import Event
-from tests.api.conftest import played_event
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import organizer  # noqa: F401  (fixture)
+from tests.factories import PHONE, PROJECTOR, VenuePage, played_event, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +30,7 @@ LABELS = """() => [...document.querySelectorAll('.chart svg')].filter(svg => svg
 })"""
 
 
-def _event(organizer: Any) -> Event:  # noqa: F811
+def _event(organizer: User) -> Event:
     """Twelve players over seven archetypes (one with a long Japanese name, two not registered), top 4 played."""
     event = played_event(organizer, 12)
     unregistered = event.players.filter(archetype__isnull=True).order_by("id")
@@ -44,8 +43,8 @@ def _overlap(a: list[float], b: list[float]) -> bool:
     return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
 
 
-def _assert_legible(page: Any, smallest_px: float) -> list[dict[str, Any]]:
-    labels = page.evaluate(LABELS)
+def _assert_legible(page: Page, smallest_px: float) -> list[dict[str, Any]]:
+    labels: list[dict[str, Any]] = page.evaluate(LABELS)
     assert {label["chart"][len("chart-") :] for label in labels} == {"metagame", "paths", "attendance", "bracket"}
     for label in labels:
         (left, top, right, bottom), (s_left, s_top, s_right, s_bottom) = label["box"], label["svg"]
@@ -60,8 +59,8 @@ def _assert_legible(page: Any, smallest_px: float) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize(("lang", "header"), [("ja", "マッチ勝率"), ("en", "Match wins")])
 def test_the_charts_fit_a_phone_without_sideways_scrolling(
-    venue_page: Any,
-    organizer: Any,  # noqa: F811
+    venue_page: VenuePage,
+    organizer: User,
     lang: str,
     header: str,
 ) -> None:
@@ -80,7 +79,7 @@ def test_the_charts_fit_a_phone_without_sideways_scrolling(
     screenshot(page, f"charts-phone-{lang}")
 
 
-def test_the_charts_stay_legible_on_the_projector(venue_page: Any, organizer: Any) -> None:  # noqa: F811
+def test_the_charts_stay_legible_on_the_projector(venue_page: VenuePage, organizer: User) -> None:
     event = _event(organizer)
     page = venue_page(viewport=PROJECTOR, locale="ja-JP")
     page.goto(f"{page.base_url}/e/{event.pk}/charts/")

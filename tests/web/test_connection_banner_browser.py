@@ -4,9 +4,8 @@ say "connected again" when the server is back; the page itself keeps its table a
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
@@ -14,14 +13,14 @@ from taikai.events.models import Match
 from taikai.events.services import clock as clock_services
 from taikai.events.services import links
 from taikai.events.services import rounds as round_services
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import make_event
+from tests.factories import PHONE, PROJECTOR, VenuePage, make_event, screenshot
+from tests.servers import VenueServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def organizer(transactional_db: Any) -> Any:
+def organizer(transactional_db: None) -> User:
     from django.contrib.auth import get_user_model
 
     from taikai.events.services.accounts import ensure_first_organizer
@@ -31,7 +30,7 @@ def organizer(transactional_db: Any) -> Any:
 
 
 def test_a_dropped_connection_shows_a_banner_until_the_server_is_back(
-    organizer: Any, venue: Any, venue_page: Any
+    organizer: User, venue: VenueServer, venue_page: VenuePage
 ) -> None:
     event = make_event(organizer, 4)
     clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))

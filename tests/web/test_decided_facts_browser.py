@@ -6,15 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Match, StaffRole
 from taikai.events.services import results as result_services
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
-from tests.conftest import PHONE, screenshot
-from tests.judging.conftest import staff
+from tests.factories import PHONE, VenuePage, screenshot, staff
 from tests.web.test_phone_browser import _event, _phone, _table_one, organizer  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,7 +23,7 @@ TWO_ONE = ResultInput(({"winner": "A"}, {"winner": "B"}, {"winner": "A"}))
 TWO_NIL = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
-def _hold_live_updates(page: Any, token: str) -> None:
+def _hold_live_updates(page: Page, token: str) -> None:
     """The phone's connection drops the live updates (as venue Wi-Fi does); its taps still reach the server."""
     page.route("**/stream", lambda route: route.abort())
 
@@ -37,8 +37,8 @@ def _hold_live_updates(page: Any, token: str) -> None:
 
 
 def test_a_stale_confirmation_is_refused_in_words_and_the_new_report_confirmed(
-    venue_page: Any,
-    organizer: Any,  # noqa: F811
+    venue_page: VenuePage,
+    organizer: User,  # noqa: F811
 ) -> None:  # END-4
     event, links = _event(organizer)
     match = _table_one(event)
@@ -63,7 +63,7 @@ def test_a_stale_confirmation_is_refused_in_words_and_the_new_report_confirmed(
     assert (m.status, m.duel_wins_a, m.duel_wins_b) == (Match.Status.CONFIRMED, 2, 0)
 
 
-def test_a_penalty_duel_survives_the_one_tap_reports(venue_page: Any, organizer: Any) -> None:  # noqa: F811  PEN-1
+def test_a_penalty_duel_survives_the_one_tap_reports(venue_page: VenuePage, organizer: User) -> None:  # noqa: F811  PEN-1
     event, links = _event(organizer)
     match = _table_one(event)
     judge = staff(event, "floor", StaffRole.Role.JUDGE)

@@ -7,7 +7,8 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
+from pytest_django import Settings
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Player, Round
@@ -16,7 +17,7 @@ from taikai.events.services import events as event_services
 from taikai.events.services import pairing_edits, registration
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PHONE, PROJECTOR, screenshot
+from tests.factories import PHONE, PROJECTOR, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,10 +26,10 @@ SIZES = [pytest.param(PHONE, id="phone"), pytest.param(PROJECTOR, id="projector"
 NAMES = [("山田 太郎", "やまだ たろう"), ("阿部 花子", "アベ ハナコ"), ("鈴木 一郎", "すずき いちろう"), ("Alice", "")]
 
 
-def _desk(new_page: Any, viewport: dict[str, int], checked_in: int = 0) -> tuple[Any, Event]:
+def _desk(new_page: NewPage, viewport: ViewportSize, checked_in: int = 0) -> tuple[Any, Event]:
     from django.contrib.auth import get_user_model
 
-    username, password = ensure_first_organizer() or ("organizer", "")  # type: ignore[misc]
+    username, password = ensure_first_organizer() or ("organizer", "")
     user = get_user_model().objects.get(username=username)
     if not password:
         password = "desk-password-42"
@@ -51,12 +52,14 @@ def _desk(new_page: Any, viewport: dict[str, int], checked_in: int = 0) -> tuple
     return page, event
 
 
-def _tag(viewport: dict[str, int]) -> str:
+def _tag(viewport: ViewportSize) -> str:
     return "phone" if viewport == PHONE else "projector"
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_slips_carry_the_venue_address_not_loopback(new_page: Any, settings: Any, viewport: dict[str, int]) -> None:
+def test_slips_carry_the_venue_address_not_loopback(
+    new_page: NewPage, settings: Settings, viewport: ViewportSize
+) -> None:
     settings.TAIKAI_LAN_URL = VENUE  # what `taikai serve` found on the venue network
     page, event = _desk(new_page, viewport)
     assert "127.0.0.1" in page.base_url or "localhost" in page.base_url
@@ -74,7 +77,7 @@ def test_slips_carry_the_venue_address_not_loopback(new_page: Any, settings: Any
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_all_slips_print_at_once(new_page: Any, settings: Any, viewport: dict[str, int]) -> None:
+def test_all_slips_print_at_once(new_page: NewPage, settings: Settings, viewport: ViewportSize) -> None:
     settings.TAIKAI_PUBLIC_URL = "https://taikai.example.jp"
     page, event = _desk(new_page, viewport, checked_in=3)
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
@@ -94,7 +97,7 @@ def test_all_slips_print_at_once(new_page: Any, settings: Any, viewport: dict[st
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_destroying_asks_first(new_page: Any, viewport: dict[str, int]) -> None:
+def test_destroying_asks_first(new_page: NewPage, viewport: ViewportSize) -> None:
     page, event = _desk(new_page, viewport, checked_in=4)
     victim = Player.objects.get(event=event, name="Alice")
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
@@ -129,7 +132,7 @@ def test_destroying_asks_first(new_page: Any, viewport: dict[str, int]) -> None:
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_registration_closes_and_a_late_arrival_is_a_late_entry(new_page: Any, viewport: dict[str, int]) -> None:
+def test_registration_closes_and_a_late_arrival_is_a_late_entry(new_page: NewPage, viewport: ViewportSize) -> None:
     page, event = _desk(new_page, viewport, checked_in=4)
     page.goto(f"{page.base_url}/events/{event.pk}/players/")
     expect(page.locator("#registration-state")).to_contain_text("受付中")
@@ -158,7 +161,7 @@ def test_registration_closes_and_a_late_arrival_is_a_late_entry(new_page: Any, v
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_round_page_print_sheets_and_clock_tools(new_page: Any, viewport: dict[str, int]) -> None:
+def test_round_page_print_sheets_and_clock_tools(new_page: NewPage, viewport: ViewportSize) -> None:
     page, event = _desk(new_page, viewport, checked_in=3)  # three players: a bye
     page.goto(f"{page.base_url}/events/{event.pk}/")
     page.click("text=次のラウンドを組む")

@@ -6,38 +6,39 @@ form guide an organizer on an empty site; names keep one order."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import links as link_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import make_event
 from tests.events.test_organizer_desk import _play
+from tests.factories import PHONE, PROJECTOR, NewPage, VenuePage, make_event, screenshot
+from tests.servers import VenueServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _organizer() -> Any:
+def _organizer() -> User:
     ensure_first_organizer()
     return get_user_model().objects.get(username="organizer")
 
 
-def _session(user: Any) -> str:
+def _session(user: User) -> str:
     client = Client()
     client.force_login(user)
     return client.cookies["sessionid"].value
 
 
-def _phone(browser: Any, url: str) -> Any:
+def _phone(browser: Browser, url: str) -> Page:
     ctx = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
     ctx.set_default_timeout(30_000)
     page = ctx.new_page()
@@ -45,7 +46,9 @@ def _phone(browser: Any, url: str) -> Any:
     return page
 
 
-def test_an_announcement_reaches_the_projector_and_a_phone_live(browser: Any, venue: Any, venue_page: Any) -> None:
+def test_an_announcement_reaches_the_projector_and_a_phone_live(
+    browser: Browser, venue: VenueServer, venue_page: VenuePage
+) -> None:
     organizer = _organizer()
     event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=4)
     round_services.pair_next_round(event, by=Staff(organizer), seed=5)
@@ -99,7 +102,7 @@ def test_an_announcement_reaches_the_projector_and_a_phone_live(browser: Any, ve
     screenshot(console, "issue24-round-semifinals-1920")
 
 
-def test_an_empty_site_guides_the_organizer_to_a_first_event(new_page: Any, live_server: Any) -> None:
+def test_an_empty_site_guides_the_organizer_to_a_first_event(new_page: NewPage, live_server: LiveServer) -> None:
     organizer = _organizer()
     page = new_page(viewport=PROJECTOR)
     page.context.set_default_timeout(30_000)  # slow under load
@@ -128,7 +131,9 @@ def test_an_empty_site_guides_the_organizer_to_a_first_event(new_page: Any, live
     expect(page.locator("#step-staff a")).to_be_visible()
 
 
-def test_the_deck_list_and_the_pairing_editor_keep_the_pairings_order(new_page: Any, live_server: Any) -> None:
+def test_the_deck_list_and_the_pairing_editor_keep_the_pairings_order(
+    new_page: NewPage, live_server: LiveServer
+) -> None:
     from tests.web.test_name_order import BY_READING, PEOPLE
 
     organizer = _organizer()

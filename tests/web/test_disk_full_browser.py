@@ -5,14 +5,13 @@ that the disk is full and nothing was saved; a visitor's pairings page reads as 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from pytest_django import Settings
 
 from taikai.events.models import Player
-from tests.conftest import PHONE, screenshot
-from tests.security.conftest import World, build_world
+from tests.factories import PHONE, NewPage, SitePage, World, build_world, screenshot
 from tests.security.fulldisk import FullDisk, full_disk_fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +24,7 @@ def full() -> Iterator[FullDisk]:
 
 
 @pytest.fixture
-def world(transactional_db: Any, settings: Any) -> World:
+def world(transactional_db: None, settings: Settings) -> World:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", "taikai.security.hashers.PinHasher"]
     built = build_world()
     built.organizer.set_password(PASSWORD)
@@ -33,14 +32,16 @@ def world(transactional_db: Any, settings: Any) -> World:
     return built
 
 
-def _register_late_arrival(page: Any, event: int) -> None:
+def _register_late_arrival(page: SitePage, event: int) -> None:
     page.goto(f"{page.base_url}/events/{event}/players/")
     page.fill("input[name=reg-name]", "遅刻 太郎")
     page.fill("input[name=reg-card_game_id]", "0099000001")
     page.locator("input[name=reg-card_game_id]").press("Enter")
 
 
-def test_the_organizer_signs_in_on_a_full_disk_and_is_told_clearly(new_page: Any, world: World, full: FullDisk) -> None:
+def test_the_organizer_signs_in_on_a_full_disk_and_is_told_clearly(
+    new_page: NewPage, world: World, full: FullDisk
+) -> None:
     full.fill()
     event = world.event.pk
     page = new_page(viewport=PHONE, locale="ja-JP")

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from taikai.events.models import Event, Match
 from taikai.events.services.accounts import ensure_first_organizer
-from taikai.events.services.standings import standings_for
-from tests.conftest import PHONE, PROJECTOR, screenshot
+from taikai.events.services.standings import StandingRow, standings_for
+from tests.factories import PHONE, PROJECTOR, NewPage, SitePage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,14 +27,14 @@ PLAYERS = [
 ]
 
 
-def _login(page: Any, username: str, password: str) -> None:
+def _login(page: SitePage, username: str, password: str) -> None:
     page.goto(page.base_url + "/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button.primary")
 
 
-def _create_event(page: Any) -> int:
+def _create_event(page: SitePage) -> int:
     page.goto(page.base_url + "/events/new/")
     page.fill("input[name=name]", "ブラウザ杯")
     page.fill("input[name=date]", "2026-12-06")
@@ -45,7 +45,7 @@ def _create_event(page: Any) -> int:
     return int(page.url.rstrip("/").split("/")[-1])
 
 
-def _register_and_check_in(page: Any, event_id: int) -> dict[str, str]:
+def _register_and_check_in(page: SitePage, event_id: int) -> dict[str, str]:
     links = {}
     for i, (name, kana) in enumerate(PLAYERS):
         page.goto(f"{page.base_url}/events/{event_id}/players/")
@@ -68,7 +68,7 @@ def _register_and_check_in(page: Any, event_id: int) -> dict[str, str]:
     return links
 
 
-def _report_on_phones(new_page: Any, links: dict[str, str], event: Event, round_number: int) -> None:
+def _report_on_phones(new_page: NewPage, links: dict[str, str], event: Event, round_number: int) -> None:
     """Player A reports on a phone; player B confirms on theirs."""
     phones: dict[str, Any] = {}
     for m in Match.objects.filter(round__event=event, round__number=round_number, is_bye=False):
@@ -88,7 +88,7 @@ def _report_on_phones(new_page: Any, links: dict[str, str], event: Event, round_
         expect(pb.locator("body")).to_contain_text("確定した結果")
 
 
-def _staff_enters(page: Any, event: Event, round_number: int) -> None:
+def _staff_enters(page: SitePage, event: Event, round_number: int) -> None:
     for m in Match.objects.filter(
         round__event=event, round__number=round_number, is_bye=False, status=Match.Status.PENDING
     ):
@@ -100,21 +100,9 @@ def _staff_enters(page: Any, event: Event, round_number: int) -> None:
         expect(page.locator("body")).to_contain_text("結果を保存しました")
 
 
-def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
-    username, password = ensure_first_organizer()  # type: ignore[misc]
-    judge = get_user_model().objects.create_user("judge1", password="judge-password-1")
-    org = new_page()
-    _login(org, username, password)
-    event_id = _create_event(org)
-    event = Event.objects.get(pk=event_id)
-    org.goto(f"{org.base_url}/events/{event_id}/staff/")
-    org.fill("input[name=username]", judge.username)
-    org.select_option("select[name=role]", "judge")
-    org.click("button.primary")
-    expect(org.locator("body")).to_contain_text("スタッフの役割を保存しました")
-    links = _register_and_check_in(org, event_id)
-    screenshot(org, "players-console")
-
+def _three_swiss_rounds(new_page: NewPage, org: SitePage, event: Event, links: dict[str, str]) -> None:
+    """Round 1 reported on the players' phones (the projector's clock running), rounds 2 and 3 entered by staff."""
+    event_id = event.pk
     for round_number in (1, 2, 3):
         org.goto(f"{org.base_url}/events/{event_id}/")
         org.click("text=次のラウンドを組む")
@@ -131,6 +119,9 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
         else:
             _staff_enters(org, event, round_number)
 
+
+def _a_round_one_result_corrected(org: SitePage, event: Event) -> None:
+    event_id = event.pk
     # the organizer corrects a round-1 result (END-3: corrections are the organizer's), seeing what changes first
     jp = org
     m = Match.objects.get(round__event=event, round__number=1, table=1)
@@ -149,6 +140,10 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     m.refresh_from_db()
     assert m.result == "b"
 
+
+def _standings_shown(org: SitePage, event: Event) -> list[StandingRow]:
+    """The Swiss standings, as the public page shows them."""
+    event_id = event.pk
     table = standings_for(event)
     org.goto(f"{org.base_url}/e/{event_id}/standings/")
     rows = org.locator("table.standings tbody tr")
@@ -160,7 +155,11 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
         assert cells.nth(2).inner_text() == str(row.points)
     assert sum(r.points for r in table) == 3 * 4 * 3  # 12 matches, no draws
     screenshot(org, "standings-desktop")
+    return table
 
+
+def _top_four_played(org: SitePage, event: Event, table: list[StandingRow]) -> None:
+    event_id = event.pk
     # the top 4: 1 v 4 and 2 v 3, then the final
     org.goto(f"{org.base_url}/events/{event_id}/")
     org.click("text=決勝トーナメントを組む")
@@ -181,6 +180,27 @@ def test_eight_player_swiss_with_top_four(new_page: Any) -> None:
     screenshot(org, "bracket")
     org.goto(f"{org.base_url}/events/{event_id}/")
     expect(org.locator("body")).to_contain_text("すべてのラウンドが終わりました")
+
+
+def test_eight_player_swiss_with_top_four(new_page: NewPage) -> None:
+    username, password = ensure_first_organizer()
+    judge = get_user_model().objects.create_user("judge1", password="judge-password-1")
+    org = new_page()
+    _login(org, username, password)
+    event_id = _create_event(org)
+    event = Event.objects.get(pk=event_id)
+    org.goto(f"{org.base_url}/events/{event_id}/staff/")
+    org.fill("input[name=username]", judge.username)
+    org.select_option("select[name=role]", "judge")
+    org.click("button.primary")
+    expect(org.locator("body")).to_contain_text("スタッフの役割を保存しました")
+    links = _register_and_check_in(org, event_id)
+    screenshot(org, "players-console")
+
+    _three_swiss_rounds(new_page, org, event, links)
+    _a_round_one_result_corrected(org, event)
+    table = _standings_shown(org, event)
+    _top_four_played(org, event, table)
 
     phone = new_page(viewport=PHONE)
     phone.goto(f"{phone.base_url}/e/{event_id}/standings/")

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ from taikai.cards.models import Banlist, Card
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def _step(html: str, key: str) -> str:
     return found.group(1) + " " + found.group(2)
 
 
-def test_an_empty_site_shows_four_steps_to_do_each_with_its_page(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_an_empty_site_shows_four_steps_to_do_each_with_its_page(client: Client, organizer: User) -> None:
     client.force_login(organizer)
     html = _get(client, "/")
     assert 'id="first-run"' in html
@@ -46,7 +47,7 @@ def test_an_empty_site_shows_four_steps_to_do_each_with_its_page(client: Client,
     assert 'id="card-data-link"' in html  # the card data page, from the dashboard
 
 
-def test_each_step_is_ticked_by_what_the_site_holds(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_each_step_is_ticked_by_what_the_site_holds(client: Client, organizer: User) -> None:
     client.force_login(organizer)
     Card.objects.create(passcode=14558127, name_ja="灰流うらら", name_en="Ash Blossom & Joyous Spring", type=0x21)
     html = _get(client, "/")
@@ -62,7 +63,7 @@ def test_each_step_is_ticked_by_what_the_site_holds(client: Client, organizer: A
     assert 'id="first-run"' not in _get(client, "/")  # all done: the checklist goes
 
 
-def test_the_deck_pages_link_the_card_data_page(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_the_deck_pages_link_the_card_data_page(client: Client, organizer: User) -> None:
     event = make_event(organizer, 2)
     client.force_login(organizer)
     assert 'href="/cards/import/"' in _get(client, f"/events/{event.pk}/decks/")
@@ -71,7 +72,7 @@ def test_the_deck_pages_link_the_card_data_page(client: Client, organizer: Any) 
     assert 'href="/cards/import/"' in _get(client, f"/events/{event.pk}/decks/{player.pk}/")
 
 
-def test_the_event_form_offers_the_imported_f_l_lists(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_the_event_form_offers_the_imported_f_l_lists(client: Client, organizer: User) -> None:
     client.force_login(organizer)
     html = _get(client, "/events/new/")
     assert 'id="no-banlists"' in html and 'href="/cards/import/"' in html
@@ -84,7 +85,7 @@ def test_the_event_form_offers_the_imported_f_l_lists(client: Client, organizer:
     assert 'id="no-banlists"' not in html
 
 
-def test_deck_1_the_ruleset_picker_says_what_each_forbids_and_changes(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_deck_1_the_ruleset_picker_says_what_each_forbids_and_changes(client: Client, organizer: User) -> None:
     client.force_login(organizer)
     html = _get(client, "/events/new/")
     picker = html[html.index('id="ruleset-picker"') : html.index("</fieldset>")]
@@ -108,7 +109,7 @@ def _post(client: Client, **fields: str) -> Any:
     return client.post("/events/new/", data)
 
 
-def test_a_past_date_or_deadline_is_warned_about_until_the_organizer_accepts(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_a_past_date_or_deadline_is_warned_about_until_the_organizer_accepts(client: Client, organizer: User) -> None:
     client.force_login(organizer)
     client.cookies.load({"taikai_language": "ja"})
     yesterday = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
@@ -123,7 +124,7 @@ def test_a_past_date_or_deadline_is_warned_about_until_the_organizer_accepts(cli
     assert Event.objects.get().date.isoformat() == yesterday
 
 
-def test_the_api_may_still_name_a_list_not_imported_yet(organizer: Any) -> None:  # noqa: F811
+def test_the_api_may_still_name_a_list_not_imported_yet(organizer: User) -> None:
     from taikai.events.forms import EventForm
 
     data = {"name": "春のCS", "date": "2027-03-01", "ruleset_name": "harajuku-cs-1.2", "format": "swiss"}

@@ -5,25 +5,23 @@ read that the head judge withdrew it and that they play on. PEN-1, PEN-6."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Match, StaffRole
 from taikai.judging.services import penalties as penalty_services
 from taikai.judging.services import penalty_reversal
-from tests.conftest import ARTIFACTS, screenshot
-from tests.judging.conftest import staff
+from tests.factories import ARTIFACTS, VenuePage, screenshot, staff
 from tests.web.test_phone_browser import _event, _phone, _table_one, organizer  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_dq_mid_match_is_said_on_the_opponents_phone_and_its_withdrawal_too(
-    venue_page: Any,
-    organizer: Any,  # noqa: F811
+    venue_page: VenuePage,
+    organizer: User,  # noqa: F811
 ) -> None:
     event, links = _event(organizer)
     match = _table_one(event)
@@ -55,8 +53,8 @@ def test_a_dq_mid_match_is_said_on_the_opponents_phone_and_its_withdrawal_too(
 
 
 def test_a_drop_mid_match_from_the_phone_concedes_it_and_reg_2_marks_the_standings_row(
-    venue_page: Any,
-    organizer: Any,  # noqa: F811
+    venue_page: VenuePage,
+    organizer: User,  # noqa: F811
 ) -> None:  # END-1 (the drop concedes), REG-2 (参加資格)
     event, links = _event(organizer)
     match = _table_one(event)
@@ -87,7 +85,7 @@ def test_a_drop_mid_match_from_the_phone_concedes_it_and_reg_2_marks_the_standin
     screenshot(standings, "issue23-reg2-standings-phone")
 
 
-def test_the_rules_page_says_the_readings_on_a_phone(venue_page: Any, organizer: Any) -> None:  # noqa: F811
+def test_the_rules_page_says_the_readings_on_a_phone(venue_page: VenuePage, organizer: User) -> None:  # noqa: F811
     # TIME-E-6, PEN-1, PEN-6: the readings where the text is silent, as a judge reads them at the table
     page = venue_page(viewport={"width": 390, "height": 844})
     page.goto(f"{page.base_url}/judging/rules/")

@@ -3,8 +3,6 @@ organizer lifts the lockout there and raises the cap for a venue queue on the li
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from playwright.sync_api import expect
@@ -12,16 +10,15 @@ from playwright.sync_api import expect
 from taikai.events.actors import Staff
 from taikai.events.services.accounts import ensure_first_organizer
 from taikai.security.services import set_limits
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
+from tests.factories import PHONE, NewPage, make_event, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_organizer_sees_a_lockout_lifts_it_and_raises_the_cap_on_a_phone(new_page: Any) -> None:
+def test_the_organizer_sees_a_lockout_lifts_it_and_raises_the_cap_on_a_phone(new_page: NewPage) -> None:
     from django.contrib.auth import get_user_model
 
-    username, password = ensure_first_organizer()  # type: ignore[misc]
+    username, password = ensure_first_organizer()
     organizer = get_user_model().objects.get(username=username)
     event = make_event(organizer, 0, checked_in=False)
     set_limits(event, by=Staff(organizer), version=0, register_per_event=12)

@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from taikai.audit.models import AuditEntry
-from taikai.events.actors import PlayerSelf, Staff, Visitor
+from taikai.eventlog.reads import LogFilter, LogPage, read_log
+from taikai.eventlog.words import lines
+from taikai.events.actors import Actor, PlayerSelf, Staff, Visitor
 from taikai.events.errors import PermissionDenied
-from taikai.events.models import Match
+from taikai.events.models import Match, Player
 from taikai.events.services import links, registration
 from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
-from taikai.web.log.reads import LogFilter, read_log
-from taikai.web.log.words import lines
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.factories import make_event
 from tests.web.log_world import A_WINS, World, world_fixture  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
 
-def _actions(page: Any) -> list[str]:
+def _actions(page: LogPage) -> list[str]:
     return [e.action for e in page.entries]
 
 
@@ -42,7 +41,8 @@ def test_the_organizer_and_the_head_judge_read_the_whole_log_newest_first(world:
 def test_a_floor_judge_and_a_visitor_are_refused(world: World, who: str) -> None:
     from django.contrib.auth.models import AnonymousUser
 
-    actor = {"floor": Staff(world.floor), "visitor": Visitor(), "signed-out": Staff(AnonymousUser())}[who]
+    actors: dict[str, Actor] = {"floor": Staff(world.floor), "visitor": Visitor(), "signed-out": Staff(AnonymousUser())}
+    actor = actors[who]
     with pytest.raises(PermissionDenied):
         read_log(world.event, by=actor)
 
@@ -56,7 +56,7 @@ def test_a_player_reads_only_what_happened_at_their_own_tables(world: World) -> 
     assert {e.object_id for e in theirs.entries} == {str(world.reported.pk)}
 
 
-def test_a_player_of_another_event_is_refused(world: World, organizer: Any) -> None:  # noqa: F811
+def test_a_player_of_another_event_is_refused(world: World, organizer: User) -> None:
     elsewhere = make_event(organizer, 2, name="別の大会")
     with pytest.raises(PermissionDenied):
         read_log(world.event, by=PlayerSelf(elsewhere.players.first()))
@@ -137,14 +137,14 @@ def test_a_report_names_the_player_who_sent_it(world: World) -> None:
     assert changes["side"] == (None, world.other.name)
 
 
-def _client(user: Any = None) -> Client:
+def _client(user: User = None) -> Client:
     client = Client()
     if user is not None:
         client.force_login(user)
     return client
 
 
-def _token(world: World, player: Any) -> str:
+def _token(world: World, player: Player) -> str:
     return links.issue_access(player, by=Staff(world.organizer))
 
 

@@ -4,21 +4,21 @@ changes at their own table from their page."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import Page, ViewportSize
 
 from taikai.audit.models import AuditEntry
 from taikai.events.actors import Staff
 from taikai.events.services import links
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import ARTIFACTS, PHONE, screenshot
+from tests.factories import ARTIFACTS, PHONE, NewPage, SitePage, screenshot
 from tests.web.log_world import World
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-DESK = {"width": 1440, "height": 900}
+DESK = ViewportSize(width=1440, height=900)
 
 
 def _world() -> World:
@@ -26,7 +26,7 @@ def _world() -> World:
     return World(get_user_model().objects.get(username="organizer"))
 
 
-def _signed_in(new_page: Any, user: Any, viewport: dict[str, int]) -> Any:
+def _signed_in(new_page: NewPage, user: User, viewport: ViewportSize) -> SitePage:
     client = Client()
     client.force_login(user)
     page = new_page(viewport=viewport, locale="ja-JP")
@@ -34,11 +34,11 @@ def _signed_in(new_page: Any, user: Any, viewport: dict[str, int]) -> Any:
     return page
 
 
-def _fits(page: Any) -> None:
+def _fits(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
 
 
-def test_the_head_judge_finds_a_correction_on_a_phone(new_page: Any) -> None:
+def test_the_head_judge_finds_a_correction_on_a_phone(new_page: NewPage) -> None:
     world = _world()
     a, b = world.corrected.player_a.name, world.corrected.player_b.name
     page = _signed_in(new_page, world.head, PHONE)
@@ -69,7 +69,7 @@ def test_the_head_judge_finds_a_correction_on_a_phone(new_page: Any) -> None:
     screenshot(page, "log-head-judge-phone-390")
 
 
-def test_the_organizer_reads_the_whole_log_at_a_desk(new_page: Any) -> None:
+def test_the_organizer_reads_the_whole_log_at_a_desk(new_page: NewPage) -> None:
     world = _world()
     page = _signed_in(new_page, world.organizer, DESK)
     page.goto(f"{page.base_url}/events/{world.event.pk}/")
@@ -85,7 +85,7 @@ def test_the_organizer_reads_the_whole_log_at_a_desk(new_page: Any) -> None:
     page.screenshot(path=str(ARTIFACTS / "log-organizer-desk-1440-top.png"))  # what the desk sees first
 
 
-def test_a_player_opens_the_changes_at_their_table_from_their_page(new_page: Any) -> None:
+def test_a_player_opens_the_changes_at_their_table_from_their_page(new_page: NewPage) -> None:
     world = _world()
     token = links.issue_access(world.me, by=Staff(world.organizer))
     page = new_page(viewport=PHONE, locale="ja-JP")

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PHONE, screenshot
+from tests.factories import PHONE, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_organizer_logs_in_and_switches_language(new_page: Any) -> None:
+def test_organizer_logs_in_and_switches_language(new_page: NewPage) -> None:
     created = ensure_first_organizer()
     assert created is not None
     username, password = created

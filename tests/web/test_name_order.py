@@ -5,16 +5,16 @@ folded, whatever the database's own collation (SQLite and PostgreSQL order text 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import registration
 from taikai.events.services import rounds as round_services
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ A_TO_Z = ["alice", "Bob", "カトウ", "かねこ", "伊藤 花子", "佐藤 健
 
 
 @pytest.fixture
-def event(organizer: Any) -> Event:  # noqa: F811
+def event(organizer: User) -> Event:
     event = make_event(organizer, 0)
     for k, (name, kana) in enumerate(PEOPLE):
         player = registration.register_player(
@@ -51,7 +51,7 @@ def _order(html: str, section: str = "") -> list[str]:
     return sorted((n for n, at in found.items() if at >= 0), key=found.__getitem__)
 
 
-def _page(client: Client, organizer: Any, url: str) -> str:  # noqa: F811
+def _page(client: Client, organizer: User, url: str) -> str:
     client.force_login(organizer)
     response = client.get(url)
     assert response.status_code == 200, url
@@ -72,16 +72,16 @@ def test_the_public_a_to_z_order_folds_width_and_case(client: Client, event: Eve
     assert _rows(client, event, "az") == A_TO_Z
 
 
-def test_the_deck_list_is_in_the_pairings_order(client: Client, organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_deck_list_is_in_the_pairings_order(client: Client, organizer: User, event: Event) -> None:
     assert _order(_page(client, organizer, f"/events/{event.pk}/decks/"), "<table") == BY_READING
 
 
-def test_the_penalty_picker_is_in_the_pairings_order(client: Client, organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_penalty_picker_is_in_the_pairings_order(client: Client, organizer: User, event: Event) -> None:
     page = _page(client, organizer, f"/events/{event.pk}/judging/penalties/new/")
     assert _order(page, 'name="player"') == BY_READING
 
 
-def test_the_pairing_editor_is_in_the_pairings_order(client: Client, organizer: Any, event: Event) -> None:  # noqa: F811
+def test_the_pairing_editor_is_in_the_pairings_order(client: Client, organizer: User, event: Event) -> None:
     page = _page(client, organizer, f"/events/{event.pk}/rounds/1/edit/")
     assert _order(page, "<select") == BY_READING
 

@@ -18,21 +18,20 @@ integrator removes an entry once that page is fixed, and the test then holds it 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai import messages
-from taikai.core import penalties as pen
+from taikai.core import rungs
 from taikai.core import time_procedure as tp
 from taikai.core.match_json import BASES
 from taikai.events.models import Match, Round
 from taikai.judging.models import JudgeCall
-from tests.events.conftest import organizer  # noqa: F401  (fixture)
 from tests.events.test_final_placings_pages import cut_event
 from tests.security.routes import all_routes
-from tests.test_reads_do_not_write import SKIPPED, build, urls
+from tests.test_reads_do_not_write import SKIPPED, Tempting, build, urls
 from tests.visible import visible_text
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +59,7 @@ def _stored_values() -> set[str]:
     values |= set(BASES) | {"disputed", "changed-after-confirmation", "id-in-elimination"}
     values |= {str(v) for v in JudgeCall.Source.values + JudgeCall.Status.values}
     values |= {p.value for p in tp.Phase} | {i.value for i in tp.Input}
-    values |= {pen.CAUTION, pen.WARNING, pen.DUEL_LOSS, pen.MATCH_LOSS, pen.DQ}
+    values |= {rungs.CAUTION, rungs.WARNING, rungs.DUEL_LOSS, rungs.MATCH_LOSS, rungs.DQ}
     values |= {"heads", "tails", "not-started", "winner"}
     values |= {"ja", "en", "ko"}  # card languages (DECK-8) by name, never by code
     return values
@@ -100,7 +99,7 @@ def findings(text: str, language: str) -> list[str]:
     return sorted(set(found))
 
 
-def crawl(world: Any, language: str) -> tuple[dict[str, list[tuple[str, list[str]]]], set[str]]:
+def crawl(world: Tempting, language: str) -> tuple[dict[str, list[tuple[str, list[str]]]], set[str]]:
     """route name -> [(url, codes found)] for every HTML page that showed a code; and the routes read."""
     out: dict[str, list[tuple[str, list[str]]]] = {}
     read: set[str] = set()
@@ -126,7 +125,7 @@ def crawl(world: Any, language: str) -> tuple[dict[str, list[tuple[str, list[str
 
 
 @pytest.fixture
-def world(organizer: Any) -> Any:  # noqa: F811
+def world(organizer: User) -> Tempting:
     tempting = build(organizer)
     finished, _swiss = cut_event(organizer)
     tempting.values["event_id"].append(finished.pk)
@@ -135,7 +134,7 @@ def world(organizer: Any) -> Any:  # noqa: F811
 
 
 @pytest.mark.parametrize("language", ["ja", "en"])
-def test_no_page_shows_an_internal_code(world: Any, language: str) -> None:
+def test_no_page_shows_an_internal_code(world: Tempting, language: str) -> None:
     found, read = crawl(world, language)
     # The pages this issue changed are among those read (as 200 HTML pages), with the fixture's tempting states.
     owned = {"judge_queue", "judge_call", "time_procedure", "match_result", "round_results", "round_detail"}

@@ -5,9 +5,8 @@ buttons are back. PEN-6 (the head judge overturns on appeal), PEN-1 (the match l
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
@@ -17,8 +16,7 @@ from taikai.events.services import rounds as round_services
 from taikai.judging.models import Penalty
 from taikai.judging.services import appeals
 from taikai.judging.services import penalties as penalty_services
-from tests.conftest import PHONE, screenshot
-from tests.judging.conftest import A_WINS, staff
+from tests.factories import A_WINS, PHONE, VenuePage, screenshot, staff
 from tests.web.test_phone_browser import _event, _phone, _table_one, organizer  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,8 +24,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def _match_loss_for_a(event: Event, match: Match) -> Penalty:
     judge = staff(event, "floor", StaffRole.Role.JUDGE)
-    kw = {"infraction": "INF-1", "rung": "match-loss", "reason": "deck problem", "prior_duels": [{"winner": "A"}]}
-    return penalty_services.issue_penalty(event, by=Staff(judge), player=match.player_a, **kw)
+    return penalty_services.issue_penalty(
+        event,
+        by=Staff(judge),
+        player=match.player_a,
+        infraction="INF-1",
+        rung="match-loss",
+        reason="deck problem",
+        prior_duels=[{"winner": "A"}],
+    )
 
 
 def _overturn(event: Event, penalty: Penalty) -> None:
@@ -37,7 +42,7 @@ def _overturn(event: Event, penalty: Penalty) -> None:
     appeals.decide_appeal(appeal, by=Staff(head), decision="overturn", note="no evidence")
 
 
-def test_an_overturn_after_the_round_is_told_and_the_result_stays(venue_page: Any, organizer: Any) -> None:  # noqa: F811
+def test_an_overturn_after_the_round_is_told_and_the_result_stays(venue_page: VenuePage, organizer: User) -> None:  # noqa: F811
     event, links = _event(organizer)
     match = _table_one(event)
     penalty = _match_loss_for_a(event, match)
@@ -58,7 +63,7 @@ def test_an_overturn_after_the_round_is_told_and_the_result_stays(venue_page: An
     assert (m.status, m.result) == (Match.Status.CONFIRMED, "b")  # not silently back to "no result"
 
 
-def test_an_overturn_in_the_same_round_says_play_on(venue_page: Any, organizer: Any) -> None:  # noqa: F811
+def test_an_overturn_in_the_same_round_says_play_on(venue_page: VenuePage, organizer: User) -> None:  # noqa: F811
     event, links = _event(organizer)
     match = _table_one(event)
     penalty = _match_loss_for_a(event, match)

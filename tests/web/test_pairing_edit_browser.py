@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match
@@ -18,20 +18,20 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
 from taikai.events.services.result_input import ResultInput
-from tests.conftest import PHONE, screenshot
+from tests.factories import PHONE, NewPage, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-DESK = {"width": 1280, "height": 800}
+DESK = ViewportSize(width=1280, height=800)
 SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESK, id="desk")]
 NAMES = ["山田 太郎", "佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健", "伊藤 さくら"]
 A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
-def _round_with_a_result(new_page: Any, viewport: dict[str, int]) -> tuple[Any, Event]:
+def _round_with_a_result(new_page: NewPage, viewport: ViewportSize) -> tuple[Any, Event]:
     from django.contrib.auth import get_user_model
 
-    username, password = ensure_first_organizer() or ("organizer", "")  # type: ignore[misc]
+    username, password = ensure_first_organizer() or ("organizer", "")
     user = get_user_model().objects.get(username=username)
     if not password:
         password = "desk-password-42"
@@ -54,18 +54,18 @@ def _round_with_a_result(new_page: Any, viewport: dict[str, int]) -> tuple[Any, 
     return page, event
 
 
-def _tag(viewport: dict[str, int]) -> str:
+def _tag(viewport: ViewportSize) -> str:
     return "phone" if viewport == PHONE else "desk"
 
 
-def _swap_b_players_of_tables_2_and_3(page: Any, event: Event) -> None:
+def _swap_b_players_of_tables_2_and_3(page: Page, event: Event) -> None:
     t2, t3 = Match.objects.filter(round__event=event, table__in=[2, 3]).order_by("table")
     page.select_option(f"select[name=b-{t2.pk}]", str(t3.player_b_id))
     page.select_option(f"select[name=b-{t3.pk}]", str(t2.player_b_id))
 
 
 @pytest.mark.parametrize("viewport", SIZES)
-def test_editing_pairings_keeps_the_table_with_a_result_and_says_so(new_page: Any, viewport: dict[str, int]) -> None:
+def test_editing_pairings_keeps_the_table_with_a_result_and_says_so(new_page: NewPage, viewport: ViewportSize) -> None:
     page, event = _round_with_a_result(new_page, viewport)
     table1 = Match.objects.get(round__event=event, table=1)
     page.goto(f"{page.base_url}/events/{event.pk}/rounds/1/")
@@ -87,7 +87,7 @@ def test_editing_pairings_keeps_the_table_with_a_result_and_says_so(new_page: An
 
 @pytest.mark.parametrize("viewport", SIZES)
 def test_a_page_left_open_while_a_player_reports_is_refused_with_the_current_state(
-    new_page: Any, viewport: dict[str, int]
+    new_page: NewPage, viewport: ViewportSize
 ) -> None:
     page, event = _round_with_a_result(new_page, viewport)
     page.goto(f"{page.base_url}/events/{event.pk}/rounds/1/edit/")

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -22,8 +23,8 @@ from taikai.events.services import rounds as round_services
 from taikai.events.services.links import issue_access
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import calls as call_services
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import make_event
+from tests.factories import PHONE, PROJECTOR, SitePage, VenuePage, make_event, screenshot
+from tests.servers import VenueServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +32,7 @@ A_WINS = ResultInput(({"winner": "A"}, {"winner": "A"}))
 
 
 @pytest.fixture
-def organizer(transactional_db: Any) -> Any:
+def organizer(transactional_db: None) -> User:
     from django.contrib.auth import get_user_model
 
     from taikai.events.services.accounts import ensure_first_organizer
@@ -40,7 +41,7 @@ def organizer(transactional_db: Any) -> Any:
     return get_user_model().objects.get(username="organizer")
 
 
-def _event(organizer: Any, players: int = 4) -> tuple[Event, dict[int, str]]:
+def _event(organizer: User, players: int = 4) -> tuple[Event, dict[int, str]]:
     """An event with round 1 paired and started; every player checked in with a personal link."""
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
@@ -55,7 +56,7 @@ def _table_one(event: Event) -> Match:
     return Match.objects.select_related("player_a", "player_b").get(round__event=event, round__number=1, table=1)
 
 
-def _phone(venue_page: Any, token: str) -> Any:
+def _phone(venue_page: VenuePage, token: str) -> SitePage:
     page = venue_page(viewport=PHONE)
     page.goto(f"{page.base_url}/p/{token}/")
     page.wait_for_function("window.taikaiLive !== undefined")
@@ -66,7 +67,9 @@ def _wait_for_stream(seconds: float = 1.0) -> None:
     time.sleep(seconds)  # the page's EventSource connects after load
 
 
-def test_a_player_reports_two_one_in_one_tap_and_the_opponent_confirms_live(organizer: Any, venue_page: Any) -> None:
+def test_a_player_reports_two_one_in_one_tap_and_the_opponent_confirms_live(
+    organizer: User, venue_page: VenuePage
+) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
     a, b = _phone(venue_page, links[m.player_a_id]), _phone(venue_page, links[m.player_b_id])
@@ -95,7 +98,7 @@ def test_a_player_reports_two_one_in_one_tap_and_the_opponent_confirms_live(orga
     assert m.status == Match.Status.CONFIRMED and (m.duel_wins_a, m.duel_wins_b) == (2, 1)
 
 
-def test_a_refused_report_shows_its_reason(organizer: Any, venue_page: Any) -> None:
+def test_a_refused_report_shows_its_reason(organizer: User, venue_page: VenuePage) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
     a = _phone(venue_page, links[m.player_a_id])
@@ -108,7 +111,7 @@ def test_a_refused_report_shows_its_reason(organizer: Any, venue_page: Any) -> N
     assert not Match.objects.get(pk=m.pk).reports.exists()
 
 
-def test_the_page_shows_the_new_round_after_pairing_without_reload(organizer: Any, venue_page: Any) -> None:
+def test_the_page_shows_the_new_round_after_pairing_without_reload(organizer: User, venue_page: VenuePage) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
     a = _phone(venue_page, links[m.player_a_id])
@@ -129,7 +132,7 @@ def test_the_page_shows_the_new_round_after_pairing_without_reload(organizer: An
     screenshot(projector, "projector-new-round")
 
 
-def test_a_corrected_retry_is_not_dropped(organizer: Any, venue_page: Any) -> None:
+def test_a_corrected_retry_is_not_dropped(organizer: User, venue_page: VenuePage) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
     a, b = _phone(venue_page, links[m.player_a_id]), _phone(venue_page, links[m.player_b_id])
@@ -152,7 +155,7 @@ def test_a_corrected_retry_is_not_dropped(organizer: Any, venue_page: Any) -> No
 
 
 def test_offline_the_page_keeps_the_last_table_and_sends_the_report_when_back(
-    organizer: Any, venue: Any, venue_page: Any
+    organizer: User, venue: VenueServer, venue_page: VenuePage
 ) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
@@ -178,7 +181,7 @@ def test_offline_the_page_keeps_the_last_table_and_sends_the_report_when_back(
     assert m.status == Match.Status.REPORTED and m.reports.count() == 1 and (m.duel_wins_a, m.duel_wins_b) == (2, 1)
 
 
-def test_the_judges_queue_shows_a_new_call_without_reload(organizer: Any, venue_page: Any) -> None:
+def test_the_judges_queue_shows_a_new_call_without_reload(organizer: User, venue_page: VenuePage) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
     client = Client()
@@ -194,7 +197,7 @@ def test_the_judges_queue_shows_a_new_call_without_reload(organizer: Any, venue_
     screenshot(judge, "judge-queue-live")
 
 
-def test_at_time_the_phone_says_so_and_what_happens_next(organizer: Any, venue_page: Any) -> None:
+def test_at_time_the_phone_says_so_and_what_happens_next(organizer: User, venue_page: VenuePage) -> None:
     # TIME-S-1, TIME-S-2 (Swiss: 3 extra turns, equal LP is a drawn duel); TIME-4 (a table's extension)
     import datetime as dt
 
@@ -219,7 +222,7 @@ def test_at_time_the_phone_says_so_and_what_happens_next(organizer: Any, venue_p
     expect(extended.locator("#time-note")).to_be_hidden()
 
 
-def test_the_projector_says_the_round_is_paused(organizer: Any, venue_page: Any) -> None:
+def test_the_projector_says_the_round_is_paused(organizer: User, venue_page: VenuePage) -> None:
     # TIME-1: the organizer paused the round clock; the hall sees 一時停止中, not a clock that merely stopped
     event, _links = _event(organizer)
     rnd = event.rounds.get(number=1)

@@ -3,19 +3,18 @@ a Swiss 1 win + 1 drawn duel under time (TIME-S-4: the player with the win wins)
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from taikai.events.models import Match, ResultReport
-from tests.conftest import screenshot
+from tests.factories import VenuePage, screenshot
 from tests.web.test_phone_browser import _event, _phone, _table_one, _wait_for_stream, organizer  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_time_s_4_a_drawn_duel_under_time_is_reported_from_the_phone(organizer: Any, venue_page: Any) -> None:  # noqa: F811
+def test_time_s_4_a_drawn_duel_under_time_is_reported_from_the_phone(organizer: User, venue_page: VenuePage) -> None:  # noqa: F811
     event, links = _event(organizer)
     m = _table_one(event)
     a = _phone(venue_page, links[m.player_a_id])

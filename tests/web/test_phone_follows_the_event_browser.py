@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Round, StaffRole
@@ -23,9 +24,8 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.result_input import ResultInput
 from taikai.judging.services import penalties as penalty_services
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import staff
+from tests.factories import PHONE, PROJECTOR, make_event, screenshot, staff
+from tests.servers import VenueServer
 from tests.web.test_phone_browser import organizer  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,11 +35,11 @@ NOT_OUT = "次のラウンドの組み合わせはまだ出ていません"
 
 
 @pytest.fixture
-def phone(browser: Any, venue: Any) -> Iterator[Any]:
+def phone(browser: Browser, venue: VenueServer) -> Iterator[Callable[[str], Page]]:
     """phone(token): the player's page on a touch phone of its own (its own context: storage, service worker)."""
-    contexts = []
+    contexts: list[BrowserContext] = []
 
-    def open_page(token: str) -> Any:
+    def open_page(token: str) -> Page:
         ctx = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
         ctx.set_default_timeout(10_000)
         contexts.append(ctx)
@@ -54,7 +54,7 @@ def phone(browser: Any, venue: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def projector(browser: Any, venue: Any) -> Iterator[Any]:
+def projector(browser: Browser, venue: VenueServer) -> Iterator[Page]:
     ctx = browser.new_context(viewport=PROJECTOR, locale="ja-JP")
     ctx.set_default_timeout(10_000)
     yield ctx.new_page()
@@ -86,37 +86,20 @@ def _desk_enters_the_rest(rnd: Round, by: Staff) -> None:
         result_services.enter_result(Match.objects.get(pk=m.pk), by=by, result=A_WINS)
 
 
-def _tap_win(page: Any) -> None:
+def _tap_win(page: Page) -> None:
     page.locator("form.report button[value=win-2-0]").tap()
     expect(page.locator("#answer")).to_contain_text("結果を送りました")
 
 
-def _clock_counts_down(page: Any) -> None:
+def _clock_counts_down(page: Page) -> None:
     clock = page.locator("#clock")
     expect(clock).to_have_text(re.compile(r"^\d{1,2}:[0-5]\d$"), timeout=8000)
     first = clock.inner_text()
     expect(clock).not_to_have_text(first, timeout=4000)  # it runs: not a dead --:--
 
 
-def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  # noqa: PLR0915
-    organizer: Any,  # noqa: F811
-    phone: Any,
-    projector: Any,
-    venue: Any,
-) -> None:
-    event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=4)
-    by = Staff(organizer)
-    tokens = {p.pk: link_services.issue_access(p, by=by) for p in event.players.all()}
-    players = list(event.players.order_by("pk"))
-    # Every player's phone is opened at registration, long before round 1.
-    pages = {p.pk: phone(tokens[p.pk]) for p in players}
-    projector.goto(f"{venue.url}/e/{event.pk}/projector/")
-    for page in pages.values():
-        expect(page.locator("#player-live")).to_contain_text(NOT_OUT)
-        expect(page.locator("#clock")).to_have_count(0)
-    screenshot(pages[players[0].pk], "issue24-phone-before-pairing")
-    _stream_opened()
-
+def _round_one(event: Event, by: Staff, pages: dict[int, Page], projector: Page) -> tuple[Player, Player]:
+    """Table 1's players (A, B): their phones follow round 1 to its confirmed result."""
     # Round 1 is paired and started: the table and its clock arrive, and the clock runs (item 1).
     rnd1 = round_services.pair_next_round(event, by=by)
     m1 = Match.objects.select_related("player_a", "player_b").get(round=rnd1, table=1)
@@ -147,7 +130,11 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     expect(pa.locator("#match-status")).to_contain_text("確定した結果: 勝ち 2–0")
     expect(pa.locator("#match-status")).to_contain_text("次のラウンドの卓は")
     _desk_enters_the_rest(rnd1, by)
+    return a, b
 
+
+def _round_two(event: Event, by: Staff, pages: dict[int, Page], a: Player, b: Player) -> None:
+    pa, pb = pages[a.pk], pages[b.pk]
     # Round 2: A wins again, B loses again (the desk enters B's table); A's opponent confirms from their phone.
     rnd2 = round_services.pair_next_round(event, by=by)
     clock_services.start_round(rnd2, by=by)
@@ -163,6 +150,9 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     expect(pb.locator("#match-status")).to_contain_text("確定した結果: 負け 0–2", timeout=5000)
     _desk_enters_the_rest(rnd2, by)
 
+
+def _the_top_cut(event: Event, by: Staff, pages: dict[int, Page], a: Player, b: Player) -> None:
+    pa, pb = pages[a.pk], pages[b.pk]
     # The top cut: A plays on; B's part is over, and B's page says so instead of waiting (item 4).
     semis = round_services.pair_next_round(event, by=by)
     clock_services.start_round(semis, by=by)
@@ -184,6 +174,9 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     expect(pa.locator("#match-status")).to_contain_text("次のラウンドの卓は")  # A is still in: waits for the final
     _desk_enters_the_rest(semis, by)
 
+
+def _the_final(event: Event, by: Staff, pages: dict[int, Page], a: Player, b: Player, projector: Page) -> None:
+    pa, pb = pages[a.pk], pages[b.pk]
     # The final: A against its opponent's phone; then every page says where it ended.
     final = round_services.pair_next_round(event, by=by)
     clock_services.start_round(final, by=by)
@@ -215,9 +208,34 @@ def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(  #
     assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
 
 
+def test_phones_opened_before_pairing_follow_the_event_to_the_final_placings(
+    organizer: User,  # noqa: F811
+    phone: Callable[[str], Page],
+    projector: Page,
+    venue: VenueServer,
+) -> None:
+    event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=4)
+    by = Staff(organizer)
+    tokens = {p.pk: link_services.issue_access(p, by=by) for p in event.players.all()}
+    players = list(event.players.order_by("pk"))
+    # Every player's phone is opened at registration, long before round 1.
+    pages = {p.pk: phone(tokens[p.pk]) for p in players}
+    projector.goto(f"{venue.url}/e/{event.pk}/projector/")
+    for page in pages.values():
+        expect(page.locator("#player-live")).to_contain_text(NOT_OUT)
+        expect(page.locator("#clock")).to_have_count(0)
+    screenshot(pages[players[0].pk], "issue24-phone-before-pairing")
+    _stream_opened()
+
+    a, b = _round_one(event, by, pages, projector)
+    _round_two(event, by, pages, a, b)
+    _the_top_cut(event, by, pages, a, b)
+    _the_final(event, by, pages, a, b, projector)
+
+
 def test_a_replaced_or_revoked_link_switches_its_open_page_to_the_explanation(
-    organizer: Any,  # noqa: F811
-    phone: Any,
+    organizer: User,  # noqa: F811
+    phone: Callable[[str], Page],
 ) -> None:
     event = make_event(organizer, 4)
     by = Staff(organizer)
@@ -240,10 +258,10 @@ def test_a_replaced_or_revoked_link_switches_its_open_page_to_the_explanation(
 
 
 def test_a_duel_loss_and_a_disqualification_are_said_on_both_phones(
-    organizer: Any,  # noqa: F811
-    phone: Any,
-    venue: Any,
-    browser: Any,
+    organizer: User,  # noqa: F811
+    phone: Callable[[str], Page],
+    venue: VenueServer,
+    browser: Browser,
 ) -> None:  # PEN-1
     from django.test import Client
 

@@ -5,11 +5,13 @@ places and prizes in words (issue 23; CS 1.2 A, PEN-2, PEN-3, PEN-8)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import Browser, Locator, Page
+from pytest_django.live_server_helper import LiveServer
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, StaffRole
@@ -19,16 +21,14 @@ from taikai.events.services.accounts import ensure_first_organizer
 from taikai.judging.models import Penalty
 from taikai.judging.services import prizes
 from taikai.judging.services.prizes import publish_prizes
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
-from tests.judging.conftest import A_WINS, staff
+from tests.factories import A_WINS, PHONE, make_event, screenshot, staff
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 RANKS = [("優勝", 1, 1, False), ("準優勝", 2, 2, False), ("ベスト4", 3, 4, True), ("5-8位", 5, 8, True)]
 
 
-def _phone(browser: Any, live_server: Any, user: Any | None = None) -> Any:
+def _phone(browser: Browser, live_server: LiveServer, user: User | None = None) -> Page:
     ctx = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
     ctx.set_default_timeout(30_000)  # slow under load
     if user is not None:
@@ -38,7 +38,7 @@ def _phone(browser: Any, live_server: Any, user: Any | None = None) -> Any:
     return ctx.new_page()
 
 
-def _semifinals() -> tuple[Event, Any, Any, list[Match]]:
+def _semifinals() -> tuple[Event, User, User, list[Match]]:
     ensure_first_organizer()
     organizer = get_user_model().objects.get(username="organizer")
     event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=3, top_cut=4)
@@ -55,16 +55,14 @@ def _semifinals() -> tuple[Event, Any, Any, list[Match]]:
     return event, organizer, head, semis
 
 
-def _row(page: Any, name: str) -> Any:
+def _row(page: Page, name: str) -> Locator:
     return page.locator("table.standings tbody tr").filter(has=page.get_by_role("link", name=name, exact=True))
 
 
-def test_a_semifinal_dq_with_downgrade_then_the_final_reads_the_same_on_every_page(
-    browser: Any, live_server: Any
-) -> None:
-    # PEN-2, PEN-3, PEN-8, CS 1.2 A
-    event, organizer, head, (semi1, semi2) = _semifinals()
-    cheat = semi1.player_a
+def _disqualified_with_downgrade(
+    browser: Browser, live_server: LiveServer, event: Event, head: User, cheat: Player
+) -> Page:
+    """The head judge's phone, after disqualifying ``cheat`` with one downgrade step (PEN-2)."""
     judge = _phone(browser, live_server, head)
     judge.goto(f"{live_server.url}/events/{event.pk}/judging/penalties/new/?player={cheat.pk}&infraction=INF-9")
     judge.select_option("select[name=rung]", "dq-downgrade")
@@ -78,6 +76,55 @@ def test_a_semifinal_dq_with_downgrade_then_the_final_reads_the_same_on_every_pa
     pen = Penalty.objects.get(player=cheat)
     assert pen.rung == "dq-downgrade" and pen.decided_place == 3  # ベスト4 secured, not the seed
     screenshot(judge, "prize-ladder-dq-issued-390")
+    return judge
+
+
+def _every_page_reads(
+    browser: Browser,
+    live_server: LiveServer,
+    event: Event,
+    expected: dict[str, tuple[str | None, str, str]],
+    cheat: Player,
+    champion: Player,
+) -> int:
+    """The placings and each player's page say ``expected`` (place, stage, prize); the placings page's width."""
+    visitor = _phone(browser, live_server)
+    visitor.goto(f"{live_server.url}/e/{event.pk}/standings/")
+    assert visitor.locator("table.standings th", has_text="賞").count() == 1
+    for name, (place, stage, prize) in expected.items():
+        row = _row(visitor, name)
+        cells = row.locator("td")
+        if place is not None:
+            assert cells.nth(0).inner_text() + "位" == place, name
+        assert row.locator("td.stage-name").inner_text() == stage, name
+        assert row.locator("td.prize-name").inner_text() == prize, name
+    assert _row(visitor, cheat.name).locator(".badge.bad").inner_text() == "失格"
+    width: int = visitor.evaluate("document.documentElement.scrollWidth")
+    screenshot(visitor, "prize-ladder-placings-390")
+
+    for name, (place, stage, prize) in expected.items():
+        pid = Player.objects.get(event=event, name=name).pk
+        visitor.goto(f"{live_server.url}/e/{event.pk}/players/{pid}/")
+        card = visitor.locator(".card.placing")
+        text = card.inner_text()
+        # a bracket place is said as its stage (優勝, ベスト4; issue 24), a place from the Swiss rounds as 「4位」
+        said = stage or place
+        assert prize in text and (said is None or said in text), (name, text)
+        if name == cheat.name:
+            assert "失格" in text
+            screenshot(visitor, "prize-ladder-player-dq-390")
+        elif name == champion.name:
+            screenshot(visitor, "prize-ladder-player-champion-390")
+    return width
+
+
+def test_a_semifinal_dq_with_downgrade_then_the_final_reads_the_same_on_every_page(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    # PEN-2, PEN-3, PEN-8, CS 1.2 A
+    event, organizer, head, (semi1, semi2) = _semifinals()
+    cheat = semi1.player_a
+    judge = _disqualified_with_downgrade(browser, live_server, event, head, cheat)
 
     # The other semifinal, then the final (the DQ forfeited the first semifinal to its opponent).
     result_services.enter_result(semi2, by=Staff(organizer), result=A_WINS())
@@ -94,33 +141,7 @@ def test_a_semifinal_dq_with_downgrade_then_the_final_reads_the_same_on_every_pa
         cheat.name: (None, "", "5-8位 (受賞資格降格)"),
     }
 
-    visitor = _phone(browser, live_server)
-    visitor.goto(f"{live_server.url}/e/{event.pk}/standings/")
-    assert visitor.locator("table.standings th", has_text="賞").count() == 1
-    for name, (place, stage, prize) in expected.items():
-        row = _row(visitor, name)
-        cells = row.locator("td")
-        if place is not None:
-            assert cells.nth(0).inner_text() + "位" == place, name
-        assert row.locator("td.stage-name").inner_text() == stage, name
-        assert row.locator("td.prize-name").inner_text() == prize, name
-    assert _row(visitor, cheat.name).locator(".badge.bad").inner_text() == "失格"
-    width = visitor.evaluate("document.documentElement.scrollWidth")
-    screenshot(visitor, "prize-ladder-placings-390")
-
-    for name, (place, stage, prize) in expected.items():
-        pid = Player.objects.get(event=event, name=name).pk
-        visitor.goto(f"{live_server.url}/e/{event.pk}/players/{pid}/")
-        card = visitor.locator(".card.placing")
-        text = card.inner_text()
-        # a bracket place is said as its stage (優勝, ベスト4; issue 24), a place from the Swiss rounds as 「4位」
-        said = stage or place
-        assert prize in text and (said is None or said in text), (name, text)
-        if name == cheat.name:
-            assert "失格" in text
-            screenshot(visitor, "prize-ladder-player-dq-390")
-        elif name == champion.name:
-            screenshot(visitor, "prize-ladder-player-champion-390")
+    width = _every_page_reads(browser, live_server, event, expected, cheat, champion)
 
     judge.goto(f"{live_server.url}/events/{event.pk}/judging/prizes/")
     table = judge.locator("table.prizes tbody tr")

@@ -11,11 +11,13 @@ person would.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import Protocol
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player
@@ -24,8 +26,8 @@ from taikai.events.services import links
 from taikai.events.services import rounds as round_services
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import calls as call_services
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
+from tests.factories import PHONE, SitePage, make_event, on_server, screenshot
+from tests.servers import VenueServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +35,7 @@ MOST_PX = 1000  # issue 24, item 8: the report page with its answer
 
 
 @pytest.fixture
-def organizer(transactional_db: Any) -> Any:
+def organizer(transactional_db: None) -> User:
     from django.contrib.auth import get_user_model
 
     from taikai.events.services.accounts import ensure_first_organizer
@@ -42,12 +44,18 @@ def organizer(transactional_db: Any) -> Any:
     return get_user_model().objects.get(username="organizer")
 
 
-@pytest.fixture
-def phone(browser: Any, venue: Any) -> Any:
-    """phone(path, user=None): a page on a phone of its own (390×844, Japanese, touch) at the venue server."""
-    contexts = []
+class Phone(Protocol):
+    """The ``phone`` fixture: ``phone(path, user=None)``."""
 
-    def make(path: str, user: Any | None = None) -> Any:
+    def __call__(self, path: str, user: User | None = None) -> SitePage: ...
+
+
+@pytest.fixture
+def phone(browser: Browser, venue: VenueServer) -> Iterator[Phone]:
+    """phone(path, user=None): a page on a phone of its own (390×844, Japanese, touch) at the venue server."""
+    contexts: list[BrowserContext] = []
+
+    def make(path: str, user: User | None = None) -> SitePage:
         ctx = browser.new_context(viewport=PHONE, locale="ja-JP", is_mobile=True, has_touch=True)
         ctx.set_default_timeout(15_000)
         if user is not None:
@@ -55,8 +63,7 @@ def phone(browser: Any, venue: Any) -> Any:
             client.force_login(user)
             ctx.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": venue.url}])
         contexts.append(ctx)
-        page = ctx.new_page()
-        page.base_url = venue.url  # type: ignore[attr-defined]
+        page = on_server(ctx.new_page(), venue.url)
         page.goto(venue.url + path)
         if path.startswith("/p/") or "/judging/" in path:
             page.wait_for_function("window.taikaiLive !== undefined")
@@ -67,7 +74,7 @@ def phone(browser: Any, venue: Any) -> Any:
         ctx.close()
 
 
-def _started(organizer: Any, players: int = 4) -> tuple[Event, Match, str, str]:
+def _started(organizer: User, players: int = 4) -> tuple[Event, Match, str, str]:
     event = make_event(organizer, players)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
     clock_services.start_round(rnd, by=Staff(organizer))
@@ -81,15 +88,15 @@ def _streams_open() -> None:
     time.sleep(1.0)  # the pages' EventSource connects after load
 
 
-def _height(page: Any) -> int:
+def _height(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollHeight"))
 
 
-def _width(page: Any) -> int:
+def _width(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
 
 
-def test_a_judge_call_shows_on_both_phones_with_a_cancel_and_makes_one_card(organizer: Any, phone: Any) -> None:
+def test_a_judge_call_shows_on_both_phones_with_a_cancel_and_makes_one_card(organizer: User, phone: Phone) -> None:
     # JUDGE-1 (issue 24, item 6)
     event, m, token_a, token_b = _started(organizer)
     a, b = phone(f"/p/{token_a}/"), phone(f"/p/{token_b}/")
@@ -138,7 +145,7 @@ def test_a_judge_call_shows_on_both_phones_with_a_cancel_and_makes_one_card(orga
 
 
 def test_registration_answers_with_a_page_that_keeps_the_link_names_the_event_and_fits(
-    organizer: Any, phone: Any
+    organizer: User, phone: Phone
 ) -> None:
     # issue 24, item 7
     event = make_event(organizer, 0, checked_in=False)
@@ -159,7 +166,9 @@ def test_registration_answers_with_a_page_that_keeps_the_link_names_the_event_an
     expect(visitor.locator(".player-head h1")).to_have_text("新人 花子")
 
 
-def test_the_report_page_with_its_answer_fits_1000_px_and_a_concession_reads_toryo(organizer: Any, phone: Any) -> None:
+def test_the_report_page_with_its_answer_fits_1000_px_and_a_concession_reads_toryo(
+    organizer: User, phone: Phone
+) -> None:
     # issue 24, items 8 and 9; END-1
     event, m, token_a, token_b = _started(organizer)
     a, b = phone(f"/p/{token_a}/"), phone(f"/p/{token_b}/")
@@ -196,7 +205,7 @@ def test_the_report_page_with_its_answer_fits_1000_px_and_a_concession_reads_tor
     screenshot(a, "report24-more-open-390")
 
 
-def test_an_intentional_draw_reads_as_agreed_on_both_phones(organizer: Any, phone: Any) -> None:
+def test_an_intentional_draw_reads_as_agreed_on_both_phones(organizer: User, phone: Phone) -> None:
     # END-2 (issue 24, item 9): 合意の引き分け, not 「引き分け 0–0」
     event, m, token_a, token_b = _started(organizer)
     a, b = phone(f"/p/{token_a}/"), phone(f"/p/{token_b}/")

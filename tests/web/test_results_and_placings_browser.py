@@ -3,11 +3,11 @@ scorekeeper entering a round's results by keyboard, and the judge's dispute card
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.test import Client
+from playwright.sync_api import ViewportSize
 
 from taikai.events.actors import Staff
 from taikai.events.models import Match
@@ -15,20 +15,18 @@ from taikai.events.services import results as result_services
 from taikai.events.services import rounds as round_services
 from taikai.events.services.accounts import ensure_first_organizer
 from taikai.events.services.result_input import ResultInput
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import make_event
 from tests.events.test_final_placings_pages import cut_event, expected_top
-from tests.judging.conftest import PASSWORD, staff
+from tests.factories import PASSWORD, PHONE, PROJECTOR, NewPage, SitePage, make_event, screenshot, staff
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _organizer() -> Any:
+def _organizer() -> User:
     ensure_first_organizer()
     return get_user_model().objects.get(username="organizer")
 
 
-def signed_in(new_page: Any, user: Any, viewport: dict[str, int]) -> Any:
+def signed_in(new_page: NewPage, user: User, viewport: ViewportSize) -> SitePage:
     client = Client()
     client.force_login(user)
     page = new_page(viewport=viewport, locale="ja-JP")
@@ -36,7 +34,7 @@ def signed_in(new_page: Any, user: Any, viewport: dict[str, int]) -> Any:
     return page
 
 
-def test_final_placings_after_a_top_cut_list_the_runner_up_second(new_page: Any) -> None:
+def test_final_placings_after_a_top_cut_list_the_runner_up_second(new_page: NewPage) -> None:
     event, swiss = cut_event(_organizer())
     top = expected_top(swiss)
     page = new_page(viewport=PROJECTOR, locale="ja-JP")
@@ -56,7 +54,7 @@ def test_final_placings_after_a_top_cut_list_the_runner_up_second(new_page: Any)
     screenshot(page, "placings-bracket-1920")
 
 
-def test_the_scorekeeper_enters_a_round_by_keyboard(new_page: Any) -> None:
+def test_the_scorekeeper_enters_a_round_by_keyboard(new_page: NewPage) -> None:
     organizer = _organizer()
     event = make_event(organizer, 8)
     rnd = round_services.pair_next_round(event, by=Staff(organizer))
@@ -88,7 +86,7 @@ def test_the_scorekeeper_enters_a_round_by_keyboard(new_page: Any) -> None:
     assert page.locator("#table").input_value() == "77"
 
 
-def test_the_judges_dispute_card_shows_both_reports(new_page: Any) -> None:
+def test_the_judges_dispute_card_shows_both_reports(new_page: NewPage) -> None:
     organizer = _organizer()
     event = make_event(organizer, 8)
     staff(event, "floor", "judge")

@@ -7,14 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import clock as clock_services
 from taikai.events.services import rounds as round_services
-from tests.events.conftest import make_event, organizer  # noqa: F401  (fixture)
 from tests.events.test_organizer_desk import _play
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ STAGES = ["準々決勝", "準決勝", "決勝"]
 
 
 @pytest.fixture
-def bracket(organizer: Any) -> Event:  # noqa: F811
+def bracket(organizer: User) -> Event:
     """Two Swiss rounds, then a top 8 up to its final, paired and being played."""
     event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
     for _ in range(4):
@@ -32,7 +33,7 @@ def bracket(organizer: Any) -> Event:  # noqa: F811
     return event
 
 
-def _quarterfinal_started(organizer: Any) -> tuple[Event, Any]:  # noqa: F811
+def _quarterfinal_started(organizer: User) -> tuple[Event, Any]:
     """Two Swiss rounds played, then the top 8's quarterfinal paired and its clock started."""
     event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
     for _ in range(2):
@@ -49,7 +50,7 @@ def _get(client: Client, url: str, lang: str = "ja") -> str:
     return response.content.decode()
 
 
-def test_each_staff_page_and_printout_names_the_bracket_round(client: Client, organizer: Any, bracket: Event) -> None:  # noqa: F811
+def test_each_staff_page_and_printout_names_the_bracket_round(client: Client, organizer: User, bracket: Event) -> None:
     client.force_login(organizer)
     base = f"/events/{bracket.pk}"
     for number, stage in enumerate(STAGES, start=3):
@@ -69,7 +70,7 @@ def test_the_projector_heads_the_top_cut_with_the_round_not_a_form_label(client:
     assert "<span>決勝</span>" in html
 
 
-def test_a_sixteen_player_bracket_opens_with_its_first_round(client: Client, organizer: Any) -> None:  # noqa: F811
+def test_a_sixteen_player_bracket_opens_with_its_first_round(client: Client, organizer: User) -> None:
     event = make_event(organizer, 16, format=Event.Format.ELIMINATION)
     rnd = round_services.pair_next_round(event, by=Staff(organizer), seed=1)
     client.force_login(organizer)
@@ -82,7 +83,7 @@ def test_a_sixteen_player_bracket_opens_with_its_first_round(client: Client, org
 
 def test_a_players_penalty_record_names_the_bracket_round_it_was_applied_to(
     client: Client,
-    organizer: Any,  # noqa: F811
+    organizer: User,
 ) -> None:
     """PEN-1 on the player's record page: a penalty at the top cut's table says 準々決勝, not 第3ラウンド."""
     from taikai.events.services import links
@@ -99,7 +100,7 @@ def test_a_players_penalty_record_names_the_bracket_round_it_was_applied_to(
 
 def test_the_notice_of_a_penalty_duel_in_the_top_cut_names_its_round(
     client: Client,
-    organizer: Any,  # noqa: F811
+    organizer: User,
 ) -> None:
     """PEN-1 told on both players' pages: 「準々決勝 1番卓: 第1デュエルは罰則…」, not 第3ラウンド."""
     from taikai.events.services import links
@@ -119,7 +120,7 @@ def test_the_notice_of_a_penalty_duel_in_the_top_cut_names_its_round(
 
 def test_a_swiss_notice_still_says_its_round_number(
     client: Client,
-    organizer: Any,  # noqa: F811
+    organizer: User,
 ) -> None:
     from taikai.events.services import links
     from taikai.judging.services import penalties
@@ -136,7 +137,7 @@ def test_a_swiss_notice_still_says_its_round_number(
 
 def test_the_penalty_form_names_the_top_cut_round_a_loss_lands_on(
     client: Client,
-    organizer: Any,  # noqa: F811
+    organizer: User,
 ) -> None:
     """PEN-1 on the judge's penalty form: 「このラウンド: 準々決勝・1番卓」, not 第3ラウンド."""
     event, quarterfinal = _quarterfinal_started(organizer)

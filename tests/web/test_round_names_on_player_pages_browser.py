@@ -1,23 +1,25 @@
 """Issue 24, item 18 on the players' side, in the browser at 390×844 (ja-JP, touch): the "why am I ranked here"
 page and the player's own page call each round by its one name (第1ラウンド in the Swiss rounds, 準々決勝 /
-準決勝 / 決勝 in the bracket, from ``events.round_names``), never 「7 (決勝トーナメント)」 or 第Nラウンド for a
+準決勝 / 決勝 in the bracket, from ``events.round_words``), never 「7 (決勝トーナメント)」 or 第Nラウンド for a
 bracket round; and the round-by-round table fits a phone without scrolling sideways, and still reads as a table
 on the 1920 px projector."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Protocol
 
 import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 from taikai.events.actors import Staff
 from taikai.events.models import Event, Match, Player, Round
 from taikai.events.services import links as link_services
 from taikai.events.services import rounds as round_services
-from tests.conftest import PHONE, PROJECTOR, screenshot
-from tests.events.conftest import make_event
 from tests.events.test_organizer_desk import _play
+from tests.factories import PHONE, PROJECTOR, make_event, screenshot
+from tests.servers import VenueServer
 from tests.web.test_phone_browser import organizer  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,11 +28,17 @@ SWISS, BRACKET = ["第1ラウンド", "第2ラウンド"], ["準々決勝", "準
 LONG_NAME = "シュヴァルツェンベルク＝長谷川 ひかり"  # a long opponent's name must wrap, not widen the page
 
 
-@pytest.fixture
-def phone(browser: Any, venue: Any) -> Iterator[Any]:
-    contexts = []
+class OpenPage(Protocol):
+    """The ``phone`` fixture: ``phone(path, viewport=PHONE)``, a page at the venue server."""
 
-    def open_page(path: str, viewport: dict[str, int] = PHONE) -> Any:
+    def __call__(self, path: str, viewport: ViewportSize = ...) -> Page: ...
+
+
+@pytest.fixture
+def phone(browser: Browser, venue: VenueServer) -> Iterator[OpenPage]:
+    contexts: list[BrowserContext] = []
+
+    def open_page(path: str, viewport: ViewportSize = PHONE) -> Page:
         touch = viewport == PHONE
         ctx = browser.new_context(viewport=viewport, locale="ja-JP", is_mobile=touch, has_touch=touch)
         ctx.set_default_timeout(10_000)
@@ -44,7 +52,7 @@ def phone(browser: Any, venue: Any) -> Iterator[Any]:
         ctx.close()
 
 
-def _pair(event: Event, organizer: Any) -> Round:  # noqa: F811
+def _pair(event: Event, organizer: User) -> Round:  # noqa: F811
     return round_services.pair_next_round(event, by=Staff(organizer), seed=3)
 
 
@@ -54,11 +62,11 @@ def _final_match(event: Event) -> Match:
     return final.matches.select_related("player_a", "player_b").get()
 
 
-def _cell_texts(page: Any, column: int) -> list[str]:
+def _cell_texts(page: Page, column: int) -> list[str]:
     return [t.strip() for t in page.locator(f"table.path tbody td:nth-child({column})").all_inner_texts()]
 
 
-def _no_sideways_scroll(page: Any) -> None:
+def _no_sideways_scroll(page: Page) -> None:
     widths = page.evaluate(
         """() => ({page: document.documentElement.scrollWidth, view: window.innerWidth,
                    wrap: [...document.querySelectorAll('.table-wrap')].map(w => w.scrollWidth - w.clientWidth)})"""
@@ -67,7 +75,7 @@ def _no_sideways_scroll(page: Any) -> None:
     assert all(extra <= 0 for extra in widths["wrap"]), widths
 
 
-def test_a_finalists_path_names_every_round_and_fits_a_phone(phone: Any, organizer: Any) -> None:  # noqa: F811
+def test_a_finalists_path_names_every_round_and_fits_a_phone(phone: OpenPage, organizer: User) -> None:  # noqa: F811
     event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
     for _ in range(4):
         _play(event, organizer, _pair(event, organizer))
@@ -100,7 +108,7 @@ def test_a_finalists_path_names_every_round_and_fits_a_phone(phone: Any, organiz
     screenshot(projector, "player-path-1920")
 
 
-def test_the_players_own_page_names_the_bracket_round_it_is_playing(phone: Any, organizer: Any) -> None:  # noqa: F811
+def test_the_players_own_page_names_the_bracket_round_it_is_playing(phone: OpenPage, organizer: User) -> None:  # noqa: F811
     event = make_event(organizer, 12, format=Event.Format.SWISS_CUT, swiss_rounds=2, top_cut=8)
     for _ in range(2):
         _play(event, organizer, _pair(event, organizer))

@@ -3,8 +3,6 @@ for today's check-ins, round 1 fixes them, and the organizer changes them with t
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from playwright.sync_api import expect
 
@@ -12,16 +10,15 @@ from taikai.events.actors import Staff
 from taikai.events.models import Event
 from taikai.events.services import registration
 from taikai.events.services.accounts import ensure_first_organizer
-from tests.conftest import PHONE, screenshot
-from tests.events.conftest import make_event
+from tests.factories import PHONE, NewPage, make_event, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_organizer_sees_and_changes_the_rounds_and_the_cut_on_a_phone(new_page: Any) -> None:
+def test_the_organizer_sees_and_changes_the_rounds_and_the_cut_on_a_phone(new_page: NewPage) -> None:
     from django.contrib.auth import get_user_model
 
-    username, password = ensure_first_organizer()  # type: ignore[misc]
+    username, password = ensure_first_organizer()
     organizer = get_user_model().objects.get(username=username)
     event = make_event(organizer, 17, checked_in=False, format=Event.Format.SWISS_CUT)
     for player in event.players.order_by("id")[1:]:  # one no-show

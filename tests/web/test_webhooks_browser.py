@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from taikai.api import webhook_net
-from taikai.api.models import Webhook
-from tests.conftest import PHONE, screenshot
-from tests.security.conftest import make_user, new_event
+from taikai.webhooks import net
+from taikai.webhooks.models import Webhook
+from tests.factories import PHONE, NewPage, make_user, new_event, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-venue-password-1"
 
 
-def test_the_organizer_sees_a_stopped_webhook_on_the_dashboard(new_page: Any) -> None:
+def test_the_organizer_sees_a_stopped_webhook_on_the_dashboard(new_page: NewPage) -> None:
     organizer = make_user("org_hooks", organizer=True, password=PASSWORD)
     event = new_event(organizer, 2, name="第3回 原宿チャンピオンシップ")
     Webhook.objects.create(
@@ -27,7 +24,7 @@ def test_the_organizer_sees_a_stopped_webhook_on_the_dashboard(new_page: Any) ->
         created_by=organizer,
         active=False,
         disabled_at=timezone.now(),
-        last_error=webhook_net.NO_ANSWER,
+        last_error=net.NO_ANSWER,
         skipped=5,
         gave_up_in_row=5,
     )

@@ -11,12 +11,14 @@ from django.shortcuts import get_object_or_404
 from taikai.api import public
 from taikai.api import schemas as s
 from taikai.api import schemas_ops as so
-from taikai.api.base import TOKEN, WRITE_ERRORS, staff_actor
+from taikai.api.base import staff_actor
+from taikai.api.routes import SignedInRoutes
 from taikai.events.models import Event
 from taikai.events.services import events as event_services
 
 router = public.router
 TAGS = ["running an event"]
+routes = SignedInRoutes(router, TAGS)
 PATH = "/events/{event_id}/archetypes/publish"
 
 
@@ -25,7 +27,7 @@ def _state(event: Event) -> dict[str, Any]:
     return {"public": event.archetypes_public, "published_at": at.isoformat() if at else None}
 
 
-@router.post(PATH, response={200: so.ArchetypesOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post(PATH, so.ArchetypesOut)
 def publish_archetypes(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """Publish every player's declared deck archetype now (organizer): `archetype` in the players list and the
     metagame chart become public before the event ends. Publishing twice is once."""
@@ -33,7 +35,7 @@ def publish_archetypes(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return _state(event_services.publish_archetypes(event, by=staff_actor(request, event)))
 
 
-@router.delete(PATH, response={200: so.ArchetypesOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.delete(PATH, so.ArchetypesOut)
 def unpublish_archetypes(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """Hide the archetypes again until the event finishes (organizer); refused once it has finished
     (`archetypes-public-after-event`)."""

@@ -14,17 +14,17 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import APIKeyHeader, HttpBearer
 
-from taikai.api.models import ApiToken
 from taikai.api.schemas import ErrorOut
-from taikai.api.services import token_actor, token_user
 from taikai.core.problems import Problem
 from taikai.events.actors import Actor, PlayerSelf, Staff
 from taikai.events.errors import Conflict, PermissionDenied, ServiceError
-from taikai.events.messages import problem_text
 from taikai.events.models import Event, Player
 from taikai.events.services.links import player_for_token
+from taikai.events.texts import problem_text
 from taikai.security import diskfull
 from taikai.security.refusals import MARK
+from taikai.tokens.models import ApiToken
+from taikai.tokens.services import token_actor, token_user
 
 log = logging.getLogger(__name__)
 

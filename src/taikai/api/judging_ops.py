@@ -13,20 +13,21 @@ from ninja import Query, Status
 from taikai.api import public, serialize, serialize_ops
 from taikai.api import schemas as s
 from taikai.api import schemas_ops as so
-from taikai.api.base import PLAYER, TOKEN, WRITE_ERRORS, acting_player, player_or_staff_actor, staff_actor
+from taikai.api.base import PLAYER, TOKEN, acting_player, player_or_staff_actor, staff_actor
 from taikai.api.public import Paging, _page
+from taikai.api.routes import SignedInRoutes
 from taikai.core.ids import parse_id
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player
+from taikai.events.models import Event, Match, Player, current_match
 from taikai.events.permissions import require_judge, require_staff
 from taikai.judging.models import Appeal, JudgeCall, Penalty, TimeProcedureRun
 from taikai.judging.services import appeals, calls, penalties
 from taikai.judging.services import time_procedure as tps
-from taikai.judging.services.common import current_match
 from taikai.judging.services.prizes import prize_standings
 
 router = public.router
 TAGS = ["judging"]
+routes = SignedInRoutes(router, TAGS)
 
 
 def _event(event_id: s.Id) -> Event:
@@ -55,7 +56,7 @@ def _penalty_out(penalty: Penalty) -> dict[str, Any]:
     return serialize_ops.penalty_row(fresh, prize_standings(fresh.event))
 
 
-@router.post("/events/{event_id}/penalties", response={201: so.PenaltyOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/penalties", so.PenaltyOut, status=201)
 def issue_penalty(request: HttpRequest, event_id: s.Id, body: so.PenaltyIn) -> Status[dict[str, Any]]:
     """Issue a penalty (a judge); its effects apply at once and come back in `effects`: which match changed
     and how, whether the player is out, their prize now. PEN-6: `dq` and above by the head judge only (403)."""
@@ -81,7 +82,7 @@ def issue_penalty(request: HttpRequest, event_id: s.Id, body: so.PenaltyIn) -> S
     return Status(201, _penalty_out(penalty))
 
 
-@router.get("/events/{event_id}/penalties", response={200: so.PenaltyPage, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.get("/events/{event_id}/penalties", so.PenaltyPage)
 def list_penalties(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> dict[str, Any]:
     """The event's penalties, newest first, with their effects (staff)."""
     event = _event(event_id)
@@ -91,12 +92,7 @@ def list_penalties(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) 
     return _page(serialize_ops.penalty_rows(window), paging, rows.count())
 
 
-@router.post(
-    "/events/{event_id}/penalties/{penalty_id}/appeal",
-    response={201: so.AppealOut, **WRITE_ERRORS},
-    auth=[PLAYER, TOKEN],
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/penalties/{penalty_id}/appeal", so.AppealOut, status=201, auth=[PLAYER, TOKEN])
 def appeal(request: HttpRequest, event_id: s.Id, penalty_id: s.Id, body: so.AppealIn) -> Status[dict[str, Any]]:
     """Appeal a penalty to the head judge: the penalized player (X-Player-Token), or a judge for them."""
     event = _event(event_id)
@@ -106,12 +102,7 @@ def appeal(request: HttpRequest, event_id: s.Id, penalty_id: s.Id, body: so.Appe
     return Status(201, serialize_ops.appeal_row(row))
 
 
-@router.post(
-    "/events/{event_id}/penalties/{penalty_id}/decision",
-    response={200: so.DecisionOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/penalties/{penalty_id}/decision", so.DecisionOut)
 def decide(request: HttpRequest, event_id: s.Id, penalty_id: s.Id, body: so.DecisionIn) -> dict[str, Any]:
     """The head judge decides the penalty's open appeal (PEN-6): `uphold`, or `overturn` (its effects are
     reversed: results restored, the drop undone)."""
@@ -133,7 +124,7 @@ def _call(event: Event, call_id: s.Id) -> JudgeCall:
     return get_object_or_404(found, pk=call_id, event=event)
 
 
-@router.get("/events/{event_id}/calls", response={200: so.CallList, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.get("/events/{event_id}/calls", so.CallList)
 def list_calls(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """The judges' queue: open and taken calls, oldest first (staff)."""
     event = _event(event_id)
@@ -141,7 +132,7 @@ def list_calls(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return {"items": [serialize_ops.call_row(c) for c in serialize_ops.calls_with_callers(calls.open_calls(event))]}
 
 
-@router.post("/events/{event_id}/calls", response={201: so.CallOut, **WRITE_ERRORS}, auth=[PLAYER, TOKEN], tags=TAGS)
+@routes.post("/events/{event_id}/calls", so.CallOut, status=201, auth=[PLAYER, TOKEN])
 def raise_call(request: HttpRequest, event_id: s.Id, body: so.CallIn) -> Status[dict[str, Any]]:
     """Call a judge: a player (X-Player-Token) to their own table, or a judge (Bearer) to `table`."""
     event = _event(event_id)
@@ -155,9 +146,7 @@ def raise_call(request: HttpRequest, event_id: s.Id, body: so.CallIn) -> Status[
     return Status(201, serialize_ops.call_row(_call(event, call.pk)))
 
 
-@router.post(
-    "/events/{event_id}/calls/{call_id}/take", response={200: so.CallOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS
-)
+@routes.post("/events/{event_id}/calls/{call_id}/take", so.CallOut)
 def take_call(request: HttpRequest, event_id: s.Id, call_id: s.Id) -> dict[str, Any]:
     """A judge goes to the table (the call is taken)."""
     event = _event(event_id)
@@ -165,9 +154,7 @@ def take_call(request: HttpRequest, event_id: s.Id, call_id: s.Id) -> dict[str, 
     return serialize_ops.call_row(_call(event, call.pk))
 
 
-@router.post(
-    "/events/{event_id}/calls/{call_id}/ruling", response={200: so.CallOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS
-)
+@routes.post("/events/{event_id}/calls/{call_id}/ruling", so.CallOut)
 def rule_call(request: HttpRequest, event_id: s.Id, call_id: s.Id, body: so.RulingIn) -> dict[str, Any]:
     """Record the ruling, optionally add time to the table (TIME-4), and close the call (a judge)."""
     event = _event(event_id)
@@ -183,12 +170,7 @@ def rule_call(request: HttpRequest, event_id: s.Id, call_id: s.Id, body: so.Ruli
     return serialize_ops.call_row(_call(event, call.pk))
 
 
-@router.post(
-    "/events/{event_id}/matches/{match_id}/extension",
-    response={200: s.MatchOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/matches/{match_id}/extension", s.MatchOut)
 def extend(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: so.ExtensionIn) -> dict[str, Any]:
     """Add time to one table for a ruling, with a reason (a judge; TIME-4, CS 3.1): name the ruling's judge call
     at this table (`call`) or how long it took (`ruling_seconds`). Refused below the ruleset's threshold
@@ -226,12 +208,7 @@ def _procedure_out(event: Event, match_id: int) -> dict[str, Any]:
     }
 
 
-@router.get(
-    "/events/{event_id}/matches/{match_id}/time-procedure",
-    response={200: so.TimeProcedureOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.get("/events/{event_id}/matches/{match_id}/time-procedure", so.TimeProcedureOut)
 def get_time_procedure(request: HttpRequest, event_id: s.Id, match_id: s.Id) -> dict[str, Any]:
     """Where the table's time procedure stands: the phase, the extra turn, what it expects next (staff)."""
     event = _event(event_id)
@@ -239,12 +216,7 @@ def get_time_procedure(request: HttpRequest, event_id: s.Id, match_id: s.Id) -> 
     return _procedure_out(event, match_id)
 
 
-@router.post(
-    "/events/{event_id}/matches/{match_id}/time-procedure",
-    response={201: so.TimeProcedureOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/matches/{match_id}/time-procedure", so.TimeProcedureOut, status=201)
 def start_time_procedure(
     request: HttpRequest, event_id: s.Id, match_id: s.Id, body: so.TimeStartIn
 ) -> Status[dict[str, Any]]:
@@ -260,12 +232,7 @@ def start_time_procedure(
     return Status(201, _procedure_out(event, match_id))
 
 
-@router.post(
-    "/events/{event_id}/matches/{match_id}/time-procedure/steps",
-    response={200: so.TimeProcedureOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/matches/{match_id}/time-procedure/steps", so.TimeProcedureOut)
 def time_step(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: so.TimeStepIn) -> dict[str, Any]:
     """One input to the time procedure (a judge); once it is done, the result is entered for the table."""
     event = _event(event_id)

@@ -11,13 +11,15 @@ from ninja import Field, Schema
 
 from taikai.api import public
 from taikai.api import schemas as s
-from taikai.api.base import TOKEN, WRITE_ERRORS, staff_actor
+from taikai.api.base import staff_actor
+from taikai.api.routes import SignedInRoutes
 from taikai.events.models import Event
 from taikai.events.permissions import require_staff
 from taikai.security import services as limits
 
 router = public.router
 TAGS = ["staff and players"]
+routes = SignedInRoutes(router, TAGS)
 Cap = Field(None, ge=limits.LOWEST, le=limits.HIGHEST)
 
 
@@ -62,7 +64,7 @@ def _out(event: Event) -> dict[str, Any]:
     }
 
 
-@router.get("/events/{event_id}/limits", response={200: LimitsOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.get("/events/{event_id}/limits", LimitsOut)
 def get_limits(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """The caps on anonymous self-registrations and spectator reports (per 10 minutes) and what they refuse now."""
     event = get_object_or_404(Event, pk=event_id)
@@ -70,7 +72,7 @@ def get_limits(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return _out(event)
 
 
-@router.put("/events/{event_id}/limits", response={200: LimitsOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.put("/events/{event_id}/limits", LimitsOut)
 def put_limits(request: HttpRequest, event_id: s.Id, body: LimitsIn) -> dict[str, Any]:
     """Change the caps (organizer), on the `version` you read; fields left out stay as they are."""
     event = get_object_or_404(Event, pk=event_id)
@@ -79,7 +81,7 @@ def put_limits(request: HttpRequest, event_id: s.Id, body: LimitsIn) -> dict[str
     return _out(event)
 
 
-@router.post("/events/{event_id}/limits/lift", response={200: LimitsOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/limits/lift", LimitsOut)
 def lift_lockout(request: HttpRequest, event_id: s.Id, body: LiftIn) -> dict[str, Any]:
     """Lift every lockout of the event's anonymous forms (organizer): what was counted before no longer counts."""
     event = get_object_or_404(Event, pk=event_id)

@@ -1,4 +1,4 @@
-"""The event's log over the API (issue 22): the same read as the log page (``taikai.web.log``), in words and
+"""The event's log over the API (issue 22): the same read as the log page (``taikai.eventlog``), in words and
 as stored. The organizer and the head judge read every entry with their token; a player with ``X-Player-Token``
 the entries about their own tables; a floor judge is refused (``not-log-reader``)."""
 
@@ -14,12 +14,12 @@ from taikai.api import public
 from taikai.api import schemas as s
 from taikai.api.base import PLAYER, TOKEN, acting_player, errors, staff_actor
 from taikai.audit.models import AuditEntry
+from taikai.eventlog.reads import MAX_PAGE_SIZE, PAGE_SIZE, LogFilter, read_log
+from taikai.eventlog.values import redact
+from taikai.eventlog.words import LogLine, lines
 from taikai.events.actors import Actor, PlayerSelf
 from taikai.events.models import Event
 from taikai.events.permissions import is_organizer
-from taikai.web.log.reads import MAX_PAGE_SIZE, PAGE_SIZE, LogFilter, read_log
-from taikai.web.log.values import redact
-from taikai.web.log.words import LogLine, lines
 
 router = public.router
 TAGS = ["log"]

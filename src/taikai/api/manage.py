@@ -12,9 +12,8 @@ from ninja import Status
 from taikai.api import public, serialize, serialize_ops
 from taikai.api import schemas as s
 from taikai.api import schemas_ops as so
-from taikai.api.base import READ_ERRORS, TOKEN, WRITE_ERRORS, FormInvalid, optional_staff, site_actor, staff_actor
-from taikai.api.models import Webhook
-from taikai.api.webhooks import create_webhook, delete_webhook, enable_webhook
+from taikai.api.base import READ_ERRORS, WRITE_ERRORS, FormInvalid, optional_staff, site_actor, staff_actor
+from taikai.api.routes import SignedInRoutes
 from taikai.events.errors import PermissionDenied
 from taikai.events.forms import EventForm
 from taikai.events.models import Event, Round
@@ -23,9 +22,12 @@ from taikai.events.services import events as event_services
 from taikai.events.services import rounds as round_services
 from taikai.judging.services import prizes as prize_services
 from taikai.judging.services.prizes import publish_prizes
+from taikai.webhooks.delivery import create_webhook, delete_webhook, enable_webhook
+from taikai.webhooks.models import Webhook
 
 router = public.router
 TAGS = ["running an event"]
+routes = SignedInRoutes(router, TAGS)
 
 # API names of the page form's fields (the form's own names where they differ).
 FORM_FIELDS = {"ruleset": "ruleset_name", "banlist": "banlist_name"}
@@ -44,7 +46,7 @@ def _form_data(body: so.EventIn) -> dict[str, Any]:
     return out
 
 
-@router.post("/events", response={201: s.EventOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events", s.EventOut, status=201)
 def create_event(request: HttpRequest, body: so.EventIn) -> Status[dict[str, Any]]:
     """Create an event with a site token (`taikai token create USER`, no `--event`); its creator is its
     organizer. Values are checked by the page's form: a bad one is a 400 with the form's code and message."""
@@ -66,7 +68,7 @@ def _staff_rows(event: Event) -> list[dict[str, Any]]:
     return [{"username": r.user.get_username(), "role": r.role} for r in rows]
 
 
-@router.get("/events/{event_id}/staff", response={200: so.StaffList, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.get("/events/{event_id}/staff", so.StaffList)
 def list_staff(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """The event's staff and their roles (staff)."""
     event = _event(event_id)
@@ -74,7 +76,7 @@ def list_staff(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return {"items": _staff_rows(event)}
 
 
-@router.post("/events/{event_id}/staff", response={201: so.StaffOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/staff", so.StaffOut, status=201)
 def add_staff(request: HttpRequest, event_id: s.Id, body: so.StaffIn) -> Status[dict[str, Any]]:
     """Give an account a role (organizer). PEN-6: one head judge; naming a second is refused with
     `head-judge-exists` until the current one is removed (the staff page instead demotes them to judge)."""
@@ -85,7 +87,7 @@ def add_staff(request: HttpRequest, event_id: s.Id, body: so.StaffIn) -> Status[
     return Status(201, {"username": staff.user.get_username(), "role": staff.role})
 
 
-@router.delete("/events/{event_id}/staff/{username}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.delete("/events/{event_id}/staff/{username}", None, status=204)
 def remove_staff(request: HttpRequest, event_id: s.Id, username: str) -> Status[None]:
     """Take an account's role away (organizer); the last organizer stays."""
     event = _event(event_id)
@@ -93,7 +95,7 @@ def remove_staff(request: HttpRequest, event_id: s.Id, username: str) -> Status[
     return Status(204, None)
 
 
-@router.delete("/events/{event_id}/rounds/{number}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.delete("/events/{event_id}/rounds/{number}", None, status=204)
 def undo_round(request: HttpRequest, event_id: s.Id, number: s.RoundNumber) -> Status[None]:
     """Undo the last round while it has no result (organizer): its tables go; pair again with POST."""
     event = _event(event_id)
@@ -102,7 +104,7 @@ def undo_round(request: HttpRequest, event_id: s.Id, number: s.RoundNumber) -> S
     return Status(204, None)
 
 
-@router.put("/events/{event_id}/prize-ranks", response={200: so.PrizesOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.put("/events/{event_id}/prize-ranks", so.PrizesOut)
 def set_prize_ranks(request: HttpRequest, event_id: s.Id, body: so.PrizeRanksIn) -> dict[str, Any]:
     """Define the prizes over final places, e.g. 1st, 2nd, 3rd-4th shared (organizer)."""
     event = _event(event_id)
@@ -124,7 +126,7 @@ def get_prizes(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return payload
 
 
-@router.post("/events/{event_id}/prizes/publish", response={200: so.PrizesOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/prizes/publish", so.PrizesOut)
 def publish(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """Publish the prize list (organizer): from then on `GET …/prizes` needs no token."""
     event = _event(event_id)
@@ -132,7 +134,7 @@ def publish(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return serialize_ops.prizes_payload(event)
 
 
-@router.get("/events/{event_id}/webhooks", response={200: so.WebhookList, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.get("/events/{event_id}/webhooks", so.WebhookList)
 def list_webhooks(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """The event's webhooks and how their deliveries went (organizer)."""
     from taikai.events.permissions import require_organizer
@@ -142,7 +144,7 @@ def list_webhooks(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     return {"items": [serialize_ops.webhook_row(w) for w in Webhook.objects.filter(event=event)]}
 
 
-@router.post("/events/{event_id}/webhooks", response={201: so.WebhookOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/webhooks", so.WebhookOut, status=201)
 def add_webhook(request: HttpRequest, event_id: s.Id, body: so.WebhookIn) -> Status[dict[str, Any]]:
     """POST the event stream's messages to `url` (organizer). Each request carries
     `X-Taikai-Signature: sha256=<hex HMAC-SHA256 of the body under the secret>`; the secret is shown once."""
@@ -151,7 +153,7 @@ def add_webhook(request: HttpRequest, event_id: s.Id, body: so.WebhookIn) -> Sta
     return Status(201, serialize_ops.webhook_row(hook, secret))
 
 
-@router.delete("/events/{event_id}/webhooks/{webhook_id}", response={204: None, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.delete("/events/{event_id}/webhooks/{webhook_id}", None, status=204)
 def remove_webhook(request: HttpRequest, event_id: s.Id, webhook_id: s.Id) -> Status[None]:
     """Stop a webhook (organizer)."""
     event = _event(event_id)
@@ -160,12 +162,7 @@ def remove_webhook(request: HttpRequest, event_id: s.Id, webhook_id: s.Id) -> St
     return Status(204, None)
 
 
-@router.post(
-    "/events/{event_id}/webhooks/{webhook_id}/enable",
-    response={200: so.WebhookOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/webhooks/{webhook_id}/enable", so.WebhookOut)
 def restart_webhook(request: HttpRequest, event_id: s.Id, webhook_id: s.Id) -> dict[str, Any]:
     """Restart a webhook that was stopped after its deliveries kept failing (organizer); it resumes after the
     last message it handled."""

@@ -6,18 +6,18 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from ninja import Field, Query, Router, Schema
 
 from taikai.api import schemas as s
 from taikai.api import serialize
 from taikai.api.base import READ_ERRORS, optional_staff
+from taikai.core.ids import parse_id
 from taikai.core.placings import Stage
 from taikai.events.models import Event, Match, Round
 from taikai.events.permissions import is_staff
-from taikai.events.services import clock as clock_services
 from taikai.events.services.placings import PlacingRow, placings_for, prizes_of
 from taikai.events.services.standings import standings_for
+from taikai.judging.clock_feed import clock_feed
 
 router = Router()
 PUBLIC = ["public"]
@@ -210,39 +210,9 @@ def get_bracket(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     tags=PUBLIC,
     path="/events/{event_id}/clock",
     response={200: s.ClockOut, **READ_ERRORS},
-    summary="The round clock: server time, end time, paused",
+    summary="The round clock: server time, end time, paused, the tables still playing after time",
 )
-def get_clock(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
-    event = _event(event_id)
-    return clock_payload(event)
-
-
-def clock_payload(event: Event) -> dict[str, Any]:
-    rnd = event.rounds.order_by("-number").first()
-    now = timezone.now().timestamp()
-    if rnd is None:
-        return {"round": None, "status": "none", "paused": False, "server_time": now}
-    state = clock_services.round_clock(rnd, now=now)
-    playing = []
-    if state.status == "time":
-        for m in rnd.matches.exclude(status=Match.Status.CONFIRMED).filter(is_bye=False).order_by("table"):
-            extended = clock_services.round_clock(rnd, extension=m.extension_seconds, now=now)
-            playing.append(
-                {
-                    "table": m.table,
-                    "extension": m.extension_seconds,
-                    "status": extended.status,
-                    "remaining": round(extended.remaining),
-                }
-            )
-    return {
-        "round": rnd.number,
-        "stage": rnd.stage,
-        "status": state.status,
-        "paused": state.status == "paused",
-        "server_time": now,
-        "remaining": round(state.remaining, 1),
-        "ends_at": state.ends_at,
-        "limit": rnd.time_limit_seconds,
-        "tables_playing": playing,
-    }
+def get_clock(request: HttpRequest, event_id: s.Id, table: str = "") -> dict[str, Any]:
+    """The same payload as the projector's clock.json (``taikai.judging.clock_feed``); ``?table=N`` adds that
+    table's own clock."""
+    return clock_feed(_event(event_id), table=parse_id(table, digits=5))

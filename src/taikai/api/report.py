@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 from taikai.api import charts
 from taikai.audit.models import AuditEntry
 from taikai.events.models import Event, Match
-from taikai.events.round_names import round_name
+from taikai.events.round_words import round_name
 from taikai.events.views.final import shown_rows
 
 RESULT_ACTIONS = (
@@ -71,8 +71,8 @@ def penalties(event: Event) -> dict[str, Any] | None:
     """Counts by infraction and by penalty (no names: only what a series would publish)."""
     if not apps.is_installed("taikai.judging"):
         return None
-    from taikai.judging.labels import infraction_label, rung_label
     from taikai.judging.models import Penalty
+    from taikai.judging.words import infraction_label, rung_label
 
     rows = Penalty.objects.filter(event=event, overturned=False).values_list("infraction", "rung")
     by_infraction = Counter(i for i, _ in rows)

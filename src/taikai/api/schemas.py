@@ -112,6 +112,12 @@ class MatchPage(Page):
     items: list[MatchOut]
 
 
+class TiebreakerOut(Schema):
+    name: str = Field(..., description="The tiebreaker's name in the ruleset (`standings.tiebreakers`), e.g. `omw`.")
+    value: str = Field(..., description="The exact value as a fraction, e.g. `5/9`.")
+    text: str = Field(..., description="As the standings page shows it, e.g. `55.56%`.")
+
+
 class StandingOut(Schema):
     rank: int
     player: PlayerRef
@@ -123,6 +129,9 @@ class StandingOut(Schema):
     omw_percent: str = Field(..., description="The same rounded for display, e.g. `55.56`.")
     oomw: str
     oomw_percent: str
+    tiebreakers: list[TiebreakerOut] = Field(
+        ..., description="Every tiebreaker the standings show, in the ruleset's order (OMW%, OOMW%, ...)."
+    )
     code: str = Field(..., description="The KTS-style standings code.")
     dropped: bool
 
@@ -140,23 +149,44 @@ class BracketOut(Schema):
     rounds: list[BracketRound]
 
 
+class ClockProcedure(Schema):
+    """Where a table stands in the judge's time procedure (TIME-E-*, TIME-S-*)."""
+
+    phase: str = Field(..., description="finish_turn, extra_turn, life_points, sudden_death, extra_duel_turn, …")
+    turn: int
+    turns: int
+    turn_player: Literal["A", "B"] | None
+    extra_duel: bool
+
+
+class ClockOwnTable(Schema):
+    table: int
+    extension: int = Field(..., description="The judge's extension at this table, in seconds (TIME-4).")
+    status: Literal["not-started", "running", "paused", "time", "finished"]
+    remaining: float
+
+
 class ClockTable(Schema):
     table: int
-    extension: int
-    status: str
+    extension: int = Field(..., description="The judge's extension at this table, in seconds (TIME-4).")
+    status: Literal["running", "time"]
     remaining: int
+    procedure: ClockProcedure | None = Field(None, description="None until a judge starts the time procedure.")
 
 
 class ClockOut(Schema):
+    """The round clock, the same payload as the projector's ``clock.json`` (``taikai.judging.clock_feed``)."""
+
     round: int | None
     stage: str | None = None
-    status: Literal["not-started", "running", "paused", "time", "none"]
+    status: Literal["not-started", "running", "paused", "time", "finished", "none"]
     paused: bool
     server_time: float
     remaining: float | None = None
     ends_at: float | None = Field(None, description="Unix time the round ends while the clock runs.")
     limit: int | None = None
-    tables_playing: list[ClockTable] = Field(default_factory=list)
+    tables_playing: list[ClockTable] = Field(default_factory=list, description="After time: the tables playing.")
+    table: ClockOwnTable | None = Field(None, description="With ?table=N: that table's own clock, with its extension.")
 
 
 class RegisterIn(Schema):
@@ -193,7 +223,11 @@ class ResultIn(Schema):
         "(the winner chose to go second). Never disputes a report.",
     )
     idempotency_key: str = Field("", max_length=64)
-    version: int | None = None
+    version: int | None = Field(
+        None,
+        description="The match's version you saw: a table changed since (the opponent reported, a judge decided) "
+        "is 409, nothing recorded. Absent: not checked.",
+    )
 
 
 class ConfirmIn(Schema):

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from ninja import Field, Schema
 
 from taikai.api.schemas import MatchOut, Page, PlayerRef
-from taikai.core.ruleset_schema import RUNGS
+from taikai.core.rungs import RUNGS
 
 Role = Literal["organizer", "head_judge", "judge"]
 _RUNG_LIST = ", ".join(f"`{rung}`" for rung in RUNGS)  # from core, so the description cannot drift from the ladder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ninja import Field, Schema
 
-from taikai.api.schemas import Page, RegisterIn
+from taikai.api.schemas import Page, RegisterIn, TiebreakerOut
 
 
 class TeamMemberOut(Schema):
@@ -53,6 +53,7 @@ class TeamStandingOut(Schema):
     draws: int
     omw: str
     oomw: str
+    tiebreakers: list[TiebreakerOut] = Field(..., description="Every tiebreaker shown, in the ruleset's order.")
     code: str
 
 

@@ -9,7 +9,7 @@ from django.db.models import Count, Q, QuerySet
 
 from taikai.decks.models import DeckArchetype
 from taikai.events.models import Event, Match, Player, Round
-from taikai.events.services.standings import StandingRow
+from taikai.events.services.standings import Figure, StandingRow
 
 
 def event_rows(events: QuerySet[Event]) -> list[dict[str, Any]]:
@@ -116,6 +116,11 @@ def _percent(f: Fraction) -> str:
     return f"{float(f) * 100:.2f}"
 
 
+def figure(f: Figure) -> dict[str, str]:
+    """One tiebreaker of a standings row: its name in the ruleset, the exact value, and the value as shown."""
+    return {"name": f.name, "value": _fraction(f.value), "text": f.text}
+
+
 def standing_row(row: StandingRow) -> dict[str, Any]:
     return {
         "rank": row.rank,
@@ -124,10 +129,11 @@ def standing_row(row: StandingRow) -> dict[str, Any]:
         "wins": row.wins,
         "losses": row.losses,
         "draws": row.draws,
-        "omw": _fraction(row.omw),
+        "omw": _fraction(row.omw),  # the fields of API v1, kept beside the list of every tiebreaker shown
         "omw_percent": _percent(row.omw),
         "oomw": _fraction(row.oomw),
         "oomw_percent": _percent(row.oomw),
+        "tiebreakers": [figure(f) for f in row.figures],
         "code": row.code,
         "dropped": row.dropped,
     }

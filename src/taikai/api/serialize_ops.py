@@ -6,10 +6,10 @@ from typing import Any
 
 from django.db.models import Prefetch, prefetch_related_objects
 
-from taikai.api.models import Webhook
 from taikai.events.models import Match, Player
 from taikai.judging.models import Appeal, CallCaller, JudgeCall, Penalty
 from taikai.judging.services.prizes import PrizeStandings, prize_standings, prizes_published
+from taikai.webhooks.models import Webhook
 
 
 def _ref(pk: Any, names: dict[str, str]) -> dict[str, str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -21,6 +20,7 @@ from django.db import close_old_connections, connections
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
+from taikai.audit.feed import Message, message_of
 from taikai.audit.models import AuditEntry
 from taikai.core.ids import parse_id
 from taikai.events.models import Event, Round
@@ -33,77 +33,6 @@ CLOCK_EVERY = 4  # ticks between clock checks (one second)
 KEEPALIVE_SECONDS = 15.0
 LOOKBACK = 50  # re-read the last ids: on PostgreSQL a lower id can commit after a higher one
 BACKLOG_LIMIT = 500
-
-KINDS = {
-    "taikai.round.paired": "pairings",
-    "taikai.round.repaired": "pairings",
-    "taikai.round.pairing_edited": "pairings",
-    "taikai.round.top_cut": "pairings",
-    "taikai.round.started": "round-started",
-    "taikai.round.paused": "clock-paused",
-    "taikai.round.resumed": "clock-resumed",
-    "taikai.round.finished": "round-finished",
-    "taikai.round.undone": "pairings",
-    "taikai.round.reopened": "pairings",
-    "taikai.match.time_extended": "time-extended",
-    "taikai.match.result_reported": "result",
-    "taikai.match.result_confirmed": "result",
-    "taikai.match.result_disputed": "result",
-    "taikai.match.result_entered": "result",
-    "taikai.match.result_corrected": "result",
-    "taikai.match.result_reopened": "result",
-    "taikai.match.penalty_duel_recorded": "result",  # a duel loss (PEN-1): both players' pages say it
-    "taikai.player.registered": "players",
-    "taikai.player.checked_in": "players",
-    "taikai.player.dropped": "players",
-    "taikai.player.undropped": "players",
-    "taikai.player.disqualified": "players",
-    "taikai.player.disqualification_lifted": "players",
-    # a personal link replaced or revoked: its open page switches to the page that explains (nothing else
-    # refreshes for it, and what the stream says is only that some link changed)
-    "taikai.player.access_issued": "access",
-    "taikai.player.access_revoked": "access",
-    "taikai.player.access_recovered": "access",
-    "taikai.player.archetype_set": "players",
-    "taikai.event.archetypes_published": "players",  # the players' archetypes appear (or go) in public reads
-    "taikai.event.archetypes_unpublished": "players",
-    "taikai.event.started": "event",
-    "taikai.event.updated": "event",
-    "taikai.event.finished": "event",
-    "taikai.event.announced": "event",  # announce.js reads the announcement when it sees this action
-    "taikai.event.announcement_cleared": "event",
-    # the judges' queue (what a spectator sees is only that a call was made, not by whom or why)
-    "taikai.judging.call_raised": "judge-call",
-    "taikai.judging.integrity_flagged": "judge-call",  # a disputed report, a refused ID over a lead (issue 24)
-    "taikai.judging.call_joined": "judge-call",
-    "taikai.judging.call_withdrawn": "judge-call",
-    "taikai.judging.call_taken": "judge-call",
-    "taikai.judging.call_ruled": "judge-call",
-    "taikai.judging.call_closed": "judge-call",
-    "taikai.judging.call_settled": "judge-call",
-    "taikai.judging.report_received": "judge-call",
-    "taikai.judging.appeal_filed": "judge-call",
-}
-
-
-@dataclass(frozen=True)
-class Message:
-    id: int | None
-    kind: str
-    data: dict[str, Any]
-
-    def encode(self) -> bytes:
-        head = f"id: {self.id}\n" if self.id is not None else ""
-        return f"{head}event: {self.kind}\ndata: {json.dumps(self.data, ensure_ascii=False)}\n\n".encode()
-
-
-def _message(row: tuple[int, Any, str, str, str]) -> Message | None:
-    pk, at, action, object_type, object_id = row
-    kind = KINDS.get(action)
-    if kind is None:
-        return None
-    data = {"action": action, "at": at.isoformat(), "object": f"{object_type}:{object_id}" if object_type else None}
-    return Message(pk, kind, data)
 
 
 def _rows_after(event_id: int, after: int, limit: int = BACKLOG_LIMIT) -> list[tuple[int, Any, str, str, str]]:
@@ -175,7 +104,7 @@ class Tail:
                     continue
                 self.recent.append(row[0])
                 self.last_id = max(self.last_id, row[0])
-                message = _message(row)
+                message = message_of(row)
                 if message is not None:
                     self.publish(message)
             if tick % CLOCK_EVERY == 0:
@@ -254,7 +183,7 @@ async def _events(event_id: int, resume_from: int | None) -> AsyncIterator[bytes
         sent: set[int] = set()
         if resume_from is not None:
             for row in await shared(_rows_after, event_id, resume_from):
-                message = _message(row)
+                message = message_of(row)
                 sent.add(row[0])
                 if message is not None:
                     yield message.encode()

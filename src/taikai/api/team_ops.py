@@ -13,8 +13,9 @@ from ninja import Query, Status
 from taikai.api import public, serialize
 from taikai.api import schemas as s
 from taikai.api import schemas_teams as st
-from taikai.api.base import READ_ERRORS, TOKEN, WRITE_ERRORS, staff_actor
+from taikai.api.base import READ_ERRORS, staff_actor
 from taikai.api.public import Paging, _page
+from taikai.api.routes import SignedInRoutes
 from taikai.core.ids import parse_id
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, Team
@@ -23,6 +24,7 @@ from taikai.events.services import teams as team_services
 
 router = public.router
 TAGS = ["teams"]
+routes = SignedInRoutes(router, TAGS)
 
 
 def _event(event_id: s.Id) -> Event:
@@ -57,7 +59,7 @@ def list_teams(request: HttpRequest, event_id: s.Id, paging: Query[Paging]) -> d
     return _page([_team_row(t) for t in window], paging, teams.count())
 
 
-@router.post("/events/{event_id}/teams", response={201: st.TeamOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/teams", st.TeamOut, status=201)
 def create_team(request: HttpRequest, event_id: s.Id, body: st.TeamIn) -> Status[dict[str, Any]]:
     """Register a team (staff), before round 1: `members`, new players registered with it, or `players`,
     the IDs of registered players on no team; either way one a seat in the ruleset's seat order."""
@@ -77,12 +79,7 @@ def create_team(request: HttpRequest, event_id: s.Id, body: st.TeamIn) -> Status
     return Status(201, _team_row(Team.objects.prefetch_related("members").get(pk=team.pk)))
 
 
-@router.put(
-    "/events/{event_id}/players/{player_id}/team",
-    response={200: s.PlayerOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.put("/events/{event_id}/players/{player_id}/team", s.PlayerOut)
 def seat_player(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: st.SeatIn) -> dict[str, Any]:
     """Put a player in a team's free seat, or take them off their team (`team` null), before round 1 (staff);
     on the player's `version`. A team is paired only with every seat filled (`team-incomplete`)."""
@@ -105,4 +102,15 @@ def seat_player(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: st.
 def team_standings(request: HttpRequest, event_id: s.Id) -> dict[str, Any]:
     """Team standings from the team matches (team points, OMW%, OOMW%), as on the teams page."""
     rows = team_play.team_standings(_event(event_id))
-    return {"items": [{**r, "team": str(r["team"].pk), "name": r["team"].name} for r in rows]}
+    return {
+        "items": [
+            {
+                **r,
+                "team": str(r["team"].pk),
+                "name": r["team"].name,
+                **{f.name: f.text for f in r["figures"]},  # omw, oomw as shown, as before the list
+                "tiebreakers": [serialize.figure(f) for f in r["figures"]],
+            }
+            for r in rows
+        ]
+    }

@@ -10,16 +10,16 @@ from django.utils.translation import gettext as _
 
 from taikai.api import charts
 from taikai.api import report as report_data
-from taikai.api.models import ApiToken
 from taikai.api.serialize import archetypes_public
-from taikai.api.services import create_token, revoke_token
 from taikai.charts.pictures import NARROW, WIDE
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
-from taikai.events.messages import problem_text
 from taikai.events.models import Event, StaffRole
+from taikai.events.texts import problem_text
 from taikai.events.views.common import staff_view
+from taikai.tokens.models import ApiToken
+from taikai.tokens.services import create_token, revoke_token
 
 
 def charts_page(request: HttpRequest, event_id: int) -> HttpResponse:

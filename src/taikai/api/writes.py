@@ -23,6 +23,7 @@ from taikai.api.base import (
     staff_actor,
     too_many,
 )
+from taikai.api.routes import SignedInRoutes
 from taikai.core.ids import parse_id
 from taikai.decks.archetypes import set_archetype
 from taikai.events import reads
@@ -39,6 +40,7 @@ from taikai.security import rates
 
 router = public.router  # one router: GET and POST of a path must share it
 TAGS = ["staff and players"]
+routes = SignedInRoutes(router, TAGS)
 
 
 def _event(event_id: s.Id) -> Event:
@@ -66,7 +68,7 @@ def _event_of_caller(request: HttpRequest, event_id: s.Id) -> Event:
     return _event(event_id)
 
 
-@router.post("/events/{event_id}/players", response={201: s.PlayerOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/players", s.PlayerOut, status=201)
 def register_player(request: HttpRequest, event_id: s.Id, body: s.RegisterIn) -> Status[dict[str, Any]]:
     """Register a player (staff)."""
     event = _event(event_id)
@@ -74,12 +76,7 @@ def register_player(request: HttpRequest, event_id: s.Id, body: s.RegisterIn) ->
     return Status(201, serialize.player_row(player))
 
 
-@router.post(
-    "/events/{event_id}/players/{player_id}/check-in",
-    response={200: s.CheckInOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/players/{player_id}/check-in", s.CheckInOut)
 def check_in(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.CheckInIn) -> dict[str, Any]:
     """Check a player in (staff): returns the player's personal link token once."""
     event = _event(event_id)
@@ -89,12 +86,7 @@ def check_in(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.Chec
     return {"player": serialize.player_row(player, serialize.archetype_of(player)), "player_token": token}
 
 
-@router.post(
-    "/events/{event_id}/players/{player_id}/drop",
-    response={200: s.PlayerOut, **WRITE_ERRORS},
-    auth=[TOKEN, PLAYER],
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/players/{player_id}/drop", s.PlayerOut, auth=[TOKEN, PLAYER])
 def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any]:
     """Drop a player: staff drop anyone; a player drops themself."""
     event = _event(event_id)
@@ -103,12 +95,7 @@ def drop(request: HttpRequest, event_id: s.Id, player_id: s.Id) -> dict[str, Any
     return serialize.player_row(player, serialize.archetype_of(player))
 
 
-@router.put(
-    "/events/{event_id}/players/{player_id}/archetype",
-    response={200: s.PlayerOut, **WRITE_ERRORS},
-    auth=[TOKEN, PLAYER],
-    tags=TAGS,
-)
+@routes.put("/events/{event_id}/players/{player_id}/archetype", s.PlayerOut, auth=[TOKEN, PLAYER])
 def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s.ArchetypeIn) -> dict[str, Any]:
     """Set the deck archetype a player registered (staff, or the player themself), for the metagame."""
     event = _event(event_id)
@@ -117,7 +104,7 @@ def put_archetype(request: HttpRequest, event_id: s.Id, player_id: s.Id, body: s
     return serialize.player_row(player, row.name)
 
 
-@router.post("/events/{event_id}/rounds", response={201: s.RoundOut, **WRITE_ERRORS}, auth=TOKEN, tags=TAGS)
+@routes.post("/events/{event_id}/rounds", s.RoundOut, status=201)
 def pair_round(request: HttpRequest, event_id: s.Id, body: s.PairRoundIn | None = None) -> Status[dict[str, Any]]:
     """Pair the next round (organizer): Swiss (players or teams), the top cut, or the next elimination round.
     `seed` replays a draw: the round stores the seed it was drawn from (`seed` in the answer)."""
@@ -151,12 +138,7 @@ def _player_id(value: str) -> int:
     return number
 
 
-@router.get(
-    "/events/{event_id}/rounds/{number}/pairings",
-    response={200: s.PairingsOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.get("/events/{event_id}/rounds/{number}/pairings", s.PairingsOut)
 def get_pairings(request: HttpRequest, event_id: s.Id, number: s.RoundNumber) -> dict[str, Any]:
     """A round's tables and the version an edit or a re-pair is made on (staff)."""
     event = _event(event_id)
@@ -164,12 +146,7 @@ def get_pairings(request: HttpRequest, event_id: s.Id, number: s.RoundNumber) ->
     return _pairings(get_object_or_404(Round, event=event, number=number))
 
 
-@router.put(
-    "/events/{event_id}/rounds/{number}/pairings",
-    response={200: s.PairingsOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.put("/events/{event_id}/rounds/{number}/pairings", s.PairingsOut)
 def edit_pairings(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, body: s.PairingsIn) -> dict[str, Any]:
     """Edit the pairings by hand before the round starts (organizer), on the `version` you saw: a table with a
     result must be sent as it is (it is kept: `table-has-result` otherwise); a stale version is a 409 whose
@@ -182,12 +159,7 @@ def edit_pairings(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, b
     return _pairings(rnd)
 
 
-@router.post(
-    "/events/{event_id}/rounds/{number}/repair",
-    response={200: s.PairingsOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/rounds/{number}/repair", s.PairingsOut)
 def repair(request: HttpRequest, event_id: s.Id, number: s.RoundNumber, body: s.PairingsVersionIn) -> dict[str, Any]:
     """Pair a Swiss round again from a new seed (organizer), on the `version` you saw: refused once it started
     (`round-started`), in the bracket (`repair-not-swiss`) or while a table has a result (`repair-result-in`);
@@ -204,12 +176,7 @@ CLOCK = {
 }
 
 
-@router.post(
-    "/events/{event_id}/rounds/{number}/clock/{action}",
-    response={200: s.RoundOut, **WRITE_ERRORS},
-    auth=TOKEN,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/rounds/{number}/clock/{action}", s.RoundOut)
 def clock(
     request: HttpRequest, event_id: s.Id, number: s.RoundNumber, action: str, body: s.ClockAction
 ) -> dict[str, Any]:
@@ -223,12 +190,7 @@ def clock(
     return serialize.round_rows(event.rounds.filter(pk=rnd.pk))[0]
 
 
-@router.post(
-    "/events/{event_id}/matches/{match_id}/result",
-    response={200: s.MatchOut, **WRITE_ERRORS},
-    auth=[TOKEN, PLAYER],
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/matches/{match_id}/result", s.MatchOut, auth=[TOKEN, PLAYER])
 def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultIn) -> dict[str, Any]:
     """Report a result. A player (X-Player-Token) reports and the opponent's matching report confirms it;
     staff (Bearer) enter the result slip, confirmed at once."""
@@ -237,18 +199,15 @@ def report(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ResultI
     data = ResultInput.from_json(body.dict(exclude={"idempotency_key", "version"}))
     me = acting_player(request, event)
     if me is not None:
-        match = result_services.report_result(match, player=me, result=data, idempotency_key=body.idempotency_key)
+        match = result_services.report_result(
+            match, player=me, result=data, idempotency_key=body.idempotency_key, version=body.version
+        )
     else:
         match = result_services.enter_result(match, by=staff_actor(request, event), result=data, version=body.version)
     return serialize.match_row(match)  # the service's own copy, as saved
 
 
-@router.post(
-    "/events/{event_id}/matches/{match_id}/confirm",
-    response={200: s.MatchOut, **WRITE_ERRORS},
-    auth=PLAYER,
-    tags=TAGS,
-)
+@routes.post("/events/{event_id}/matches/{match_id}/confirm", s.MatchOut, auth=PLAYER)
 def confirm(request: HttpRequest, event_id: s.Id, match_id: s.Id, body: s.ConfirmIn) -> dict[str, Any]:
     """The opponent confirms the reported result as it stands (X-Player-Token)."""
     event = _event_of_caller(request, event_id)

@@ -66,9 +66,10 @@ def _kinds(queries: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def measure(players: int) -> dict[str, Any]:
-    from taikai.bench._live import A_WINS, _seed
+    from taikai.bench._reports import A_WINS
+    from taikai.bench._seed import seed_events
 
-    seeded = _seed(players)
+    seeded = seed_events(players)
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext

@@ -263,10 +263,10 @@ def webhooks_cli(argv: list[str]) -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from taikai.api.models import Webhook
-    from taikai.api.webhooks import create_webhook, delete_webhook
     from taikai.events.actors import Staff
     from taikai.events.models import Event
+    from taikai.webhooks.delivery import create_webhook, delete_webhook
+    from taikai.webhooks.models import Webhook
 
     action, event_id, *ports = argv
     event = Event.objects.get(pk=int(event_id))

@@ -102,7 +102,7 @@ def report_request(host: str, event_id: int, job: Any) -> bytes:
 
 def _row_jobs(seeded: dict[str, Any], rows: int, warm: int) -> tuple[list[Any], list[list[Any]]]:
     """The warm-up's reports, and each row's: its matches' two reports each, in an order of its own."""
-    from taikai.bench._live import report_jobs
+    from taikai.bench._reports import report_jobs
 
     jobs = report_jobs(seeded)  # a, b of match 1, a, b of match 2, ...
     warm_jobs, jobs = jobs[:warm], jobs[warm:]
@@ -298,7 +298,7 @@ def run(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     # The hostile webhook receivers listen on this machine: internal destinations are refused unless allowed.
     os.environ.setdefault("TAIKAI_WEBHOOK_ALLOW", "127.0.0.1")
-    from taikai.bench.databases import per_database
+    from taikai.bench._databases import per_database
 
     _print(per_database(args.db, lambda vendor: _bench_database(vendor, args)), args)
 

@@ -38,7 +38,7 @@ def _simulate(players: int, rounds: int, cut: int) -> dict[str, Any]:
     import random
     from contextlib import redirect_stdout
 
-    from taikai.cli.serve import prepare
+    from taikai.server import prepare
 
     with redirect_stdout(sys.stderr):
         prepare()
@@ -110,7 +110,9 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
     from taikai.bench._breakdown import cpu_of_group, postgres_seconds, postgres_ticks
-    from taikai.bench._live import Server, database, get_load, report_jobs, seed, send_reports_fast
+    from taikai.bench._live import Server, database, seed
+    from taikai.bench._load import get_load
+    from taikai.bench._reports import report_jobs, send_reports_fast
 
     with (
         tempfile.TemporaryDirectory(prefix="taikai-bench-") as tmp,
@@ -172,6 +174,16 @@ def _fmt_ms(seconds: float) -> str:
 
 
 def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    _print_event(rows, args)
+    print(f"\n{load_line()}")
+    _print_page_loads(rows, args)
+    _print_reports(rows)
+    _print_report_costs(rows)
+    print(f"\n{load_line()}")
+
+
+def _print_event(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """The whole event through the services against the same event in pure core."""
     print(f"### {args.players}-player event: {args.rounds} Swiss rounds + top {args.cut} (through the services)\n")
     print(
         "÷ core: the whole event through the services ÷ the same players and Swiss rounds in pure core (pairing, "
@@ -199,7 +211,9 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             f"| {_fmt_ms(statistics.median(st))}, {_fmt_ms(max(st))} "
             f"| {statistics.median(st) * 1000 / core['standings_ms']:.1f}× |"
         )
-    print(f"\n{load_line()}")
+
+
+def _print_page_loads(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print(f"\n### Public pages under load ({args.seconds:.0f} s per cell, closed loop from a separate process)\n")
     print("| database | page | clients | requests/s | p50 | p99 | errors | target |")
     print("|---|---|---|---|---|---|---|---|")
@@ -213,6 +227,9 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
                 f"| {r['vendor']} | {page} | {clients} | {load.rate:.1f} | {load.p50_ms:.0f} ms "
                 f"| {load.p99_ms:.0f} ms | {load.errors} | {target} |"
             )
+
+
+def _print_reports(rows: list[dict[str, Any]]) -> None:
     print("\n### Result reports (API, 50 keep-alive connections from one asyncio client)\n")
     print("| database | reports | answered 200 | reports/s | matches lost | target |")
     print("|---|---|---|---|---|---|")
@@ -223,6 +240,9 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             f"| {r['vendor']} | {rep['sent']} | {rep['ok']} | {rep['per_s']:.0f} | {rep['lost']} "
             f"| ≥ 300/s, none lost {'✅' if met else '❌'} |"
         )
+
+
+def _print_report_costs(rows: list[dict[str, Any]]) -> None:
     print("\n### Where a report's time goes (CPU per report; statements of one report and one confirmation)\n")
     print(
         "| database | server CPU (live, 2 workers) | of it in Django: view, services, ORM, driver (in-process) "
@@ -237,7 +257,6 @@ def _print(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
             f"| {r['vendor']} | {rep['server_cpu_ms']:.1f} ms | {b['cpu_ms']:.1f} ms | {rest:.1f} ms | {pg} "
             f"| {_kinds(b['report'])} | {_kinds(b['confirmation'])} |"
         )
-    print(f"\n{load_line()}")
 
 
 def run(argv: list[str]) -> None:

@@ -151,7 +151,7 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--rates", default="100,200,300,500,700,1000")
     parser.add_argument("--db", default="sqlite,postgresql")
     args = parser.parse_args(argv)
-    from taikai.bench.databases import per_database
+    from taikai.bench._databases import per_database
 
     rows = per_database(args.db, lambda vendor: _bench_database(vendor, args))
     if rows:

@@ -70,7 +70,8 @@ def _requests(host: str, event_id: int, jobs: list[Any], kind: str) -> list[byte
 
 
 def _bench(vendor: str, args: argparse.Namespace) -> Figures:
-    from taikai.bench._live import Server, database, report_jobs, seed
+    from taikai.bench._live import Server, database, seed
+    from taikai.bench._reports import report_jobs
     from taikai.bench.attack import _lost
     from taikai.bench.event import PG_URL
 
@@ -162,7 +163,7 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--profile", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)
-    from taikai.bench.databases import per_database
+    from taikai.bench._databases import per_database
 
     os.environ["TAIKAI_BENCH_ENDPOINTS"] = "1"  # the servers started below mount the no-op and bare endpoints
     _print(per_database(args.db, lambda vendor: _bench(vendor, args)), args)

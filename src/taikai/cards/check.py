@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from taikai.cards.formats import read_deck, sort_ydk, sorted_ydk_sheet
+from taikai.cards.deck_formats import OMEGA, YDK, read_deck
+from taikai.cards.formats import sort_ydk, sorted_ydk_sheet
 from taikai.cards.index import CardIndex
 from taikai.core.deck import Banlist, CardFacts, Deck, check_deck
 from taikai.core.problems import Problem
@@ -38,9 +39,9 @@ def resolve_deck_text(text: str, index: CardIndex | None = None, filename: str =
 
         index = DbCardIndex()
     sheet = read_deck(text, index, filename)
-    if sheet.format == "ydk":
+    if sheet.format == YDK.name:
         sheet = sorted_ydk_sheet(sheet, index)
-    elif sheet.format == "omega":
+    elif sheet.format == OMEGA.name:
         sheet = replace(sheet, deck=sort_ydk(sheet.deck, index))  # one list: EDOPro sorts it by card type
     problems = tuple(u.problem() for u in sheet.unknown) + sheet.problems
     cards = index.facts(sheet.deck.all_cards())

@@ -1,5 +1,6 @@
 """Deck files: ``.ydk``, ``ydke://`` URLs, YGO Omega deck codes and text deck sheets (デッキ記入シート)
-in Japanese or English.
+in Japanese or English. Which format a list is in, and every reader and writer by name, is
+``taikai.cards.deck_formats``.
 
 Readers raise ``DeckFormatError`` (and only that) for input they cannot read. A text sheet's card
 names are resolved through a ``NameResolver`` (``taikai.cards.index``); a name it does not know is
@@ -248,15 +249,3 @@ def write_omega(deck: Deck) -> str:
     raw = bytes([len(cards), len(deck.side)]) + struct.pack(f"<{len(cards) + len(deck.side)}I", *cards, *deck.side)
     deflater = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
     return base64.b64encode(deflater.compress(raw) + deflater.flush()).decode("ascii")
-
-
-def read_deck(text: str, resolver: NameResolver, filename: str = "") -> TextSheet:
-    """Any deck format, recognised by its content (or a ``.ydk`` file name): ``ydke://``, ``.ydk``, a
-    YGO Omega code, a text sheet."""
-    if has_ydke(text):
-        return TextSheet(read_ydke(text), format="ydke")
-    if filename.lower().endswith(".ydk") or looks_like_ydk(text):
-        return read_ydk_sheet(text)
-    if looks_like_omega(text.strip()):
-        return TextSheet(read_omega(text), format="omega")
-    return read_text_sheet(text, resolver)

@@ -156,3 +156,58 @@ def describe(problem: Problem, lang: str, cards: Mapping[int, CardFacts] | None 
     if code == "mixed-languages":
         params["languages"] = ", ".join(params.get("languages", []))
     return messages.text(Problem(code, **params), lang)
+
+
+# From cards/report.py.
+_R(
+    "import-summary",
+    "{source}: 追加 {created}、更新 {updated}、変更なし {unchanged}、古いため見送り {skipped}",
+    "{source}: {created} added, {updated} updated, {unchanged} unchanged, {skipped} skipped as older",
+)
+_R("basis-cards", "収録カードの最新の発売日", "the newest release date of its cards")
+_R("basis-document", "ファイル内の最新の発売日", "the newest release date in the file")
+_R("basis-name", "リスト名の日付", "the date in the list name")
+_R(
+    "no-date-cards",
+    "日付なし（cards.cdb には日付がなく、収録カードの発売日も登録されていないため、保存済みのデータと新旧を比べずに"
+    "取り込みました。保存済みのカードのうち {not_in_file} 枚はこのファイルにありません）",
+    "no date in the file (a cards.cdb carries none and no release date of its cards is known): imported without"
+    " comparing it with the stored data ({not_in_file} stored cards are not in this file)",
+)
+_R(
+    "no-date-document",
+    "日付なし（ファイルに発売日がないため、保存済みのデータと新旧を比べずに取り込みました）",
+    "no date in the file (it holds no release date): imported without comparing it with the stored data",
+)
+_R(
+    "no-date-name",
+    "日付なし（リスト名に日付がないため、保存済みのリストと新旧を比べずに取り込みました）",
+    "no date in the list name: imported without comparing it with the stored list",
+)
+_R("dated", "{edition} 時点のファイル（{basis}）", "the file is as of {edition} ({basis})")
+_R("dated-list", "{edition} 時点のリスト（{basis}）", "the list is as of {edition} ({basis})")
+_R(
+    "older-kept",
+    "{edition} 時点のファイル（{basis}）は保存済みのデータ（{stored} 時点）より古いため、{skipped} 枚を上書きしません"
+    "でした（新しいカードと空欄だけ補いました）。古いデータで上書きするには --allow-older"
+    "（取り込み画面では「古いファイルでも上書きする」）を指定してください",
+    "the file is as of {edition} ({basis}), older than the stored data (as of {stored}): {skipped} cards were not"
+    " overwritten (only new cards and empty fields were added). To overwrite with older data, use --allow-older"
+    " (on the upload page: 'Overwrite with an older file')",
+)
+_R(
+    "older-kept-list",
+    "{edition} 時点のリスト（{basis}）は保存済みのリスト（{stored} 時点）より古いため、変更しませんでした。"
+    "古いリストで上書きするには --allow-older（取り込み画面では「古いファイルでも上書きする」）を指定してください",
+    "the list is as of {edition} ({basis}), older than the stored list (as of {stored}): not changed."
+    " To overwrite it with the older list, use --allow-older (on the upload page: 'Overwrite with an older file')",
+)
+_R(
+    "older-allowed",
+    "{edition} 時点のファイル（{basis}）は保存済みのデータ（{stored} 時点）より古いですが、指定により上書きしました",
+    "the file is as of {edition} ({basis}), older than the stored data (as of {stored}); overwritten as asked",
+)
+_R("list-updated", "{name}: {count} 件変更 — {dating}", "{name}: {count} entries changed — {dating}")
+_R("list-older", "{name}: {dating}", "{name}: {dating}")
+_R("limit-change", "「{card}」 {old} → {new}", "{card}: {old} → {new}")
+_R("limit-change-kept", "「{card}」 {old} のまま（ファイルでは {new}）", "{card}: kept {old} (the file says {new})")

@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.security.backup import BackupError, backup
@@ -36,7 +36,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from django.core.management import call_command

@@ -9,37 +9,24 @@ from pathlib import Path
 
 from taikai import messages
 from taikai.cards.texts import LIMIT_NAMES
-from taikai.cli.cards import ALLOW_OLDER_HELP
+from taikai.cli import texts  # noqa: F401  (registers the command line's texts)
+from taikai.cli.cards import import_action
+from taikai.cli.parsing import action, command_group
 from taikai.core.problems import Problem
-
-messages.register(
-    "no-banlist", "禁止・制限リスト {name!r} はありません", "there is no Forbidden/Limited list named {name!r}"
-)
-
-
-def _leaf(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--lang", choices=messages.LANGS, default=argparse.SUPPRESS)
-    return parser
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("banlist", help="Forbidden/Limited lists / 禁止・制限リスト")
-    p.add_argument("--lang", choices=messages.LANGS)
-    bsub = p.add_subparsers(dest="action", metavar="ACTION")
-    bsub.required = True
-    imp = _leaf(bsub.add_parser("import", help="import lflist.conf files (every !NAME list in them)"))
-    imp.add_argument("files", nargs="+")
-    imp.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
-    imp.set_defaults(func=cmd_import)
-    _leaf(bsub.add_parser("list", help="the imported lists")).set_defaults(func=cmd_list)
-    show = _leaf(bsub.add_parser("show", help="the cards on one list"))
+    bsub = command_group(sub, "banlist", "Forbidden/Limited lists / 禁止・制限リスト")
+    import_action(bsub, "import lflist.conf files (every !NAME list in them)", cmd_import)
+    action(bsub, "list", "the imported lists").set_defaults(func=cmd_list)
+    show = action(bsub, "show", "the cards on one list")
     show.add_argument("name")
     show.add_argument("--json", action="store_true")
     show.set_defaults(func=cmd_show)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cards import services
@@ -60,7 +47,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cards.models import Banlist
@@ -72,7 +59,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     lang = messages.cli_language(args.lang)
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cards.index import DbCardIndex

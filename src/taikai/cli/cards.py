@@ -28,10 +28,15 @@ from typing import TYPE_CHECKING
 from taikai import messages
 from taikai.cards.lflist import LflistError
 from taikai.cards.sources import CardSourceError, Progress
+from taikai.cli import texts  # noqa: F401  (registers the command line's texts)
+from taikai.cli.parsing import action, command_group
 from taikai.core.problems import Problem
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from taikai.cards.models import ImportRecord
+    from taikai.cli.parsing import Actions
 
 DEFAULT_CDB_URLS = ("https://raw.githubusercontent.com/ProjectIgnis/BabelCDB/master/cards.cdb",)
 # The Japanese-locale cards.cdb YGOPro distributions publish (names as printed on OCG cards).
@@ -39,51 +44,25 @@ DEFAULT_JA_CDB_URL = "https://raw.githubusercontent.com/mycard/ygopro-database/m
 DEFAULT_JSON_URL = "https://db.ygoprodeck.com/api/v7/cardinfo.php?misc=yes"
 DEFAULT_LFLIST_URL = "https://raw.githubusercontent.com/ProjectIgnis/LFLists/master/OCG.lflist.conf"
 
-messages.register(
-    "offline",
-    "{url} に接続できません（{reason}）。"
-    "オフラインの場合は `taikai cards import FILE` でファイルから取り込んでください",
-    "cannot reach {url} ({reason}). If you are offline, import files with `taikai cards import FILE`",
-)
-messages.register(
-    "sync-too-large",
-    "{url} は {limit} MB を超えたため、取り込みを中止しました（--max-mb / TAIKAI_CARDS_SYNC_MAX_MB）。"
-    "何も保存していません",
-    "{url} is larger than {limit} MB: sync stopped, nothing was saved (--max-mb / TAIKAI_CARDS_SYNC_MAX_MB)",
-)
-messages.register(
-    "sync-deadline",
-    "{seconds} 秒以内にダウンロードが終わらなかったため、中止しました"
-    "（{url}; --deadline / TAIKAI_CARDS_SYNC_DEADLINE）。"
-    "何も保存していません",
-    "the downloads did not finish within {seconds} s: sync stopped at {url}, nothing was saved "
-    "(--deadline / TAIKAI_CARDS_SYNC_DEADLINE)",
-)
-messages.register("no-card-found", "「{name}」に一致するカードはありません", "no card matches {name!r}")
-
 
 SYNC_MAX_MB = 100  # one downloaded file: BabelCDB's cards.cdb is about 15 MB, the YGOPRODeck JSON about 40 MB
 SYNC_DEADLINE = 600  # seconds for every download of one sync: 150 MB at 2 Mbit/s
 ALLOW_OLDER_HELP = "let a file older than the stored data overwrite it / 保存済みより古いファイルでも上書きする"
 
 
-def _leaf(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--lang", choices=messages.LANGS, default=argparse.SUPPRESS)
-    return parser
+def import_action(actions: Actions, help: str, run: Callable[[argparse.Namespace], int]) -> None:
+    """``import FILE...``, of card data or of F/L lists: a file older than what is stored is kept out unless
+    ``--allow-older``."""
+    imp = action(actions, "import", help)
+    imp.add_argument("files", nargs="+")
+    imp.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
+    imp.set_defaults(func=run)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("cards", help="card database: import, sync, find / カードデータベース")
-    p.add_argument("--lang", choices=messages.LANGS)
-    csub = p.add_subparsers(dest="action", metavar="ACTION")
-    csub.required = True
-    imp = _leaf(
-        csub.add_parser("import", help="import cards.cdb (several merge by passcode), YGOPRODeck .json, lflist.conf")
-    )
-    imp.add_argument("files", nargs="+")
-    imp.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
-    imp.set_defaults(func=cmd_import)
-    sync = _leaf(csub.add_parser("sync", help="download the card database and F/L list from the configured URLs"))
+    csub = command_group(sub, "cards", "card database: import, sync, find / カードデータベース")
+    import_action(csub, "import cards.cdb (several merge by passcode), YGOPRODeck .json, lflist.conf", cmd_import)
+    sync = action(csub, "sync", "download the card database and F/L list from the configured URLs")
     sync.add_argument("--cdb-url", action="append", help="a cards.cdb URL (repeatable; env TAIKAI_CARDS_CDB_URLS)")
     sync.add_argument("--ja-cdb-url", help="a Japanese-locale cards.cdb URL (env TAIKAI_CARDS_JA_CDB_URL; '' to skip)")
     sync.add_argument("--json-url", help="a YGOPRODeck cardinfo URL (env TAIKAI_CARDS_JSON_URL; '' to skip)")
@@ -103,9 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     sync.add_argument("--allow-older", action="store_true", help=ALLOW_OLDER_HELP)
     sync.set_defaults(func=cmd_sync)
-    find = _leaf(
-        csub.add_parser("find", help="find cards by Japanese or English name (partial, full-width or half-width)")
-    )
+    find = action(csub, "find", "find cards by Japanese or English name (partial, full-width or half-width)")
     find.add_argument("name")
     find.add_argument("--limit", type=int, default=20)
     find.add_argument("--cards", action="append", default=[], metavar="CDB", help="search these files, not the DB")
@@ -122,7 +99,7 @@ def import_files(
     allow_older: bool = False,
 ) -> int:
     """Import ``paths`` and print what each import did; ``labels`` names a file in the record (its URL)."""
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cards import services
@@ -338,7 +315,7 @@ def cmd_find(args: argparse.Namespace) -> int:
             return 2
         found = index.find(args.name, args.limit)
     else:
-        from taikai.cli.django_setup import setup
+        from taikai.server import setup
 
         setup()
         from taikai.cards.index import DbCardIndex

@@ -21,25 +21,17 @@ from typing import Any
 from taikai import messages
 from taikai.cards import texts
 from taikai.cards.check import DeckCheck, check_resolved, resolve_deck_text
+from taikai.cards.deck_formats import FORMATS, exported
 from taikai.cards.formats import DeckFormatError, decode_bytes
 from taikai.cards.index import CardIndex, MemoryCardIndex
 from taikai.cards.lflist import LflistError, find_list, read_lflist
 from taikai.cards.sources import CardSourceError
+from taikai.cli import texts as _cli_texts  # noqa: F401  (registers the command line's texts)
 from taikai.cli.ruleset import load as load_ruleset
 from taikai.core import ruleset as rs
 from taikai.core.deck import Banlist
 from taikai.core.problems import Problem
 
-messages.register("deck-legal", "使用できるデッキです", "legal deck")
-messages.register("deck-illegal", "使用できないデッキです（問題 {n} 件）", "illegal deck ({n} problems)")
-messages.register("deck-no-banlist", "（禁止・制限リストは適用していません）", "(no Forbidden/Limited list applied)")
-messages.register("deck-unreadable-row", "読めません: {reason}", "unreadable: {reason}")
-messages.register(
-    "deck-folder-summary",
-    "{n} 件: 使用可 {legal}、使用不可 {illegal}、読めない {unreadable}（{seconds:.2f} 秒）",
-    "{n} files: {legal} legal, {illegal} illegal, {unreadable} unreadable ({seconds:.2f} s)",
-)
-messages.register("deck-empty-folder", "{path} にデッキファイルがありません", "no deck files in {path}")
 DECK_SUFFIXES = (".ydk", ".txt", ".ydke", "")
 MAX_FILE_BYTES = 64 * 1024
 
@@ -65,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     export = dsub.add_parser("export", help="registered decks of an event: one to stdout, or all as a zip")
     export.add_argument("event", type=int, metavar="EVENT")
     export.add_argument("--player", type=int, help="one player's deck, written to stdout (or --out)")
-    export.add_argument("--format", choices=("ydk", "ydke", "omega", "sheet"), default="ydk")
+    export.add_argument("--format", choices=[f.exported_as for f in FORMATS], default="ydk")
     export.add_argument("--out", metavar="FILE", help="where to write (default: stdout, or event-N-decks.zip)")
     export.add_argument("--lang", choices=messages.LANGS)
     export.set_defaults(func=cmd_export)
@@ -75,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def cmd_lock_due(args: argparse.Namespace) -> int:
     """DECK-9: write the lock the deadline brought (pages only show it); safe to run every minute."""
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.decks.lock import events_due, lock_due
@@ -111,7 +103,7 @@ def _load_index(paths: list[str]) -> CardIndex:
             raise Unreadable(f"{exc.filename}: {exc.strerror}") from exc
         except CardSourceError as exc:
             raise Unreadable(str(exc)) from exc
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cards.index import DbCardIndex
@@ -143,7 +135,7 @@ def _load_banlist(args: argparse.Namespace, ruleset: rs.Ruleset, lang: str) -> B
         return found.banlist()
     if not name:
         return None
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cards.services import library_banlist
@@ -280,7 +272,7 @@ def _print_table(rows: list[dict[str, Any]], lang: str) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     """A registered deck as .ydk, ydke:// or a Japanese text sheet; all decks of an event as a zip."""
     lang = messages.cli_language(args.lang)
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.decks import export
@@ -295,7 +287,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         if registration is None:
             sys.stderr.write(f"taikai deck export: player {args.player} has no registered deck in event {event.pk}\n")
             return 2
-        name, content = export.deck_file(registration, args.format, lang)
+        fmt = exported(args.format)
+        if fmt is None:
+            sys.stderr.write(f"taikai deck export: no format {args.format}\n")
+            return 2
+        name, content = export.deck_file(registration, fmt, lang)
         if args.out:
             Path(args.out).write_text(content, "utf-8")
         else:

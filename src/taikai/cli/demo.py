@@ -17,7 +17,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not 4 <= args.players <= 4096 or not 1 <= args.rounds <= 20 or args.top_cut not in (0, 2, 4, 8, 16, 32, 64):
         print("taikai demo: --players 4..4096, --rounds 1..20, --top-cut 0/2/4/8/16/32/64")
         return 2
-    from taikai.cli.serve import prepare
+    from taikai.server import prepare
 
     prepare()
     from taikai.demo import create_demo

@@ -13,20 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from taikai import (
-    match_messages,  # noqa: F401  (registers the texts)
     messages,
+    texts,  # noqa: F401  (registers the texts)
 )
 from taikai.cli.ruleset import load
 from taikai.core import ruleset as rs
-from taikai.core.match import (
-    Format,
-    MatchRecord,
-    MatchRecordError,
-    MatchState,
-    evaluate,
-)
+from taikai.core.match import MatchRecordError, MatchState, evaluate
 from taikai.core.match_json import RecordFormatError
 from taikai.core.match_json import parse_record as parse_json_record
+from taikai.core.match_record import Format, MatchRecord
 from taikai.core.problems import Problem
 
 DESCRIPTION = "Judge a match from its duels (RULES.md MATCH-*, TIME-*).\nデュエルの記録からマッチの勝敗を判定します。"

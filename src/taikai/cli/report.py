@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from pathlib import Path

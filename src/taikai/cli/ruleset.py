@@ -8,14 +8,12 @@ import sys
 from pathlib import Path
 
 from taikai import messages
+from taikai.cli.parsing import command_group
 from taikai.core import ruleset as rs
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("ruleset", help="list, show and check rulesets / ルールセット")
-    p.add_argument("--lang", choices=messages.LANGS)
-    rsub = p.add_subparsers(dest="action", metavar="ACTION")
-    rsub.required = True
+    rsub = command_group(sub, "ruleset", "list, show and check rulesets / ルールセット")
     rsub.add_parser("list", help="built-in rulesets").set_defaults(func=cmd_list)
     show = rsub.add_parser("show", help="every parameter of a ruleset")
     show.add_argument("name", help="a built-in name or a .toml file")

@@ -1,15 +1,14 @@
-"""taikai serve: migrate, collect static files, make the first organizer, and serve on the LAN."""
+"""taikai serve: get ready (``taikai.server.prepare``: migrate, static files, the first organizer), then serve
+on the LAN."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -47,61 +46,15 @@ def venue_address(public_url: str, lan: list[str], port: int, scheme: str = "htt
     return f"{scheme}://{lan[0]}:{port}" if lan else ""
 
 
-def _static_fingerprint() -> str:
-    import taikai
-
-    root = Path(taikai.__file__).parent
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("static/**/*")):
-        if path.is_file():
-            h.update(str(path.relative_to(root)).encode())
-            h.update(str(path.stat().st_mtime_ns).encode())
-    return h.hexdigest()
-
-
-def first_account_name() -> str:
-    """`TAIKAI_FIRST_USER`, or "organizer-" and six random letters and digits: a name nobody can guess, so
-    nobody can lock it out of new devices by failing to sign in as it before the event (SECURITY.md)."""
-    import secrets
-
-    chosen = os.environ.get("TAIKAI_FIRST_USER", "").strip()
-    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: it is read off a screen and typed
-    return chosen or "organizer-" + "".join(secrets.choice(alphabet) for _ in range(6))
-
-
-def prepare() -> None:
-    """Everything before serving; fast when nothing changed, so a second start takes seconds."""
-    from taikai.cli.django_setup import setup
-
-    setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
-    from taikai.events.services.accounts import ensure_first_organizer
-
-    call_command("migrate", interactive=False, verbosity=0)
-    stamp = Path(settings.STATIC_ROOT) / ".fingerprint"
-    fingerprint = _static_fingerprint()
-    if not stamp.exists() or stamp.read_text() != fingerprint:
-        call_command("collectstatic", interactive=False, verbosity=0, clear=True)
-        stamp.write_text(fingerprint)
-    created = ensure_first_organizer(first_account_name())
-    if created:
-        user, password = created
-        print("=" * 64)
-        print("  最初の主催者アカウントを作成しました / First organizer account created")
-        print(f"  user name / ユーザー名: {user}")
-        print(f"  password  / パスワード: {password}")
-        print("  This password is shown only once. このパスワードは一度だけ表示されます。")
-        print("=" * 64)
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     from taikai.cli import tls as tls_files
     from taikai.config import ConfigError
+    from taikai.follow import config as follow_config
+    from taikai.server import prepare
 
     try:  # checked before anything starts: a bad certificate must not cost a migration first
         tls = tls_files.load(dict(os.environ))
+        follower = follow_config.target(), follow_config.role()
     except ConfigError as exc:
         sys.stderr.write(f"taikai: configuration error: {exc}\n{tls_files.HOW_TO}\n")
         return 2
@@ -125,13 +78,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _say_offline_copy(tls, venue)
     print(f"taikai: database {engine.rsplit('.', 1)[-1]}; {workers} worker(s). Stop with Ctrl-C.")
     sys.stdout.flush()
-    from taikai.api.webhooks import start_worker
     from taikai.security.backup import serving
+    from taikai.webhooks.delivery import start_worker
 
     start_worker()  # webhooks are delivered beside the web processes, never inside a request
+    _start_follow(*follower)
     with serving():  # `taikai restore` refuses while this is held
         _run(uvicorn, args, settings, workers, tls)
     return 0
+
+
+def _start_follow(target: Any, role: str) -> None:
+    """A venue connects out to its public follower, beside the web processes (issue 29); a follower says so."""
+    if role == "follower":
+        print("taikai: 公開フォロワー / public follower: the public pages and API are the venue's copies")
+    if target is not None:
+        from taikai.follow.venue import start
+
+        start(target.url, target.token, say=lambda line: print(line, flush=True))
 
 
 def _say_offline_copy(tls: Any, venue: str) -> None:

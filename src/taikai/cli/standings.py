@@ -55,8 +55,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             "wins": s.wins,
             "losses": s.losses,
             "draws": s.draws,
-            "omw": decimal(s.omw),
-            "oomw": decimal(s.oomw),
+            **{name: decimal(value) for name, value in s.values.items()},  # omw, oomw, ... in the ruleset's order
             "code": s.code,
         }
         for s in table

@@ -19,12 +19,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     actions = p.add_subparsers(dest="token_command", metavar="ACTION")
     actions.required = True
     create = actions.add_parser("create", help="a new token, printed once / トークン発行")
-    create.add_argument("username")
+    create.add_argument("username", nargs="?", default=None, help="the account (not for --scope follow)")
     create.add_argument("--event", type=int, default=None, help="an event's id; without it, a site token")
     create.add_argument("--role", choices=ROLES, default=None, help="the highest role the token acts with")
     create.add_argument("--expires", type=int, default=None, metavar="DAYS", help="expires after DAYS days")
     create.add_argument("--label", default="", help="a note to tell tokens apart")
     create.add_argument("--lang", choices=["ja", "en"], default=None)
+    create.add_argument(
+        "--scope", choices=["follow"], default=None, help="follow: a venue's pairing with this follower"
+    )
     create.set_defaults(func=cmd_create)
     listing = actions.add_parser("list", help="tokens (prefix, user, event, role, state) / 一覧")
     listing.add_argument("username", nargs="?", default=None)
@@ -39,7 +42,7 @@ def problem_line(exc: Exception, lang: str | None) -> str:
     """The service's problem as one line in the user's language (--lang, else the locale)."""
     from django.utils import translation
 
-    from taikai.events.messages import problem_text
+    from taikai.events.texts import problem_text
     from taikai.messages import cli_language
 
     problem = getattr(exc, "problem", None)
@@ -55,13 +58,20 @@ def _fail(exc: Exception, lang: str | None) -> int:
 
 
 def cmd_create(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.cli import follow
+    from taikai.server import setup
+
+    if args.scope == "follow":  # a follower's pairing token (taikai.follow), not an account's
+        return follow.create_token(args.label)
+    if args.username is None:
+        sys.stderr.write("taikai token create: USERNAME is required / ユーザー名が必要です\n")
+        return 2
 
     setup()
-    from taikai.api import services
     from taikai.events.actors import System
     from taikai.events.errors import PermissionDenied, ServiceError
     from taikai.events.models import Event
+    from taikai.tokens import services
 
     by = System("taikai token create")
     try:
@@ -95,10 +105,10 @@ def cmd_create(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
-    from taikai.api.models import ApiToken
+    from taikai.tokens.models import ApiToken
 
     rows = ApiToken.objects.select_related("user").order_by("id")
     if args.username:
@@ -109,17 +119,26 @@ def cmd_list(args: argparse.Namespace) -> int:
             state += f" until {row.expires_at:%Y-%m-%d}"
         scope = f"event={row.event_id}" if row.event_id else "site"
         print(f"{row.prefix}\t{row.user.get_username()}\t{scope}\t{row.role}\t{state}\t{row.label}")
+    if not args.username:
+        from taikai.cli import follow
+
+        follow.list_tokens()
     return 0
 
 
 def cmd_revoke(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
-    from taikai.api import services
     from taikai.events.actors import System
     from taikai.events.errors import PermissionDenied, ServiceError
+    from taikai.follow.protocol import TOKEN_PREFIX
+    from taikai.tokens import services
 
+    if args.token.startswith(TOKEN_PREFIX):
+        from taikai.cli import follow
+
+        return follow.revoke_token(args.token)
     try:
         row = services.revoke_token(services.token_by_prefix(args.token), by=System("taikai token revoke"))
     except (ServiceError, PermissionDenied) as exc:

@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_create(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.cli.token import problem_line
@@ -49,7 +49,7 @@ def cmd_create(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from taikai.events.services.accounts import list_accounts
@@ -64,12 +64,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_unlock(args: argparse.Namespace) -> int:
     """Someone's failed guesses locked a name out of new devices: clear them (the owner signs in at once)."""
-    from taikai.cli.django_setup import setup
+    from taikai.server import setup
 
     setup()
     from django.contrib.auth import get_user_model
 
-    from taikai.web.throttle import unlock_name
+    from taikai.security.throttle import unlock_name
 
     if not get_user_model().objects.filter(username=args.username).exists():
         sys.stderr.write(f"taikai user unlock: no account named {args.username!r} / そのアカウントはありません\n")

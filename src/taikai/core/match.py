@@ -1,8 +1,8 @@
 """Duel records to a match's state (マッチの勝敗判定), RULES.md MATCH-* and TIME-*.
 
-A match record lists the duels in the order played. ``evaluate`` folds over them and says whether the
-match is finished, who won or whether it is a match draw, the duel score, what must happen next and who
-chooses to go first or second in the next duel. A record that cannot happen under the rules raises
+A match record (``taikai.core.match_record``) lists the duels in the order played. ``evaluate`` folds over
+them and says whether the match is finished, who won or whether it is a match draw, the duel score, what must
+happen next and who chooses to go first or second in the next duel. A record that cannot happen under the rules raises
 ``MatchRecordError`` carrying a ``Problem`` that names the duel (1-based, in record order).
 
 Every number (duels to win, the most duels, which formats allow draws, sudden death or an extra duel)
@@ -15,22 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from taikai.core.match_record import Drawn, Duel, Format, MatchRecord, Player, TimedOut, Won, leader_of
 from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import FormatRules, Ruleset
-
-
-class Player(StrEnum):
-    A = "A"
-    B = "B"
-
-    @property
-    def opponent(self) -> Player:
-        return Player.B if self is Player.A else Player.A
-
-
-class Format(StrEnum):
-    SWISS = "swiss"  # スイスドロー方式
-    ELIMINATION = "elimination"  # トーナメント方式
 
 
 class Next(StrEnum):
@@ -48,70 +35,6 @@ class Chooser(StrEnum):
 
 
 @dataclass(frozen=True)
-class LifePoints:
-    a: int
-    b: int
-
-    def of(self, player: Player) -> int:
-        return self.a if player is Player.A else self.b
-
-    @property
-    def leader(self) -> Player | None:
-        if self.a == self.b:
-            return None
-        return Player.A if self.a > self.b else Player.B
-
-
-@dataclass(frozen=True)
-class Won:
-    """A duel won normally (a concession or a penalty duel loss counts as this)."""
-
-    winner: Player
-    time_called: bool = False  # time was called during this duel; the win came in its (extra) turns
-    extra_duel: bool = False
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A duel the game itself ended in a draw."""
-
-    time_called: bool = False
-    extra_duel: bool = False
-
-
-@dataclass(frozen=True)
-class TimedOut:
-    """Time was called and the extra turns (or the extra duel's turns) ended with no normal win."""
-
-    lp: LifePoints
-    sudden_death: Player | None = None  # who won the sudden death, when the LP were equal
-    extra_duel: bool = False
-
-
-Duel = Won | Drawn | TimedOut
-
-
-@dataclass(frozen=True)
-class Opening:
-    """MATCH-3: duel 1's rock-paper-scissors (じゃんけん) — who won it, and who went first by their choice."""
-
-    rps_winner: Player
-    first: Player
-
-    @property
-    def chose_first(self) -> bool:
-        return self.first is self.rps_winner
-
-
-@dataclass(frozen=True)
-class MatchRecord:
-    format: Format
-    duels: tuple[Duel, ...] = ()
-    time_called_between_duels: bool = False  # after the last regular duel listed
-    opening: Opening | None = None  # MATCH-3, recorded when known; it decides nothing
-
-
-@dataclass(frozen=True)
 class Score:
     a: int = 0
     b: int = 0
@@ -122,9 +45,7 @@ class Score:
 
     @property
     def leader(self) -> Player | None:
-        if self.a == self.b:
-            return None
-        return Player.A if self.a > self.b else Player.B
+        return leader_of(self.a, self.b)
 
     def add(self, winner: Player | None) -> Score:
         if winner is None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from taikai.core.match import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
+from taikai.core.match_record import Drawn, Duel, Format, LifePoints, MatchRecord, Opening, Player, TimedOut, Won
 from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset
 

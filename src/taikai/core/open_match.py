@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from taikai.core.match import Format, MatchRecord, Player
+from taikai.core.match_record import Format, MatchRecord, Player
 from taikai.core.penalties import lost_match
 from taikai.core.penalty_duels import PenaltyDuel
 from taikai.core.ruleset import Ruleset

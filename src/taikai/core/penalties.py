@@ -1,8 +1,8 @@
 """Penalties (罰則): the ladder, the infraction catalog's defaults, effects, escalation, team propagation.
 
-Everything comes from ``ruleset.penalties`` (PEN-1..PEN-7, INF-*). The rung names themselves are fixed
-by ``taikai.core.ruleset_schema.RUNGS`` because each has an effect the software applies; a ruleset orders them
-and sets the thresholds (who may issue, what is kept in the violator database, what a team shares).
+Everything comes from ``ruleset.penalties`` (PEN-1..PEN-7, INF-*). The rungs themselves are fixed by
+``taikai.core.rungs.RUNGS`` because each has an effect the software applies; a ruleset orders them and sets
+the thresholds (who may issue, what is kept in the violator database, what a team shares).
 """
 
 from __future__ import annotations
@@ -11,16 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from taikai.core.match import Format, MatchRecord, Player, Won
+from taikai.core.match_record import Format, MatchRecord, Player, Won
 from taikai.core.penalty_duels import PenaltyDuel, arranged
 from taikai.core.ruleset import PenaltyRules, Ruleset
-from taikai.core.ruleset_schema import RUNGS
-
-# The fixed names, bound once so no other code spells a rung.
-CAUTION, WARNING, DUEL_LOSS, MATCH_LOSS, MATCH_LOSS_DOWNGRADE, DQ, DQ_DOWNGRADE, DQ_NO_PRIZE = RUNGS
-
-_MATCH_LOSS_RUNGS = frozenset({MATCH_LOSS, MATCH_LOSS_DOWNGRADE})
-_DQ_RUNGS = frozenset({DQ, DQ_DOWNGRADE, DQ_NO_PRIZE})
+from taikai.core.rungs import RUNGS
 
 
 @dataclass(frozen=True)
@@ -147,13 +141,14 @@ def effects(rules: PenaltyRules, rung: str, downgrade_steps: int = 1) -> Effects
     if downgrade_steps < 1:
         raise ValueError("downgrade_steps must be at least 1")
     steps = downgrade_steps if rung in rules.downgrade_rungs else 0
+    what = RUNGS[rung]
     return Effects(
-        duel_loss=rung == DUEL_LOSS,
-        match_loss=rung in _MATCH_LOSS_RUNGS,
-        drop=rung in _DQ_RUNGS,
+        duel_loss=what.duel_loss,
+        match_loss=what.match_loss,
+        drop=what.disqualifies,
         downgrade_steps=steps,
-        prize_loss=rung == DQ_NO_PRIZE,
-        forfeits_open_match=rung in _DQ_RUNGS,
+        prize_loss=what.prize_loss,
+        forfeits_open_match=what.disqualifies,
     )
 
 

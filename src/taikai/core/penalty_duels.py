@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from taikai.core.match import Duel, Player, Won
+from taikai.core.match_record import Duel, Player, Won
 from taikai.core.problems import Problem
 
 

@@ -8,7 +8,7 @@ everyone, marked. A player who never played a match (no table, no bye) is not pl
 
 ``secured_places`` says what each entrant has already secured (CS 1.2 A: その時点で決まっていた受賞資格), the place
 a disqualification's prize starts from (PEN-2, PEN-8): the stage reached in the bracket, and nothing from the
-Swiss rounds until every one of them is over.
+Swiss rounds until every one of them is over. ``decided_place`` asks it for one entrant, from the event's facts.
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from taikai.core import progress, standings
 from taikai.core.pairing.types import PlayerId
-from taikai.core.sheet import Line, Reached, Sheet
+from taikai.core.ruleset import Ruleset
+from taikai.core.sheet import EventFacts, Line, Reached, Sheet
+from taikai.core.sheet import sheet as sheet_of
 
 
 class Stage(StrEnum):
@@ -122,3 +125,34 @@ def secured_places(
         if placing.stage == Stage.SWISS and placing.id not in out and not placing.disqualified:
             out[placing.id] = max(placing.rank, len(cut) + 1) if not seeded else placing.rank
     return out
+
+
+def decided_place(
+    facts: EventFacts,
+    entrant: PlayerId,
+    ruleset: Ruleset,
+    *,
+    seed: int | str,
+    plan: progress.RoundPlan,
+    format: progress.EventFormat,
+    closed: bool,
+    declined: Collection[PlayerId] = (),
+    disqualified: Collection[PlayerId] = (),
+) -> int | None:
+    """The place ``entrant`` has secured now (``secured_places``; None: nothing yet), from the event's facts read
+    once: their sheet and standings, whether every Swiss round is over under the ``plan`` in force
+    (``core.progress``), and, when the top cut comes next, whom it takes: the standings best first without the
+    dropped, those without the right to take part (REG-2) and those who ``declined`` their place."""
+    table = sheet_of(facts, ruleset)
+    ranked = standings.rank(table, ruleset, seed)
+    now = progress.progress_of(format, plan, facts.rounds, closed=closed)
+    over = progress.swiss_over(now)
+    cut: list[PlayerId] = []
+    if over and progress.next_action(now) == progress.NextAction.TOP_CUT:
+        cut = [s.id for s in ranked if not _barred(table.line(s.id), declined)][: now.top_cut]
+    order = [(s.id, s.rank) for s in ranked]
+    return secured_places(table, order, swiss_over=over, cut=cut, disqualified=disqualified).get(entrant)
+
+
+def _barred(ln: Line, declined: Collection[PlayerId]) -> bool:
+    return ln.dropped or ln.ineligible or ln.id in declined

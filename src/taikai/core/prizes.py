@@ -118,32 +118,21 @@ def _rank_at(ranks: Sequence[PrizeRank], place: int) -> int:
     return len(ranks)
 
 
-def award(
-    ranks: Sequence[PrizeRank],
-    order: Sequence[Sequence[str]],
-    sanctions: Mapping[str, Sanction] | None = None,
-) -> Awards:
-    """Prizes for the final ``order`` (tied groups, best first) under ``sanctions`` (PEN-2, PEN-3)."""
-    check_ranks(ranks)
-    sanctions = sanctions or {}
-    # Eligibility losses leave the order; everyone below moves up (CS 1.2 繰り上げ).
-    groups = [[e for e in g if not sanctions.get(e, Sanction()).ineligible] for g in order]
-    groups = [g for g in groups if g]
-    lost = tuple(e for g in order for e in g if sanctions.get(e, Sanction()).ineligible)
+def _reserved(
+    ranks: Sequence[PrizeRank], groups: list[list[str]], sanctions: Mapping[str, Sanction]
+) -> tuple[dict[int, list[str]], list[list[str]]]:
+    """The ranks sanctioned entrants are placed at, and the tied groups left to fill the rest in order.
 
-    # A disqualified entrant's prize is the one decided at the DQ, lowered (PEN-2, PEN-8); the final order
-    # no longer places them. Nothing decided yet: no prize.
+    A disqualified entrant's prize is the one decided at the DQ, lowered (PEN-2, PEN-8); the final order no
+    longer places them, and with nothing decided yet there is no prize. Any other downgraded entrant's
+    target: the rank their (compacted) place earned, n steps lower."""
     reserved: dict[int, list[str]] = {}
     frozen = {e: s for e, s in sanctions.items() if s.disqualified and not s.ineligible}
-    unplaced = tuple(e for e, s in frozen.items() if s.decided_place is None)
     for entrant, s in sorted(frozen.items(), key=lambda item: item[1].decided_place or 0):
         if s.decided_place is not None:
-            target = _rank_at(ranks, s.decided_place) + max(s.downgrade_steps, 1)
-            reserved.setdefault(target, []).append(entrant)
-    # Any other downgraded entrant's target: the rank their (compacted) place earned, n steps lower.
+            reserved.setdefault(_rank_at(ranks, s.decided_place) + max(s.downgrade_steps, 1), []).append(entrant)
     place = 1
     queue: list[list[str]] = []
-    groups = [[e for e in g if e not in frozen] for g in groups]
     for group in [g for g in groups if g]:
         rest = []
         for entrant in group:
@@ -155,6 +144,23 @@ def award(
         place += len(group)
         if rest:
             queue.append(rest)
+    return reserved, queue
+
+
+def award(
+    ranks: Sequence[PrizeRank],
+    order: Sequence[Sequence[str]],
+    sanctions: Mapping[str, Sanction] | None = None,
+) -> Awards:
+    """Prizes for the final ``order`` (tied groups, best first) under ``sanctions`` (PEN-2, PEN-3)."""
+    check_ranks(ranks)
+    sanctions = sanctions or {}
+    # Eligibility losses leave the order; everyone below moves up (CS 1.2 繰り上げ).
+    groups = [[e for e in g if not sanctions.get(e, Sanction()).ineligible] for g in order]
+    lost = tuple(e for g in order for e in g if sanctions.get(e, Sanction()).ineligible)
+    frozen = {e: s for e, s in sanctions.items() if s.disqualified and not s.ineligible}
+    unplaced = tuple(e for e, s in frozen.items() if s.decided_place is None)
+    reserved, queue = _reserved(ranks, [[e for e in g if e not in frozen] for g in groups if g], sanctions)
 
     awards: list[RankAward] = []
     playoffs: list[Playoff] = []

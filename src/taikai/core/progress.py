@@ -6,11 +6,13 @@ does it, so both always agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from taikai.core.problems import Problem
 from taikai.core.ruleset import Ruleset
+from taikai.core.sheet import RoundFacts, Stage, advancing
 
 SWISS_ROUNDS_RANGE = (1, 30)
 TOP_CUT_RANGE = (2, 256)  # or 0: no cut
@@ -59,12 +61,34 @@ def next_action(p: Progress) -> NextAction:
     return NextAction.PAIR_ELIMINATION if p.advancing >= 2 else NextAction.FINISHED
 
 
+def swiss_over(p: Progress) -> bool:
+    """Every Swiss round is played (or there are none): the Swiss places are decided (CS 1.2 A)."""
+    if p.format == EventFormat.ELIMINATION or p.elimination_played:
+        return True
+    return next_action(p) in (NextAction.TOP_CUT, NextAction.FINISHED)
+
+
 @dataclass(frozen=True)
 class RoundPlan:
     """How many Swiss rounds and how large a top cut (スイスドロー n 回戦・上位 m 名で決勝トーナメント)."""
 
     swiss_rounds: int  # 0 in a pure elimination event
     top_cut: int  # 0 = no cut (and always 0 unless the format is Swiss, then a top cut)
+
+
+def progress_of(format: EventFormat, plan: RoundPlan, rounds: Sequence[RoundFacts], *, closed: bool) -> Progress:
+    """The progress the recorded rounds show (``taikai.core.sheet``'s facts), under the plan in force."""
+    bracket = [r for r in rounds if r.stage == Stage.ELIMINATION]
+    return Progress(
+        format=format,
+        swiss_rounds=plan.swiss_rounds,
+        top_cut=plan.top_cut,
+        swiss_played=len(rounds) - len(bracket),
+        elimination_played=len(bracket),
+        last_round_complete=not rounds or rounds[-1].complete,
+        advancing=len(advancing(bracket[-1])) if bracket else 0,
+        closed=closed,
+    )
 
 
 def round_plan(

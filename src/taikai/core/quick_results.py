@@ -19,18 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taikai.core.match import (
-    Drawn,
-    Duel,
-    Format,
-    MatchRecord,
-    MatchRecordError,
-    Player,
-    Won,
-    evaluate,
-    intentional_draw_allowed,
-)
+from taikai.core.match import MatchRecordError, evaluate, intentional_draw_allowed
 from taikai.core.match_json import Report
+from taikai.core.match_record import Drawn, Duel, Format, MatchRecord, Player, Won
 from taikai.core.penalty_duels import PenaltyDuel, arranged
 from taikai.core.ruleset import Ruleset
 

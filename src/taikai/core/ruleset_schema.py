@@ -7,29 +7,17 @@ can list every mistake in an organizer's file at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import Any
 
 from taikai.core.problems import Problem
+from taikai.core.rungs import RUNGS  # PEN-1: the rungs taikai can apply; a ruleset orders them
+from taikai.core.tiebreakers import TIEBREAKERS  # one function each; a ruleset orders them
 
 EXTRA_DECK_KINDS = ("fusion", "synchro", "xyz", "link")
 REGIONS = ("ocg", "tcg", "korean")
-TIEBREAKERS = ("match_points", "omw", "oomw", "random")
 FIXES = ("remove-object", "restore-deck-size", "restore-registered-deck")
-# PEN-1: the fixed rung names; a ruleset orders them (lightest first) but cannot invent new ones,
-# because each rung has an effect the software applies.
-RUNGS = (
-    "caution",
-    "warning",
-    "duel-loss",
-    "match-loss",
-    "match-loss-downgrade",
-    "dq",
-    "dq-downgrade",
-    "dq-no-prize",
-)
-
 Check = Callable[[Any], bool]
 
 
@@ -49,7 +37,7 @@ def _bool(v: Any) -> bool:
     return isinstance(v, bool)
 
 
-def _str_list(choices: tuple[str, ...] | None = None) -> Check:
+def _str_list(choices: Collection[str] | None = None) -> Check:
     def check(v: Any) -> bool:
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             return False
@@ -66,7 +54,7 @@ def _fraction(v: Any) -> bool:
     return 0 <= f <= 1
 
 
-def _one_of(choices: tuple[str, ...]) -> Check:
+def _one_of(choices: Collection[str]) -> Check:
     return lambda v: isinstance(v, str) and v in choices
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import add
 
+from taikai.core.columns import instances
 from taikai.core.pairing.types import PairingInput, PlayerId, PlayerState
 from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset, Scoring
@@ -44,7 +46,7 @@ class Reached(StrEnum):
 RESULTS = ("a", "b", "draw")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Table:
     """One table: ``b`` None is a bye; ``result`` is "a", "b", "draw", or "" while unconfirmed."""
 
@@ -75,7 +77,7 @@ class RoundFacts:
         return all(t.decided for t in self.tables)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entrant:
     id: PlayerId
     first_round: int | None = None  # a late entry: the first round it could play
@@ -93,7 +95,7 @@ class EventFacts:
         return EventFacts(self.entrants, tuple(r for r in self.rounds if r.number < number))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """One entrant's record. ``wins`` include byes; ``losses`` include missed rounds scored as losses."""
 
@@ -162,16 +164,25 @@ def advancing(played: RoundFacts) -> tuple[PlayerId, ...]:
 
 @dataclass(slots=True)
 class _Tally:
-    points: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    byes: int = 0
-    missed: int = 0
-    opponents: list[PlayerId] = field(default_factory=list)
-    decided: list[PlayerId] = field(default_factory=list)
-    bracket_rounds: int = 0
-    eliminated: bool = False
+    """Every entrant's counts, one list a count (indexed by entrant): a round's tables add to them in one
+    pass, and points are made from the counts at the end (``_points``), the only sums over results."""
+
+    size: int
+    wins: list[int] = field(init=False)  # real wins (byes apart)
+    losses: list[int] = field(init=False)  # real losses (missed rounds apart)
+    draws: list[int] = field(init=False)
+    byes: list[int] = field(init=False)
+    missed: list[int] = field(init=False)
+    opponents: list[list[PlayerId]] = field(init=False)
+    undecided: dict[int, set[int]] = field(default_factory=dict)  # entrant -> positions in opponents not decided
+    bracket_rounds: list[int] = field(init=False)
+    eliminated: list[bool] = field(init=False)
+
+    def __post_init__(self) -> None:
+        n = self.size
+        self.wins, self.losses, self.draws, self.byes, self.missed = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+        self.opponents = [[] for _ in range(n)]
+        self.bracket_rounds, self.eliminated = [0] * n, [False] * n
 
 
 def sheet(facts: EventFacts, ruleset: Ruleset) -> Sheet:
@@ -181,20 +192,21 @@ def sheet(facts: EventFacts, ruleset: Ruleset) -> Sheet:
         if e.id in index:
             raise SheetError(Problem("duplicate-player", player=e.id))
         index[e.id] = k
-    tally = [_Tally() for _ in facts.entrants]
+    tally = _Tally(len(facts.entrants))
     late = [e for e in facts.entrants if e.first_round is not None]
     last_bracket: RoundFacts | None = None
     for played in facts.rounds:
-        seated = _check(played, index)
         if played.stage == Stage.SWISS:
-            _swiss_round(played, seated, late, index, tally, ruleset)
+            _swiss_round(played, index, tally)
+            if late:
+                _missed(played, late, index, tally)
         else:
+            _check(played, index)
             _elimination_round(played, index, tally)
             last_bracket = played
     left = advancing(last_bracket) if last_bracket is not None else ()
     champion = left[0] if last_bracket is not None and last_bracket.complete and len(left) == 1 else None
-    lines = tuple(_line(e, t, champion) for e, t in zip(facts.entrants, tally, strict=True))
-    return Sheet(lines, left, index)
+    return Sheet(_lines(facts.entrants, tally, champion, ruleset), left, index)
 
 
 def _check(played: RoundFacts, index: Mapping[PlayerId, int]) -> set[PlayerId]:
@@ -216,76 +228,96 @@ def _check(played: RoundFacts, index: Mapping[PlayerId, int]) -> set[PlayerId]:
 _RESULT_OR_OPEN = frozenset((*RESULTS, ""))
 
 
-def _swiss_round(
-    played: RoundFacts,
-    seated: set[PlayerId],
-    late: Sequence[Entrant],
-    index: Mapping[PlayerId, int],
-    tally: list[_Tally],
-    ruleset: Ruleset,
-) -> None:
-    s = ruleset.scoring
-    win, loss, draw, bye = (points_for(outcome, s) for outcome in ("win", "loss", "draw", "bye"))
-    for t in played.tables:
-        a = tally[index[t.a]]
-        if t.b is None:
-            a.points += bye
-            a.wins += 1  # a bye counts as a match win
-            a.byes += 1
-            continue
-        b = tally[index[t.b]]
-        a.opponents.append(t.b)
-        b.opponents.append(t.a)
-        result = t.result
-        if result == "draw":
-            a.points += draw
-            b.points += draw
-            a.draws += 1
-            b.draws += 1
-        elif result == "a" or result == "b":
-            winner, loser = (a, b) if result == "a" else (b, a)
-            winner.points += win
-            winner.wins += 1
-            loser.points += loss
-            loser.losses += 1
-        else:
-            continue  # met, for pairing; no points until confirmed
-        a.decided.append(t.b)
-        b.decided.append(t.a)
+class _Unfit(Exception):
+    """A table ``_check`` refuses (a player against themself, a bad result), met on the fast path."""
+
+
+def _swiss_round(played: RoundFacts, index: Mapping[PlayerId, int], tally: _Tally) -> None:
+    """One pass over a Swiss round's tables; a table that does not fit (an unknown player, a player against
+    themself, a bad result) sends the round to ``_check``, which names the first such table. (A plain loop: read
+    field by field for every table at once, with ``map`` and ``compress``, it cost three times as much.)"""
+    wins, losses, draws, byes, opponents = tally.wins, tally.losses, tally.draws, tally.byes, tally.opponents
+    try:
+        for t in played.tables:
+            a, b = t.a, t.b
+            ia = index[a]
+            if b is None:
+                byes[ia] += 1  # a bye counts as a match win (_lines)
+                continue
+            ib = index[b]
+            if ia == ib:
+                raise _Unfit
+            opponents[ia].append(b)
+            opponents[ib].append(a)
+            result = t.result
+            if result == "a":
+                wins[ia] += 1
+                losses[ib] += 1
+            elif result == "b":
+                wins[ib] += 1
+                losses[ia] += 1
+            elif result == "draw":
+                draws[ia] += 1
+                draws[ib] += 1
+            elif result == "":  # met, for pairing; no points until confirmed
+                tally.undecided.setdefault(ia, set()).add(len(opponents[ia]) - 1)
+                tally.undecided.setdefault(ib, set()).add(len(opponents[ib]) - 1)
+            else:
+                raise _Unfit
+    except (KeyError, _Unfit):
+        _check(played, index)  # names the first table that does not fit
+        raise
+
+
+def _missed(played: RoundFacts, late: Sequence[Entrant], index: Mapping[PlayerId, int], tally: _Tally) -> None:
+    """A late entry holds a record for each Swiss round before its first that it did not play."""
+    seated = {t.a for t in played.tables} | {t.b for t in played.tables}
     for e in late:
-        # A late entry holds a record for each Swiss round before its first that it did not play.
         if e.first_round is not None and played.number < e.first_round and e.id not in seated:
-            record = tally[index[e.id]]
-            record.missed += 1
-            if s.late_entry_missed_round == "loss":
-                record.losses += 1
-                record.points += points_for("missed", s)
+            tally.missed[index[e.id]] += 1
 
 
-def _elimination_round(played: RoundFacts, index: Mapping[PlayerId, int], tally: list[_Tally]) -> None:
+def _elimination_round(played: RoundFacts, index: Mapping[PlayerId, int], tally: _Tally) -> None:
     for t in played.tables:
         for who in (t.a, t.b):
             if who is not None:
-                tally[index[who]].bracket_rounds += 1
+                tally.bracket_rounds[index[who]] += 1
         if t.b is not None and t.result in ("a", "b"):
-            tally[index[t.b if t.result == "a" else t.a]].eliminated = True
+            tally.eliminated[index[t.b if t.result == "a" else t.a]] = True
 
 
-def _line(e: Entrant, t: _Tally, champion: PlayerId | None) -> Line:
-    reached = Reached.CHAMPION if e.id == champion else Reached.ELIMINATION if t.bracket_rounds else Reached.SWISS
-    return Line(
-        id=e.id,
-        points=t.points,
-        wins=t.wins,
-        losses=t.losses,
-        draws=t.draws,
-        byes=t.byes,
-        missed=t.missed,
-        opponents=tuple(t.opponents),
-        decided_opponents=tuple(t.decided),
-        dropped=e.dropped_after is not None,
-        ineligible=e.ineligible,
-        bracket_rounds=t.bracket_rounds,
-        eliminated=t.eliminated,
-        reached=reached,
+def _lines(entrants: Sequence[Entrant], t: _Tally, champion: PlayerId | None, ruleset: Ruleset) -> tuple[Line, ...]:
+    """Every entrant's line, each field computed for all entrants at once (``columns.instances``)."""
+    s = ruleset.scoring
+    win, loss, draw, bye, missed = (points_for(o, s) for o in ("win", "loss", "draw", "bye", "missed"))
+    # a missed round is a loss, worth points_for("missed"), when the ruleset says so
+    lost = t.missed if s.late_entry_missed_round == "loss" else [0] * len(entrants)
+    points = [
+        w * win + b * bye + lo * loss + d * draw + m * missed
+        for w, b, lo, d, m in zip(t.wins, t.byes, t.losses, t.draws, lost, strict=True)
+    ]
+    opponents = list(map(tuple, t.opponents))
+    decided = opponents[:]
+    for k, skip in t.undecided.items():
+        decided[k] = tuple(o for at, o in enumerate(opponents[k]) if at not in skip)
+    ids = [e.id for e in entrants]
+    reached = [Reached.ELIMINATION if rounds else Reached.SWISS for rounds in t.bracket_rounds]
+    if champion is not None:
+        reached[ids.index(champion)] = Reached.CHAMPION
+    columns = (
+        ids,
+        points,
+        list(map(add, t.wins, t.byes)),
+        list(map(add, t.losses, lost)),
+        t.draws,
+        t.byes,
+        t.missed,
+        opponents,
+        decided,
+        [e.dropped_after is not None for e in entrants],
+        [e.ineligible for e in entrants],
+        t.bracket_rounds,
+        t.eliminated,
+        reached,
     )
+    return tuple(instances(Line, *columns))

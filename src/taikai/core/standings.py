@@ -14,27 +14,29 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from taikai.core import sheet
+from taikai.core.columns import instances
 from taikai.core.pairing.types import PlayerId
 from taikai.core.problems import Problem
 from taikai.core.ruleset import Ruleset
 from taikai.core.sheet import SheetError
-from taikai.core.tiebreakers import Record, values_of
+from taikai.core.tiebreakers import Records, Values, columns, values_of
 
 StandingsError = SheetError  # the sheet checks the facts: unknown or duplicate players, bad results
 
 
-@dataclass(frozen=True)
-class MatchRecord:
+@dataclass(frozen=True, slots=True)
+class MatchRecord(sheet.Table):
     """One table of one round: ``result`` is "a", "b", "draw", or "bye" / "missed" (then ``b`` is None).
 
-    "missed" is a round a late entry did not play (a loss when the ruleset says so)."""
+    "missed" is a round a late entry did not play (a loss when the ruleset says so). A played record is the
+    sheet's table itself (``facts_of`` passes it on as it is); a bye or a missed round is made into its table."""
 
     a: PlayerId
     b: PlayerId | None
     result: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     rank: int
     id: PlayerId
@@ -43,10 +45,17 @@ class Standing:
     losses: int
     draws: int
     byes: int
-    omw: Fraction
-    oomw: Fraction
+    values: dict[str, Fraction]  # the shown tiebreakers by name, in column order (tiebreakers.columns)
     draw: int  # the seeded draw's position (1 = drawn first), for the final tie
     code: str
+
+    @property
+    def omw(self) -> Fraction:
+        return self.values["omw"]
+
+    @property
+    def oomw(self) -> Fraction:
+        return self.values["oomw"]
 
 
 def compute(
@@ -62,58 +71,124 @@ def facts_of(entrants: Sequence[PlayerId], rounds: Sequence[Sequence[MatchRecord
     first: dict[PlayerId, int] = {}
     played = []
     for number, records in enumerate(rounds, start=1):
-        tables = []
-        for m in records:
-            if m.result == "missed":
-                if m.a not in known:
-                    raise StandingsError(Problem("unknown-player", player=m.a))
-                first[m.a] = number + 1
-            elif m.result == "bye" or m.b is None:
-                tables.append(sheet.Table(m.a))
-            elif m.result not in sheet.RESULTS:
-                raise StandingsError(Problem("bad-result", a=m.a, b=m.b, result=m.result))
-            else:
-                tables.append(sheet.Table(m.a, m.b, m.result))
+        tables = _tables_at_once(records)
+        if tables is None:
+            tables = _tables(records, number, known, first)
         played.append(sheet.RoundFacts(number, sheet.Stage.SWISS, tuple(tables)))
-    people = tuple(sheet.Entrant(e, first_round=first.get(e)) for e in entrants)
-    return sheet.EventFacts(people, tuple(played))
+    ids = list(entrants)
+    people = instances(sheet.Entrant, ids, list(map(first.get, ids)), [None] * len(ids), [False] * len(ids))
+    return sheet.EventFacts(tuple(people), tuple(played))
+
+
+def _tables_at_once(records: Sequence[MatchRecord]) -> list[sheet.Table] | None:
+    """A round of played tables and byes only (no missed round, no bad result): the records themselves, a bye's
+    made into a table without a result; None for any other round (``_tables`` takes it record by record)."""
+    if not _PLAYED_OR_BYE.issuperset([m.result for m in records]):
+        return None
+    tables: list[sheet.Table] = list(records)
+    byes = [k for k, m in enumerate(records) if m.b is None]
+    if byes != [k for k, m in enumerate(records) if m.result == "bye"]:
+        return None
+    for k in byes:
+        tables[k] = sheet.Table(records[k].a)
+    return tables
+
+
+_PLAYED_OR_BYE = frozenset((*sheet.RESULTS, "bye"))
+
+
+def _tables(
+    records: Sequence[MatchRecord], number: int, known: set[PlayerId], first: dict[PlayerId, int]
+) -> list[sheet.Table]:
+    tables: list[sheet.Table] = []
+    for m in records:
+        if m.result in sheet.RESULTS and m.b is not None:  # a played table, the common case first
+            tables.append(m)
+        elif m.result == "missed":
+            if m.a not in known:
+                raise StandingsError(Problem("unknown-player", player=m.a))
+            first[m.a] = number + 1
+        elif m.result == "bye" or m.b is None:
+            tables.append(sheet.Table(m.a))
+        else:
+            raise StandingsError(Problem("bad-result", a=m.a, b=m.b, result=m.result))
+    return tables
 
 
 def rank(table: sheet.Sheet, ruleset: Ruleset, seed: int | str = 0) -> tuple[Standing, ...]:
-    """Standings from the sheet: its points and records, ordered by the ruleset's tiebreakers."""
+    """Standings from the sheet: its points and records, ordered by the ruleset's tiebreakers.
+
+    Computed on plain lists, one a field; the Standing objects are made once, at the end (``columns.instances``).
+    """
     lines = table.lines
     index = {line.id: k for k, line in enumerate(lines)}
     at = index.__getitem__
-    records = [Record(line.points, line.matches, tuple(map(at, line.decided_opponents))) for line in lines]
+    records = Records(
+        [ln.points for ln in lines],
+        [ln.wins + ln.losses + ln.draws for ln in lines],  # Line.matches
+        [tuple(map(at, ln.decided_opponents)) for ln in lines],
+    )
     order = ruleset.standings.tiebreakers
     values = values_of(order, records, ruleset, seed)
     keys = list(zip(*(values[name].numerators for name in order), strict=True)) if order else [() for _ in lines]
     ranking = sorted(range(len(lines)), key=keys.__getitem__, reverse=True)
-    omws, oomws, draw = values["omw"], values["oomw"], values["random"]
-    digits = ruleset.standings.code_digits
-    out = []
-    position_rank = 0
-    for position, k in enumerate(ranking):
-        if position == 0 or keys[k] != keys[ranking[position - 1]]:
-            position_rank = position + 1
-        line = lines[k]
-        parts = (line.points, omws.truncated(k, digits[1]), oomws.truncated(k, digits[2]))
-        out.append(
-            Standing(
-                position_rank,
-                line.id,
-                line.points,
-                line.wins,
-                line.losses,
-                line.draws,
-                line.byes,
-                omws.fraction(k),
-                oomws.fraction(k),
-                len(lines) + 1 - draw.numerators[k],
-                _code(parts, digits),
-            )
+    ranks, position_rank, previous = [], 0, None
+    for position, k in enumerate(ranking, start=1):
+        if keys[k] != previous:
+            position_rank, previous = position, keys[k]
+        ranks.append(position_rank)
+    shown = columns(order)
+    # Each entrant's shown values, exact; one Fraction per distinct value, shared (a Fraction is immutable).
+    rows = [dict(zip(shown, row, strict=True)) for row in zip(*(_fractions(values[n]) for n in shown), strict=True)]
+    codes = _codes(records.points, values["omw"], values["oomw"], ruleset.standings.code_digits)
+    drawn = [len(lines) + 1 - n for n in values["random"].numerators]
+    ordered = [lines[k] for k in ranking]
+    return tuple(
+        instances(
+            Standing,
+            ranks,
+            [ln.id for ln in ordered],
+            [ln.points for ln in ordered],
+            [ln.wins for ln in ordered],
+            [ln.losses for ln in ordered],
+            [ln.draws for ln in ordered],
+            [ln.byes for ln in ordered],
+            [rows[k] for k in ranking],
+            [drawn[k] for k in ranking],
+            [codes[k] for k in ranking],
         )
-    return tuple(out)
+    )
+
+
+def _fractions(values: Values) -> list[Fraction]:
+    made = {n: Fraction(n, values.denominator) for n in set(values.numerators)}
+    return [made[n] for n in values.numerators]
+
+
+def _codes(points: Sequence[int], omws: Values, oomws: Values, digits: Sequence[int]) -> list[str]:
+    """Every entrant's KTS code (``_code`` of the points and the truncated OMW% and OOMW%): each part written once
+    per distinct value, each code three parts joined."""
+    d0, d1, d2 = digits[:3]
+    made = (
+        _parts(points, 1, 1, d0),
+        _parts(omws.numerators, 10**d1, omws.denominator, d1),
+        _parts(oomws.numerators, 10**d2, oomws.denominator, d2),
+    )
+    return [
+        p + o + oo
+        for p, o, oo in zip(
+            map(made[0].__getitem__, points),
+            map(made[1].__getitem__, omws.numerators),
+            map(made[2].__getitem__, oomws.numerators),
+            strict=True,
+        )
+    ]
+
+
+def _parts(numerators: Sequence[int], scale: int, denominator: int, digits: int) -> dict[int, str]:
+    """Each distinct value's part of the code: value x scale / denominator, truncated, capped to its digits."""
+    cap = 10**digits - 1
+    return {n: f"{min(n * scale // denominator, cap):0{digits}d}" for n in set(numerators)}
 
 
 def missed_rounds_points(missed: int, ruleset: Ruleset) -> int:

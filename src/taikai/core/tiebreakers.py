@@ -1,5 +1,10 @@
 """One small function per tiebreaker (タイブレーク), chosen by ``ruleset.standings.tiebreakers``.
 
+``TIEBREAKERS`` is the registry: name -> the function and how a standings table shows its value (a
+percentage, a number, or no column of its own). Standings rows carry their values keyed by these names,
+and every page, the CSV, the API and the command show the columns in the ruleset's order, so a new
+tiebreaker is one function and one entry here, plus its label (``taikai.events.ruleset_words``).
+
 Each returns, per entrant, an exact value where larger is better: integer numerators over one denominator
 shared by every entrant (``Values``). Shared, the values sort as plain integers, and a ``Fraction`` is made
 only for the figure shown; at 4,096 players, sorting by ``Fraction`` cost more than the rest of the standings.
@@ -9,20 +14,74 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from math import lcm
+from typing import Protocol, overload
 
 from taikai.core.rng import SeededRandom
-from taikai.core.ruleset import Ruleset
 
 
-@dataclass(frozen=True)
+class _Scoring(Protocol):
+    @property
+    def win(self) -> int: ...
+
+
+class _Standings(Protocol):
+    @property
+    def omw_floor(self) -> Fraction: ...
+
+
+class Rules(Protocol):
+    """What the tiebreakers read of a ``taikai.core.ruleset.Ruleset`` (named so the ruleset's check can list
+    the tiebreakers without importing the ruleset)."""
+
+    @property
+    def scoring(self) -> _Scoring: ...
+
+    @property
+    def standings(self) -> _Standings: ...
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
     """One entrant's results; ``opponents`` are real opponents only (byes are not opponents)."""
 
     points: int
     matches: int  # byes included
     opponents: tuple[int, ...]
+
+
+class Records(Sequence[Record]):
+    """Every entrant's results, one list a field: indexing gives entrant k's ``Record`` (what a tiebreaker of its
+    own reads), while the built-in tiebreakers read the lists themselves (``_fields``), with no object made per
+    entrant."""
+
+    __slots__ = ("matches", "opponents", "points")
+
+    def __init__(self, points: list[int], matches: list[int], opponents: list[tuple[int, ...]]) -> None:
+        self.points, self.matches, self.opponents = points, matches, opponents
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    @overload
+    def __getitem__(self, k: int) -> Record: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Record]: ...
+
+    def __getitem__(self, k: int | slice) -> Record | Sequence[Record]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        return Record(self.points[k], self.matches[k], self.opponents[k])
+
+
+def _fields(records: Sequence[Record]) -> Records:
+    """The records as lists, one a field (as they come from the standings; made from any other sequence)."""
+    if isinstance(records, Records):
+        return records
+    return Records([r.points for r in records], [r.matches for r in records], [r.opponents for r in records])
 
 
 @dataclass(frozen=True)
@@ -40,32 +99,36 @@ class Values:
         return int(self.numerators[k] * 10**digits // self.denominator)
 
 
-def match_points(records: Sequence[Record], ruleset: Ruleset, seed: int | str) -> Values:
-    return Values([r.points for r in records])
+def match_points(records: Sequence[Record], ruleset: Rules, seed: int | str) -> Values:
+    return Values(list(_fields(records).points))
 
 
-def match_win_rates(records: Sequence[Record], ruleset: Ruleset) -> Values:
+def match_win_rates(records: Sequence[Record], ruleset: Rules) -> Values:
     """Each entrant's match points / (win points x matches played, byes included), floored."""
     win = ruleset.scoring.win
     floor = ruleset.standings.omw_floor
-    common = lcm(floor.denominator, *(win * r.matches for r in records if r.matches))
+    fields = _fields(records)
+    played = set(fields.matches) - {0}
+    common = lcm(floor.denominator, *(win * m for m in played))
     floor_num = floor.numerator * (common // floor.denominator)
-    return Values(
-        [max(floor_num, r.points * (common // (win * r.matches)) if r.matches else 0) for r in records], common
-    )
+    scale = {m: common // (win * m) for m in played}  # one division per number of matches, not per entrant
+    scale[0] = 0  # no matches: 0, not the floor
+    floor_of = {m: floor_num if m else 0 for m in scale}
+    rates = [max(floor_of[m], p * scale[m]) for p, m in zip(fields.points, fields.matches, strict=True)]
+    return Values(rates, common)
 
 
-def omw(records: Sequence[Record], ruleset: Ruleset, seed: int | str) -> Values:
+def omw(records: Sequence[Record], ruleset: Rules, seed: int | str) -> Values:
     """OMW%: the mean over real opponents of their floored match-win rate (0 with no opponents)."""
     return _mean_over_opponents(records, match_win_rates(records, ruleset))
 
 
-def oomw(records: Sequence[Record], ruleset: Ruleset, seed: int | str) -> Values:
+def oomw(records: Sequence[Record], ruleset: Rules, seed: int | str) -> Values:
     """OOMW%: the mean over real opponents of their OMW%."""
     return _mean_over_opponents(records, omw(records, ruleset, seed))
 
 
-def random_draw(records: Sequence[Record], ruleset: Ruleset, seed: int | str) -> Values:
+def random_draw(records: Sequence[Record], ruleset: Rules, seed: int | str) -> Values:
     """A seeded draw, recorded with the event: never the player ID (larger = better here)."""
     order = list(range(len(records)))
     SeededRandom(seed).shuffle(order)
@@ -77,32 +140,54 @@ def random_draw(records: Sequence[Record], ruleset: Ruleset, seed: int | str) ->
 
 def _mean_over_opponents(records: Sequence[Record], of: Values) -> Values:
     """Each entrant's mean of ``of`` over its real opponents (0 with none), over one shared denominator."""
-    counts = [max(len(r.opponents), 1) for r in records]
-    shared = lcm(1, *set(counts))
+    opponents = _fields(records).opponents
+    counts = set(map(len, opponents))
+    shared = lcm(1, *(c for c in counts if c))
+    # one division per number of opponents, not per entrant (none: a mean of 0, over 1)
+    scale = {c: shared // max(c, 1) for c in counts}
     value = of.numerators.__getitem__
-    return Values(
-        [sum(map(value, r.opponents)) * (shared // c) for r, c in zip(records, counts, strict=True)],
-        of.denominator * shared,
-    )
+    return Values([sum(map(value, met)) * scale[len(met)] for met in opponents], of.denominator * shared)
 
 
-def values_of(names: Sequence[str], records: Sequence[Record], ruleset: Ruleset, seed: int | str) -> dict[str, Values]:
-    """The named tiebreakers, and OMW%, OOMW% and the draw that standings always show, each computed once
+def values_of(names: Sequence[str], records: Sequence[Record], ruleset: Rules, seed: int | str) -> dict[str, Values]:
+    """The named tiebreakers, and those that standings always show (``ALWAYS``), each computed once
     (OOMW% is the mean of the OMW% already computed)."""
     out: dict[str, Values] = {}
-    for name in (*names, "omw", "oomw", "random"):
+    for name in (*names, *ALWAYS):
         if name in out:
             continue
         if name == "oomw" and "omw" in out:
             out[name] = _mean_over_opponents(records, out["omw"])
         else:
-            out[name] = TIEBREAKERS[name](records, ruleset, seed)
+            out[name] = TIEBREAKERS[name].compute(records, ruleset, seed)
     return out
 
 
-TIEBREAKERS: dict[str, Callable[[Sequence[Record], Ruleset, int | str], Values]] = {
-    "match_points": match_points,
-    "omw": omw,
-    "oomw": oomw,
-    "random": random_draw,
+class Shown(StrEnum):
+    """How a standings table shows a tiebreaker's value."""
+
+    PERCENT = "percent"  # 55.56%
+    NUMBER = "number"  # 12, or 12.50 for a fraction
+    NO_COLUMN = "no-column"  # match points have their own column; the draw is an order, not a figure
+
+
+@dataclass(frozen=True)
+class Tiebreaker:
+    compute: Callable[[Sequence[Record], Rules, int | str], Values]
+    shown: Shown
+
+
+TIEBREAKERS: dict[str, Tiebreaker] = {
+    "match_points": Tiebreaker(match_points, Shown.NO_COLUMN),
+    "omw": Tiebreaker(omw, Shown.PERCENT),
+    "oomw": Tiebreaker(oomw, Shown.PERCENT),
+    "random": Tiebreaker(random_draw, Shown.NO_COLUMN),
 }
+
+# Computed whatever the ruleset lists: the KTS code is points, OMW% and OOMW%, and the final tie is a draw.
+ALWAYS = ("omw", "oomw", "random")
+
+
+def columns(names: Sequence[str]) -> tuple[str, ...]:
+    """The tiebreakers a standings table shows, in the ruleset's order, then those always shown."""
+    return tuple(n for n in dict.fromkeys((*names, *ALWAYS)) if TIEBREAKERS[n].shown is not Shown.NO_COLUMN)

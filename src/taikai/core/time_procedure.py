@@ -16,18 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from taikai.core.match import (
-    Drawn,
-    Duel,
-    LifePoints,
-    MatchRecord,
-    MatchState,
-    Next,
-    Player,
-    TimedOut,
-    Won,
-    evaluate,
-)
+from taikai.core.match import MatchState, Next, evaluate
+from taikai.core.match_record import Drawn, Duel, LifePoints, MatchRecord, Player, TimedOut, Won
 from taikai.core.problems import Problem, ProblemError
 from taikai.core.ruleset import Ruleset
 

@@ -41,7 +41,6 @@ def set_archetype(player: Player, *, name: str, by: Actor) -> DeckArchetype:
         record(
             ARCHETYPE_SET,
             actor=by,
-            event_id=player.event_id,
             obj=player,
             before=before,
             after={"name": value},

@@ -74,7 +74,6 @@ def lock_decks(event: Event, *, by: Actor) -> int:
             record(
                 DECKS_LOCKED,
                 actor=by,
-                event_id=event.pk,
                 obj=setup,
                 after={"locked_at": at.isoformat(), "lists": stamped},
                 manual=manual,

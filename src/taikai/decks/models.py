@@ -46,17 +46,11 @@ class _Sections:
 
 
 class DeckRegistration(_Sections, models.Model):
-    class Format(models.TextChoices):
-        TEXT = "text", _("Text deck sheet")
-        YDK = "ydk", _(".ydk file")
-        YDKE = "ydke", _("ydke:// URL")
-        OMEGA = "omega", _("YGO Omega deck code")
-
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deck_registrations")
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="deck_registration")
     source_text = models.TextField()  # exactly what was pasted or uploaded
     source_name = models.CharField(max_length=200, blank=True)  # the uploaded file's name
-    format = models.CharField(max_length=10, choices=Format.choices)
+    format = models.CharField(max_length=10)  # the name of a taikai.cards.deck_formats.FORMATS entry
     main = models.JSONField(default=list)  # passcodes, one per physical card
     extra = models.JSONField(default=list)
     side = models.JSONField(default=list)
@@ -96,7 +90,7 @@ class RejectedDeckList(_Sections, models.Model):
     registration_version = models.PositiveIntegerField()  # the registered version that stayed
     source_text = models.TextField()
     source_name = models.CharField(max_length=200, blank=True)
-    format = models.CharField(max_length=10, choices=DeckRegistration.Format.choices)
+    format = models.CharField(max_length=10)  # as DeckRegistration.format
     main = models.JSONField(default=list)
     extra = models.JSONField(default=list)
     side = models.JSONField(default=list)

@@ -22,15 +22,8 @@ from django.utils.translation import gettext_lazy as _
 
 from taikai.audit.actions import register as register_action
 from taikai.audit.services import record
-from taikai.cards.formats import (
-    DeckFormatError,
-    decode_bytes,
-    has_ydke,
-    looks_like_omega,
-    looks_like_ydk,
-    read_ydk,
-    write_ydk,
-)
+from taikai.cards.deck_formats import detect
+from taikai.cards.formats import DeckFormatError, decode_bytes, looks_like_ydk, read_ydk, write_ydk
 from taikai.cards.models import Banlist
 from taikai.cards.services import (
     DeckCheck,
@@ -43,7 +36,7 @@ from taikai.cards.services import (
 from taikai.cards.textsheet import DeckTooLong
 from taikai.core.deck import Banlist as CoreBanlist
 from taikai.core.deck import check_languages
-from taikai.decks import messages as _messages  # noqa: F401  (registers the problem texts)
+from taikai.decks import texts as _texts  # noqa: F401  (registers the problem texts)
 from taikai.decks.lock import (  # noqa: F401  (the lock is part of this module's interface)
     deck_setup,
     events_due,
@@ -202,16 +195,6 @@ def _check(event: Event, resolved: ResolvedDeck, banlist: Banlist | CoreBanlist 
     return check_resolved(resolved, ruleset=event.ruleset, banlist=core_list, event_date=event.date)
 
 
-def _detect_format(text: str, filename: str = "") -> str:
-    if has_ydke(text):
-        return DeckRegistration.Format.YDKE
-    if filename.lower().endswith(".ydk") or looks_like_ydk(text):
-        return DeckRegistration.Format.YDK
-    if looks_like_omega(text.strip()):
-        return DeckRegistration.Format.OMEGA
-    return DeckRegistration.Format.TEXT
-
-
 def _apply(
     reg: DeckRegistration | RejectedDeckList,
     check: DeckCheck,
@@ -270,7 +253,7 @@ class _Sent:
 
     @property
     def format(self) -> str:
-        return _detect_format(self.text, self.source_name)
+        return detect(self.text, self.source_name).name
 
 
 Submitted = DeckRegistration | RejectedDeckList  # what a list sent became: the registered list, or a rejected one
@@ -360,11 +343,10 @@ def _save(
             reg.save()
     except IntegrityError as exc:  # two first submissions at once
         raise Conflict("conflict") from exc
-    extra = {"reason": reason} if reason else {}
+    extra: dict[str, Any] = {"reason": reason} if reason else {}
     record(
         action,
         actor=by,
-        event_id=player.event_id,
         obj=reg,
         before=before,
         after=snapshot(reg),
@@ -391,11 +373,10 @@ def _reject(reg: DeckRegistration, sent: _Sent, *, by: Actor, reason: str, now: 
     )
     _apply(rejected, sent.check, sent.languages, sent.banlist)
     rejected.save()
-    extra = {"reason": reason} if reason else {}
+    extra: dict[str, Any] = {"reason": reason} if reason else {}
     record(
         DECK_REJECTED,
         actor=by,
-        event_id=reg.event_id,
         obj=rejected,
         after=snapshot(rejected),
         registration=reg.pk,

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
+from taikai.cards.deck_formats import is_format
 from taikai.cards.services_banlists import as_file, frozen_from_file
 from taikai.decks.models import DeckRegistration, EventDecks, RejectedDeckList
 from taikai.events.models import Event
@@ -92,7 +93,7 @@ def export_registrations(event: Event) -> list[dict[str, Any]]:
 def import_registrations(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
     made = ids.more.setdefault("deck_registrations", {})
     for row in rows:
-        if row["format"] not in DeckRegistration.Format.values:
+        if not is_format(row["format"]):
             raise ValueError("deck list format")
         registration = DeckRegistration.objects.create(
             event=event,
@@ -114,7 +115,7 @@ def export_rejected(event: Event) -> list[dict[str, Any]]:
 
 def import_rejected(event: Event, rows: list[dict[str, Any]], ids: Ids) -> None:
     for row in rows:
-        if row["format"] not in DeckRegistration.Format.values:
+        if not is_format(row["format"]):
             raise ValueError("deck list format")
         RejectedDeckList.objects.create(
             event=event,

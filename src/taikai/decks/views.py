@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from taikai.audit.actions import describe as describe_action
 from taikai.audit.models import AuditEntry
+from taikai.cards.deck_formats import FORMATS, TEXT_SHEET, exported
 from taikai.cards.formats import write_text_sheet
 from taikai.cards.models import Banlist
 from taikai.decks import export, lock, overview, services, sheets
@@ -64,7 +65,7 @@ def _prefill(context: dict[str, Any], *, rejected: bool) -> tuple[str, list[str]
         sent, cards = context.get("registration"), context.get("cards", {})
     if sent is None:
         return "", ["ja"]
-    if sent.format == DeckRegistration.Format.TEXT:
+    if sent.format == TEXT_SHEET.name:
         return sent.source_text, sent.languages
     return write_text_sheet(sent.deck, cards, _lang()), sent.languages
 
@@ -110,6 +111,7 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
         form=form,
         locked=lock.is_locked(event),
         lock_time=lock.lock_time(event),
+        export_formats=FORMATS,
         deadline=event.deck_deadline,
     )
     return render(request, "decks/player_deck.html", context)
@@ -117,11 +119,11 @@ def player_deck(request: HttpRequest, token: str) -> HttpResponse:
 
 def player_deck_export(request: HttpRequest, token: str, fmt: str) -> HttpResponse:
     """The player's registered deck as .ydk, ydke:// or a Japanese text sheet (a download; reads only)."""
-    player = links.player_for_token(token)
-    if player is None or fmt not in export.FORMATS:
+    player, wanted = links.player_for_token(token), exported(fmt)
+    if player is None or wanted is None:
         raise Http404
     registration = get_object_or_404(DeckRegistration.objects.select_related("player"), player=player)
-    return _download(*export.deck_file(registration, fmt, _lang()))
+    return _download(*export.deck_file(registration, wanted, _lang()))
 
 
 def _download(name: str, content: str | bytes, content_type: str = "text/plain; charset=utf-8") -> HttpResponse:

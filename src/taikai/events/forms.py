@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.conf import settings
@@ -14,6 +14,9 @@ from taikai.core.ruleset import DEFAULT, Ruleset, builtin, builtin_names
 from taikai.events.models import Event, StaffRole
 from taikai.events.ruleset_words import described
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # a development dependency: types only
+
 
 class _ListName(forms.ChoiceField):
     """A drop-down of the imported F/L lists on the page; the API may still name a list not imported yet (the deck
@@ -23,26 +26,25 @@ class _ListName(forms.ChoiceField):
         return isinstance(value, str) and len(value) <= 100
 
 
+def _plan_number(label: StrOrPromise, least: int, most: int) -> forms.IntegerField:
+    """A number of the round plan (Swiss rounds, top cut) that the ruleset's table fills in when left empty."""
+    return forms.IntegerField(
+        label=label,
+        min_value=least,
+        max_value=most,
+        required=False,
+        help_text=_("Leave empty to take the ruleset's table for the players checked in when round 1 is paired."),
+    )
+
+
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Event name"), max_length=200)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     ruleset_name = forms.ChoiceField(label=_("Ruleset"), choices=[])
     format = forms.ChoiceField(label=_("Format"), choices=Event.Format.choices)
-    swiss_rounds = forms.IntegerField(
-        label=_("Swiss rounds"),
-        min_value=1,
-        max_value=30,
-        required=False,
-        help_text=_("Leave empty to take the ruleset's table for the players checked in when round 1 is paired."),
-    )
-    top_cut = forms.IntegerField(
-        label=_("Top cut"),
-        min_value=0,
-        max_value=256,
-        required=False,
-        help_text=_("Leave empty to take the ruleset's table for the players checked in when round 1 is paired."),
-    )
+    swiss_rounds = _plan_number(_("Swiss rounds"), 1, 30)
+    top_cut = _plan_number(_("Top cut"), 0, 256)
     deck_deadline = forms.DateTimeField(
         label=_("Deck list deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from taikai.core.match import Format as MatchFormat
+from taikai.core.match_record import Format as MatchFormat
 from taikai.core.ruleset import Ruleset, from_document
 
 _RULESETS: dict[str, Ruleset] = {}

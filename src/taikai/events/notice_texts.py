@@ -131,7 +131,7 @@ _R(
 
 
 def notice_text(kind: str, params: dict[str, object], lang: str, round_name: str = "") -> str:
-    """``round_name``: the round as the event says it (第2ラウンド, 準決勝: ``events.round_names``); without it,
+    """``round_name``: the round as the event says it (第2ラウンド, 準決勝: ``events.round_words``); without it,
     the stored round number as a Swiss round."""
     if not round_name and "round" in params:
         round_name = f"第{params['round']}ラウンド" if lang == "ja" else f"Round {params['round']}"

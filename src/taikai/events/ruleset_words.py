@@ -23,6 +23,14 @@ def register_rung_words(words: Callable[[str], str]) -> None:
     _RUNG_WORDS.append(words)
 
 
+# A standings column's heading, by the tiebreaker's name (taikai.core.tiebreakers.TIEBREAKERS).
+TIEBREAKER_LABELS = {"omw": _lazy("OMW%"), "oomw": _lazy("OOMW%")}
+
+
+def tiebreaker_label(name: str) -> str:
+    return str(TIEBREAKER_LABELS[name])
+
+
 KINDS = {"fusion": _lazy("Fusion"), "synchro": _lazy("Synchro"), "xyz": _lazy("Xyz"), "link": _lazy("Link")}
 REGIONS = {"ocg": "OCG", "tcg": "TCG", "korean": _lazy("Korean")}
 SETTINGS = {

@@ -1,9 +1,9 @@
 """What happened in an event, announced to the apps that care (STYLE 12: apps react, they do not reach).
 
-A service sends a signal with ``send_on_commit`` from inside its transaction; receivers run once it has
-committed, so they never see a change that was rolled back, and a receiver's failure cannot undo it.
-Judging and deck registration subscribe (``judging/receivers.py``, ``decks/receivers.py``); the events app
-imports neither.
+A service announces a signal with the audit entry that records what happened (``record(..., announce=...)``,
+``taikai.audit.services``): it is sent once the transaction commits, so receivers never see a change that was
+rolled back, a receiver's failure cannot undo it, and every announcement is in the audit log too. Judging and
+deck registration subscribe (``judging/receivers.py``, ``decks/receivers.py``); the events app imports neither.
 
 Every signal is sent with the model class as ``sender`` and these keyword arguments (ids are ints;
 ``actor`` is the staff user who acted, or None when a player acted from their phone or taikai itself did):
@@ -20,20 +20,22 @@ Every signal is sent with the model class as ``sender`` and these keyword argume
   round already over: its result stays until someone decides a correction (PEN-6).
 - ``result_read_by_taikai``: event_id, match_id, version, readings (``core.match.READINGS``), actor — a result
   was decided where the text is silent and taikai's reading decided it (a game drawn in the extra turns or the
-  extra duel, 1–1–1 in single elimination): the judges see it flagged.
+  extra duel, 1–1–1 in single elimination): the judges see it flagged. Announced by the entry that decided the
+  result, before that entry's own signal.
 - ``intentional_draw_attempted``: event_id, match_id, player_id, actor — an intentional draw
   was reported where none is allowed and refused (END-2). Sent at once, not on commit: see
   ``announces_refusal``.
 - ``misreport_suspected``: event_id, match_id, player_id, actor, params (the refusal's ``a``, ``b``,
   ``leader``) — an intentional draw was reported with duels one player leads, and refused: possibly a
   result different from the one played (CS 4.3, INF-22). Sent at once, like the one above.
-- ``round_paired``: event_id, round_id, number, actor.
-- ``round_started``: event_id, round_id, number, actor.
+- ``round_paired``: event_id, round_id, number, actor (``for_round``).
+- ``round_started``: event_id, round_id, number, actor, version (the round's, after the change).
 
 Only what another app acts on is a signal. Everything else that happened (a first report, a drop, time called,
-a penalty, a disqualification) is an audit entry, and that is what the live stream (``taikai.api.stream``) and
-the webhooks (``taikai.api.webhooks``) read: they follow the event's audit log by entry id, so a reader that
-was away catches up from the last id it saw, which a signal (heard only by a process listening then) cannot do.
+a penalty, a disqualification) is an audit entry alone; the log holds every entry, announced or not, and that is
+what the live stream (``taikai.api.stream``) and the webhooks (``taikai.webhooks.delivery``) read: they follow
+the event's audit log by entry id, so a reader that was away catches up from the last id it saw, which a signal
+(heard only by a process listening then) cannot do.
 """
 
 from __future__ import annotations
@@ -42,11 +44,13 @@ import functools
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-from django.db import transaction
 from django.dispatch import Signal
 
+from taikai.audit.services import Signalled
 from taikai.events import actions
+from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
+from taikai.events.models import Round
 
 result_confirmed = Signal()
 result_disputed = Signal()
@@ -66,14 +70,9 @@ RESULT_BY_ACTION = {
 }
 
 
-def send_on_commit(signal: Signal, *, sender: Any, **kwargs: Any) -> None:
-    """Announce ``signal`` once the transaction in progress commits (at once when there is none).
-
-    Robust: what the service did is committed by then, so a receiver that fails is logged (logger
-    ``django.db.backends.base``) rather than turning the player's saved report into an error page. Tests run
-    the callbacks directly (tests/conftest.py), so there a failing receiver fails the test.
-    """
-    transaction.on_commit(functools.partial(signal.send, sender=sender, **kwargs), robust=True)
+def for_round(signal: Signal, rnd: Round, by: Actor | None) -> Signalled:
+    """``round_paired`` or ``round_started`` for ``rnd``, as its entry announces it."""
+    return signal, {"event_id": rnd.event_id, "round_id": rnd.pk, "number": rnd.number, "actor": by}
 
 
 P = ParamSpec("P")

@@ -14,6 +14,6 @@ class JudgingConfig(AppConfig):
             receivers,  # noqa: F401  (connects to taikai.events.signals)
             transfer,  # noqa: F401  (adds calls, penalties, appeals and prizes to the event file)
         )
-        from taikai.judging.labels import rung_label
+        from taikai.judging.words import rung_label
 
         register_rung_words(rung_label)  # the ruleset picker names penalties in the judges' words

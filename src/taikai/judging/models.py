@@ -123,6 +123,23 @@ class Penalty(models.Model):
         ordering = ["-issued_at", "-id"]
 
 
+# What the log keeps of a penalty (its issue, its effects landing, its withdrawal): ``audit.services.fields_of``.
+PENALTY_FIELDS: list[str | tuple[str, str]] = [
+    ("player", "player_id"),
+    "card_game_id",
+    "infraction",
+    "rung",
+    "default_rung",
+    "downgrade_steps",
+    "prize_loss",
+    "effects",
+    "overturned",
+    "lands_on",  # PEN-1: the judge's choice, or the rule's default
+    ("match", "match_id"),
+    "waiting_for_next_match",
+]
+
+
 class DatabaseRecord(models.Model):
     """A violator-database entry imported from another server of the same series (PEN-5)."""
 

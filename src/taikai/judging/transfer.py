@@ -16,7 +16,7 @@ from django.db.models import Model
 from django.utils.dateparse import parse_datetime
 
 from taikai.core.penalties import Landing
-from taikai.core.ruleset_schema import RUNGS
+from taikai.core.rungs import RUNGS
 from taikai.events.models import Event
 from taikai.events.services import transfer
 from taikai.events.services.transfer_ids import Ids

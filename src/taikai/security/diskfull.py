@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taikai.messages import register
+from taikai.security import texts  # noqa: F401  (registers the disk-full text)
 
 log = logging.getLogger("taikai.diskfull")
 
@@ -34,14 +34,6 @@ SQLITE_FULL = getattr(sqlite3, "SQLITE_FULL", 13)
 PG_DISK_FULL = "53100"
 NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 REPEAT_AFTER = 600.0  # seconds between two loud reports in one process
-
-register(
-    CODE,
-    "サーバーのディスクがいっぱいのため、何も保存されませんでした。ページの表示はできます。"
-    "サーバーのパソコンのディスクに空きを作ってから、もう一度お試しください。",
-    "The server's disk is full: nothing was saved. Pages can still be read. "
-    "Free space on the server's disk, then try again.",
-)
 
 
 def _one_is_full(exc: BaseException) -> bool:

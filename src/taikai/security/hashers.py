@@ -7,7 +7,7 @@ The hasher for players' PINs: Argon2id at OWASP's minimum (19 MiB, 2 passes, 1 l
 
 Django's default Argon2 settings (100 MiB, 8 lanes) cost about 300 ms of CPU on both cores of a venue laptop
 per hash: five PIN changes in a row stalled every result report for a second (issue 16, under attack). A PIN
-is a handful of digits, so what protects it is the online limit (taikai.web.throttle: per ID and per
+is a handful of digits, so what protects it is the online limit (taikai.security.throttle: per ID and per
 address), exports without secrets and a database file only its owner can read, not the hash's cost: a slow
 hash would not save a 6-digit PIN from a copied database, and it does cost the venue. Organizers' passwords
 keep Django's default. PINs hashed before keep working (their own hasher is still listed).

@@ -1,6 +1,6 @@
 """Rate limits for anonymous and cheap-to-repeat writes, counted in the database.
 
-Like the sign-in throttle (taikai.web.throttle), hits are rows, so every web process behind a load balancer
+Like the sign-in throttle (taikai.security.throttle), hits are rows, so every web process behind a load balancer
 counts the same ones (a per-process cache would let N processes admit N times the limit). Each limit is a
 count within a sliding window: ``take`` refuses when any of its keys is at the limit, else counts one hit on
 each. Concurrent requests can overshoot by at most the number of requests in flight.

@@ -19,7 +19,7 @@ lockout the organizer may lift). The language in the key is the one the answer i
 chosen as taikai.web.middleware.language_for does), not the raw Accept-Language: a new header on each try is
 the same request.
 
-Sign-in refusals (taikai.web.throttle) are not marked: whether a sign-in is refused depends on the device's
+Sign-in refusals (taikai.security.throttle) are not marked: whether a sign-in is refused depends on the device's
 cookie, so the right password on an already-known device must always reach Django.
 """
 

@@ -22,8 +22,11 @@ from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Event, Player
 from taikai.events.permissions import require_organizer
-from taikai.messages import register
-from taikai.security import actions, rates
+from taikai.security import (
+    actions,
+    rates,
+    texts,  # noqa: F401  (registers the security texts)
+)
 from taikai.security.models import EventLimits, RateHit
 
 FORMS = ("register", "report")
@@ -39,12 +42,6 @@ DEFAULTS = {
 _PER_ADDRESS = {"register": rates.REGISTER_PER_ADDRESS, "report": rates.REPORT_PER_ADDRESS}
 _PER_EVENT = {"register": rates.REGISTER_PER_EVENT, "report": rates.REPORT_PER_EVENT}
 _PER_PLAYER = {"register": rates.REGISTER_PER_PLAYER, "report": rates.REPORT_PER_PLAYER}
-
-register(
-    "limit-range",
-    "{field} は {low}〜{high} の数で入力してください。",
-    "{field} must be a number from {low} to {high}.",
-)
 
 
 @dataclass(frozen=True)
@@ -147,7 +144,7 @@ def set_limits(event: Event, *, by: Actor, version: int, **values: Any) -> Limit
         before = _of(row).as_dict()
         for name, value in cleaned.items():
             setattr(row, name, value)
-        save_and_log(row, actions.LIMITS_SET, actor=by, event_id=event.pk, before=before, after=_of(row).as_dict())
+        save_and_log(row, actions.LIMITS_SET, actor=by, before=before, after=_of(row).as_dict())
     return _of(row)
 
 
@@ -165,5 +162,5 @@ def lift_lockout(event: Event, *, by: Actor, version: int) -> Limits:
             for lock in lockouts(event, now)
         ]
         row.lifted_at = now
-        save_and_log(row, actions.LOCKOUT_LIFTED, actor=by, event_id=event.pk, before={"lockouts": refused})
+        save_and_log(row, actions.LOCKOUT_LIFTED, actor=by, before={"lockouts": refused})
     return _of(row)

@@ -37,6 +37,7 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 def dashboard(request: HttpRequest) -> HttpResponse:
     from taikai.events.models import Event
     from taikai.events.site_roles import is_organizer
+    from taikai.follow import status as follow_status
 
     user = request.user
     assert not isinstance(user, AnonymousUser)  # login_required
@@ -48,6 +49,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "events": shown,
         "can_create": can_create,
         "stopped_webhooks": _stopped_webhooks(user),
+        "follower_links": follow_status.links() if can_create else [],
         "first_run": steps if not all(s.done for s in steps) else [],
         "card_count": Card.objects.count() if user.is_staff else None,
     }
@@ -59,18 +61,18 @@ def _stopped_webhooks(user: Any) -> list[dict[str, Any]]:
     The address is shown without its path: a Discord webhook's path is its password, and screens are seen."""
     from django.utils.translation import gettext as _
 
-    from taikai.api import webhook_net
-    from taikai.api.models import Webhook
     from taikai.events.models import StaffRole
+    from taikai.webhooks import net
+    from taikai.webhooks.models import Webhook
 
-    reasons = {webhook_net.NO_ANSWER: _("no answer"), webhook_net.REFUSED: _("destination not allowed")}
+    reasons = {net.NO_ANSWER: _("no answer"), net.REFUSED: _("destination not allowed")}
 
     hooks = Webhook.objects.filter(active=False, disabled_at__isnull=False).select_related("event")
     if not user.is_superuser:
         organizing = (StaffRole.Role.ORGANIZER, StaffRole.Role.ORGANIZER_HEAD_JUDGE)
         hooks = hooks.filter(event__staff__user=user, event__staff__role__in=organizing).distinct()
     return [
-        {"hook": h, "address": webhook_net.shown(h.url), "why": reasons.get(h.last_error, h.last_error)}
+        {"hook": h, "address": net.shown(h.url), "why": reasons.get(h.last_error, h.last_error)}
         for h in hooks.order_by("-disabled_at")[:20]
     ]
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from taikai.core.pairing import elimination
+from taikai.core.pairing import PairingError, elimination
 from taikai.core.ruleset import builtin
 
 
@@ -51,6 +51,6 @@ def test_a_rounds_tables_keep_bracket_order_with_byes_in_place() -> None:
 def test_a_top_cut_of_a_chosen_size_takes_the_best_of_the_standings() -> None:
     bracket = elimination.top_cut(list(range(10)), builtin("dkt-2011"), size=4)
     assert elimination.first_round(bracket).tables == ((0, 3), (1, 2))
-    with pytest.raises(elimination.PairingError) as caught:
+    with pytest.raises(PairingError) as caught:
         elimination.top_cut(list(range(3)), builtin("dkt-2011"), size=4)
     assert caught.value.problem.code == "cut-too-large"

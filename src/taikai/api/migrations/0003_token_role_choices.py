@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('taikai_api', '0002_site_tokens_prize_publication_webhooks'),
+        ("taikai_api", "0002_site_tokens_prize_publication_webhooks"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='apitoken',
-            name='role',
-            field=models.CharField(choices=[('organizer', 'Organizer'), ('head_judge', 'Head judge'), ('organizer_head_judge', 'Organizer and head judge'), ('judge', 'Judge')], max_length=20, verbose_name='role'),
+            model_name="apitoken",
+            name="role",
+            field=models.CharField(
+                choices=[
+                    ("organizer", "Organizer"),
+                    ("head_judge", "Head judge"),
+                    ("organizer_head_judge", "Organizer and head judge"),
+                    ("judge", "Judge"),
+                ],
+                max_length=20,
+                verbose_name="role",
+            ),
         ),
     ]

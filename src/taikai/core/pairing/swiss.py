@@ -16,7 +16,7 @@ Speed comes from structure. Inside a point group every pairing costs the same, s
 paired at random among themselves (avoiding rematches) and only a small reserve of each group
 enters the matching together with the small groups. The answer is then *certified*: it has no
 rematch, the best possible bye, and a sum of squared differences equal to a lower bound valid for
-every pairing of the complete graph (see ``_lower_bound``). Only when the certificate fails does
+every pairing of the complete graph (see ``swiss_bound.lower_bound``). Only when the certificate fails does
 the engine grow the graph, and in the end match on the complete graph.
 """
 
@@ -25,40 +25,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import sub
 
-import rustworkx as rx
-
-from taikai.core.pairing.types import (
-    PairExplanation,
-    PairingError,
-    PairingInput,
-    PairingResult,
-    PlayerId,
-)
+from taikai.core.pairing import swiss_bound
+from taikai.core.pairing.matching import perfect_matching
+from taikai.core.pairing.swiss_field import Field, allowed, build_field, bye_level, has_met
+from taikai.core.pairing.types import PairExplanation, PairingError, PairingInput, PairingResult
 from taikai.core.problems import Problem
 from taikai.core.rng import SeededRandom
 
 RAND = 1 << 24  # per-edge random tie-break range (criterion 5)
-ZONE_GROUP = 8  # a point group this large absorbs the floats of the small groups around it
 # (reserve kept per large group, how many groups apart core players may meet)
 STAGES = ((8, 2), (32, 4))
-
-
-@dataclass
-class _Event:
-    """The active players of one request, sorted by points, as indices."""
-
-    ids: list[PlayerId]
-    points: list[int]
-    met: list[set[int]]
-    barred: list[set[int]]  # forbidden pairs: never paired
-    byes: list[int]
-    groups: list[list[int]]  # point groups, highest first
-    group_of: list[int]
-
-    @property
-    def n(self) -> int:
-        return len(self.ids)
 
 
 @dataclass
@@ -77,24 +56,26 @@ class _Solution:
     proof: str
 
 
-def pair(inp: PairingInput, *, dense_below: int = 40) -> PairingResult:
-    """Pair one Swiss round. Events under ``dense_below`` active players match on the complete graph."""
-    ev = _event(inp)
+def pair(inp: PairingInput, *, dense_below: int = 40, explain: bool = True) -> PairingResult:
+    """Pair one Swiss round. Events under ``dense_below`` active players match on the complete graph.
+
+    ``explain=False`` leaves out the per-table explanations (the same pairings, a caller that shows none)."""
+    field = build_field(inp)
     rng = SeededRandom(_mix(inp.seed, inp.round))
-    if ev.n == 0:
+    if field.n == 0:
         return PairingResult(pairings=(), byes=(), proof="complete-graph")
-    weights = _weights(ev)
+    weights = _weights(field)
     sol = None
-    if ev.n >= dense_below and any(len(g) >= ZONE_GROUP for g in ev.groups):
-        bound = _lower_bound(ev)
+    if field.n >= dense_below and any(len(g) >= swiss_bound.ZONE_GROUP for g in field.groups):
+        bound = swiss_bound.lower_bound(field)
         for reserve, reach in STAGES:
-            sol = _solve_sparse(ev, rng, weights, reserve, reach)
-            if sol is not None and _squares(ev, sol.pairs) == bound:
+            sol = _solve_sparse(field, rng, weights, reserve, reach)
+            if sol is not None and _squares(field, sol.pairs) == bound:
                 break
             sol = None
     if sol is None:
-        sol = _solve_complete(ev, rng, weights)
-    return _result(ev, sol, rng)
+        sol = _solve_complete(field, rng, weights)
+    return _result(field, sol, rng, explain)
 
 
 # --- input -------------------------------------------------------------------------------------
@@ -105,93 +86,23 @@ def _mix(seed: int | str, round_no: int) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def _event(inp: PairingInput) -> _Event:
-    known: set[PlayerId] = set()
-    for p in inp.players:
-        if p.id in known:
-            raise PairingError(Problem("duplicate-player", player=p.id))
-        known.add(p.id)
-    for p in inp.players:
-        if not known.issuperset(p.opponents):
-            o = next(o for o in p.opponents if o not in known)
-            raise PairingError(Problem("unknown-opponent", player=p.id, opponent=o))
-    for a, b in inp.forbidden:
-        for x in (a, b):
-            if x not in known:
-                raise PairingError(Problem("unknown-player", player=x))
-    active = sorted((p for p in inp.players if not p.dropped), key=lambda p: -p.points)
-    index = {p.id: i for i, p in enumerate(active)}
-    met = [_met(index, p.opponents) for p in active]
-    barred: list[set[int]] = [set() for _ in active]
-    for a, b in inp.forbidden:
-        if a in index and b in index:
-            barred[index[a]].add(index[b])
-            barred[index[b]].add(index[a])
-    groups: list[list[int]] = []
-    group_of = []
-    for i, p in enumerate(active):
-        if not groups or active[groups[-1][0]].points != p.points:
-            groups.append([])
-        groups[-1].append(i)
-        group_of.append(len(groups) - 1)
-    return _Event(
-        ids=[p.id for p in active],
-        points=[p.points for p in active],
-        met=met,
-        barred=barred,
-        byes=[p.byes for p in active],
-        groups=groups,
-        group_of=group_of,
-    )
-
-
-def _met(index: dict[PlayerId, int], opponents: tuple[PlayerId, ...]) -> set[int]:
-    """The indices of the active opponents met (a dropped one has none)."""
-    met: set[int | None] = set(map(index.get, opponents))
-    met.discard(None)
-    return met  # type: ignore[return-value]
-
-
-def _weights(ev: _Event) -> _Weights:
+def _weights(field: Field) -> _Weights:
     """Scale each criterion above the largest total every criterion after it can reach."""
-    tables = ev.n // 2 + 1
-    spread = (ev.points[0] - ev.points[-1]) if ev.n else 0
+    tables = field.n // 2 + 1
+    spread = (field.points[0] - field.points[-1]) if field.n else 0
     s = tables * RAND
     b2 = (tables * spread * spread + 1) * s
-    b1 = (len(ev.groups) + 1) * b2
-    r = (max(ev.byes, default=0) + 1) * b1 + b1
+    b1 = (len(field.groups) + 1) * b2
+    r = (max(field.byes, default=0) + 1) * b1 + b1
     return _Weights(s=s, b2=b2, b1=b1, r=r, top=(tables + 1) * r)
 
 
-def _bye_level(ev: _Event) -> tuple[int, int]:
-    """The best bye possible: (fewest byes so far, lowest point group among those players)."""
-    fewest = min(ev.byes)
-    group = max(ev.group_of[i] for i in range(ev.n) if ev.byes[i] == fewest)
-    return fewest, group
-
-
-def _bye_cost(ev: _Event, w: _Weights, i: int) -> int:
-    from_bottom = len(ev.groups) - 1 - ev.group_of[i]
-    return ev.byes[i] * w.b1 + from_bottom * w.b2
+def _bye_cost(field: Field, w: _Weights, i: int) -> int:
+    from_bottom = len(field.groups) - 1 - field.group_of[i]
+    return field.byes[i] * w.b1 + from_bottom * w.b2
 
 
 # --- solving -----------------------------------------------------------------------------------
-
-
-def _match(nodes: int, edges: list[tuple[int, int, int]]) -> list[tuple[int, int]] | None:
-    graph = rx.PyGraph()
-    graph.add_nodes_from(range(nodes))
-    graph.add_edges_from(edges)
-    mate = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda x: x)
-    if 2 * len(mate) != nodes:
-        return None
-    return sorted((a, b) if a < b else (b, a) for a, b in mate)
-
-
-def _pair_weight(ev: _Event, w: _Weights, rng: SeededRandom, i: int, j: int) -> int:
-    d = ev.points[i] - ev.points[j]
-    rematch = w.r if j in ev.met[i] else 0
-    return w.top - rematch - d * d * w.s - rng.below(RAND)
 
 
 def _split(sol: list[tuple[int, int]], bye_node: int) -> tuple[list[tuple[int, int]], int | None]:
@@ -204,74 +115,73 @@ def _split(sol: list[tuple[int, int]], bye_node: int) -> tuple[list[tuple[int, i
     return pairs, bye
 
 
-def _solve_complete(ev: _Event, rng: SeededRandom, w: _Weights) -> _Solution:
+def _solve_complete(field: Field, rng: SeededRandom, w: _Weights) -> _Solution:
     """Every allowed pair is an edge (rematches at their cost): exact by construction."""
-    n = ev.n
-    edges = [(i, j, _pair_weight(ev, w, rng, i, j)) for i in range(n) for j in range(i + 1, n) if j not in ev.barred[i]]
+    n = field.n
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if j not in field.barred[i]]
+    edges = [
+        (i, j, w.top - (w.r if has_met(field, i, j) else 0) - (field.points[i] - field.points[j]) ** 2 * w.s - r)
+        for (i, j), r in zip(pairs, rng.belows(RAND, len(pairs)), strict=True)
+    ]
     if n % 2:
-        edges += [(i, n, w.top - _bye_cost(ev, w, i) - rng.below(RAND)) for i in range(n)]
-    mate = _match(n + n % 2, edges)
+        edges += [
+            (i, n, w.top - _bye_cost(field, w, i) - r) for i, r in zip(range(n), rng.belows(RAND, n), strict=True)
+        ]
+    mate = perfect_matching(n + n % 2, edges)
     if mate is None:
         raise PairingError(Problem("unpairable", players=n))
     pairs, bye = _split(mate, n)
     return _Solution(pairs, bye, "complete-graph")
 
 
-def _allowed(ev: _Event, i: int, j: int) -> bool:
-    return j not in ev.met[i] and j not in ev.barred[i]
-
-
-def _prepair(ev: _Event, members: list[int], reserve: int) -> tuple[list[int], list[tuple[int, int]]]:
+def _prepair(field: Field, members: list[int], reserve: int) -> tuple[list[int], list[tuple[int, int]]]:
     """Pair most of a large group among itself at random; return (reserve, pairs)."""
     keep = members[: reserve + (len(members) - reserve) % 2]
     rest = members[len(keep) :]
+    ids, met, barred = field.ids, field.met, field.barred
     done = [False] * len(rest)
     pairs = []
-    for a in range(len(rest)):
+    for a, i in enumerate(rest):
         if done[a]:
             continue
+        seen, bar = met[i], barred[i]  # allowed(field, i, j), written out: it ran once per candidate
         for b in range(a + 1, min(len(rest), a + 32)):
-            if not done[b] and _allowed(ev, rest[a], rest[b]):
+            j = rest[b]
+            if not done[b] and ids[j] not in seen and j not in bar:
                 done[a] = done[b] = True
-                pairs.append((rest[a], rest[b]))
+                pairs.append((i, j))
                 break
         else:
-            keep.append(rest[a])
+            keep.append(i)
     return keep, pairs
 
 
-def _solve_sparse(ev: _Event, rng: SeededRandom, w: _Weights, reserve: int, reach: int) -> _Solution | None:
+def _solve_sparse(field: Field, rng: SeededRandom, w: _Weights, reserve: int, reach: int) -> _Solution | None:
     """Large groups pre-paired, the rest matched without rematches; the bye only where it is best."""
-    odd = ev.n % 2 == 1
-    fewest, bye_group = _bye_level(ev) if odd else (0, -1)
+    odd = field.n % 2 == 1
+    fewest, bye_group = bye_level(field) if odd else (0, -1)
     fixed: list[tuple[int, int]] = []
     core: list[list[int]] = []
-    for g, members in enumerate(ev.groups):
+    for g, members in enumerate(field.groups):
         members = list(members)
         rng.shuffle(members)
         if g == bye_group:  # keep bye candidates in the reserve
-            members.sort(key=lambda i: ev.byes[i] != fewest)
+            members.sort(key=lambda i: field.byes[i] != fewest)
         if len(members) > reserve + 4:
-            keep, pairs = _prepair(ev, members, reserve)
+            keep, pairs = _prepair(field, members, reserve)
             fixed += pairs
             core.append(keep)
         else:
             core.append(members)
     nodes = [i for group in core for i in group]
-    local = {i: k for k, i in enumerate(nodes)}
-    edges = []
-    for g, group in enumerate(core):
-        near = [j for h in range(g, min(len(core), g + reach + 1)) for j in core[h]]
-        for i in group:
-            for j in near:
-                if local[j] > local[i] and _allowed(ev, i, j):
-                    edges.append((local[i], local[j], _pair_weight(ev, w, rng, i, j)))
+    edges = _core_edges(field, w, rng, core, nodes, reach)
     bye_node = len(nodes)
     if odd:
-        for i in core[bye_group]:
-            if ev.byes[i] == fewest:
-                edges.append((local[i], bye_node, w.top - rng.below(RAND)))
-    mate = _match(len(nodes) + odd, edges)
+        start = sum(len(group) for group in core[:bye_group])
+        eligible = [start + k for k, i in enumerate(core[bye_group]) if field.byes[i] == fewest]
+        draws = rng.belows(RAND, len(eligible))
+        edges += [(x, bye_node, w.top - r) for x, r in zip(eligible, draws, strict=True)]
+    mate = perfect_matching(len(nodes) + odd, edges)
     if mate is None:
         return None
     pairs, bye = _split(mate, bye_node)
@@ -280,126 +190,87 @@ def _solve_sparse(ev: _Event, rng: SeededRandom, w: _Weights, reserve: int, reac
     )
 
 
-def _squares(ev: _Event, pairs: Iterable[tuple[int, int]]) -> int:
-    return sum((ev.points[a] - ev.points[b]) ** 2 for a, b in pairs)
+def _core_edges(
+    field: Field, w: _Weights, rng: SeededRandom, core: list[list[int]], nodes: list[int], reach: int
+) -> list[tuple[int, int, int]]:
+    """Every rematch-free, unbarred pair of core nodes at most ``reach`` groups apart, weighted; node x is
+    ``nodes[x]``, the core groups one after another. Each edge draws its tie-break in this order, all at once.
+
+    A pair's weight less its draw depends only on the two groups, so it is worked out once per pair of groups,
+    and each node's opponents and barred players are looked up among the core nodes once per node."""
+    local = {i: x for x, i in enumerate(nodes)}
+    by_id = {field.ids[i]: x for x, i in enumerate(nodes)}
+    starts = [0, *accumulate(len(group) for group in core)]
+    # a group pre-paired whole (no reserve, an even count) keeps no node: its value is never used
+    values = [field.points[group[0]] if group else 0 for group in core]
+    top, s = w.top, w.s
+    xs: list[int] = []
+    ys: list[int] = []
+    bases: list[int] = []
+    for g in range(len(core)):
+        far = min(len(core), g + reach + 1)
+        weights = [top - (values[g] - values[h]) ** 2 * s for h in range(g, far)]
+        for x in range(starts[g], starts[g + 1]):
+            i = nodes[x]
+            skip = {by_id[o] for o in field.met[i] if o in by_id}
+            skip.update(local[j] for j in field.barred[i] if j in local)
+            for h in range(g, far):
+                pairs = [y for y in range(max(starts[h], x + 1), starts[h + 1]) if y not in skip]
+                xs += [x] * len(pairs)
+                ys += pairs
+                bases += [weights[h - g]] * len(pairs)
+    return list(zip(xs, ys, map(sub, bases, rng.belows(RAND, len(xs))), strict=True))
 
 
-# --- the certificate -----------------------------------------------------------------------------
-
-
-def _lower_bound(ev: _Event) -> int:
-    """A lower bound on the squared-difference sum of every rematch-free pairing with the best bye.
-
-    An edge between points p > q costs (p - q)^2, at least the sum of the squared gaps between the
-    point groups it spans, so the cost splits into disjoint segments. Groups of ``ZONE_GROUP`` or
-    more players are "large"; the runs of small groups between them are zones. A cut between two
-    adjacent large groups is crossed by at least (players above it) mod 2 edges. A zone is solved
-    exactly (rematches and forbidden pairs excluded) for the segments inside its two neighbouring
-    large groups: its players pair inside it, or leave it up or down at the cost of reaching the
-    neighbouring large group, and the players around it jump over it as parity requires.
-    """
-    odd = ev.n % 2 == 1
-    bye_group = _bye_level(ev)[1] if odd else -1
-    fewest = min(ev.byes)
-    sizes = [len(g) for g in ev.groups]
-    value = [ev.points[g[0]] for g in ev.groups]
-    big = [g for g, s in enumerate(sizes) if s >= ZONE_GROUP]
-    above = [0]  # above[g]: paired players in groups before g
-    for g, s in enumerate(sizes):
-        above.append(above[-1] + s - (g == bye_group))
-    total = above[-1]
-    bound = 0
-    for u, d in zip([-1, *big], [*big, len(sizes)], strict=True):
-        if d == u + 1:
-            if u >= 0 and d < len(sizes):
-                bound += (above[d] % 2) * (value[u] - value[d]) ** 2
-            continue
-        players = [i for g in range(u + 1, d) for i in ev.groups[g]]
-        eligible = [i for i in players if ev.group_of[i] == bye_group and ev.byes[i] == fewest]
-        up = None if u < 0 else (value[u], above[u + 1] % 2)
-        down = None if d >= len(sizes) else (value[d], (total - above[d]) % 2)
-        bound += _zone_bound(ev, players, up, down, eligible)
-    return bound
-
-
-def _zone_bound(
-    ev: _Event, players: list[int], up: tuple[int, int] | None, down: tuple[int, int] | None, eligible: list[int]
-) -> int:
-    """Exact least cost of a zone's segments; ``up``/``down`` = (points, parity) of the sides.
-
-    Each side is a pool of identical slots (players outside the zone): a zone player paired into a
-    slot leaves the zone; unused slots pair along a path (identical slots make a path enough), and
-    a single slot-to-slot edge across the zone stands for the one jump parity may force.
-    """
-    k = len(players)
-    local = {i: x for x, i in enumerate(players)}
-    costs: list[tuple[int, int, int]] = []
-    for i, x in local.items():
-        for j, y in local.items():
-            if y > x and _allowed(ev, i, j):
-                costs.append((x, y, (ev.points[i] - ev.points[j]) ** 2))
-    nodes = k
-    pools: list[int] = []
-    for side in (up, down):
-        if side is None:
-            continue
-        edge_points, parity = side
-        size = k + (k + parity) % 2
-        if up is None or down is None:  # one side: its parity follows from the total
-            size = k + len(eligible[:1])
-        start = nodes
-        costs += [(local[i], start + s, (ev.points[i] - edge_points) ** 2) for i in players for s in range(size)]
-        costs += [(start + s, start + s + 1, 0) for s in range(size - 1)]
-        pools.append(start)
-        nodes += size
-    if len(pools) == 2 and up is not None and down is not None:
-        costs.append((pools[0] + 0, nodes - 1, (up[0] - down[0]) ** 2))
-    if eligible:
-        costs += [(local[i], nodes, 0) for i in eligible]
-        nodes += 1
-    top = (nodes + 2) * (max(c for _, _, c in costs) + 1)
-    mate = _match(nodes, [(a, b, top - c) for a, b, c in costs])
-    assert mate is not None
-    cost = {(a, b): c for a, b, c in costs}
-    return sum(cost[m] for m in mate)
+def _squares(field: Field, pairs: Iterable[tuple[int, int]]) -> int:
+    points = field.points
+    return sum([(points[a] - points[b]) ** 2 for a, b in pairs])
 
 
 # --- output ------------------------------------------------------------------------------------
 
 
-def _result(ev: _Event, sol: _Solution, rng: SeededRandom) -> PairingResult:
+def _result(field: Field, sol: _Solution, rng: SeededRandom, explain: bool) -> PairingResult:
     order = list(range(len(sol.pairs)))
     rng.shuffle(order)
-    tiebreak = {p: k for k, p in zip(order, sol.pairs, strict=True)}
-    pairs = [(a, b) if ev.points[a] >= ev.points[b] else (b, a) for a, b in sol.pairs]
-    pairs.sort(key=lambda ab: (-ev.points[ab[0]], -ev.points[ab[1]], tiebreak.get(ab, tiebreak.get(ab[::-1], 0))))
-    rematches = sum(1 for a, b in pairs if b in ev.met[a])
-    explanations = tuple(_explain(ev, t + 1, a, b, rematches == 0) for t, (a, b) in enumerate(pairs))
+    points, ids, met = field.points, field.ids, field.met
+    # Tables by points, then the drawn order (each pair's own draw, so no two keys tie), the higher player first:
+    # one integer a table, ordered as (-higher points, -lower points, draw) would be.
+    top, span, tables = (points[0], points[0] - points[-1] + 1, len(order)) if points else (0, 1, 0)
+    oriented = [(a, b) if points[a] >= points[b] else (b, a) for a, b in sol.pairs]
+    keys = [
+        ((top - points[a]) * span + top - points[b]) * tables + k for (a, b), k in zip(oriented, order, strict=True)
+    ]
+    pairs = [oriented[t] for t in sorted(range(tables), key=keys.__getitem__)]
+    rematches = sum([ids[b] in met[a] for a, b in pairs])  # has_met, written out
+    explanations = (
+        tuple(_explain(field, t, a, b, rematches == 0) for t, (a, b) in enumerate(pairs, start=1)) if explain else ()
+    )
     return PairingResult(
-        pairings=tuple((ev.ids[a], ev.ids[b]) for a, b in pairs),
-        byes=() if sol.bye is None else (ev.ids[sol.bye],),
+        pairings=tuple([(ids[a], ids[b]) for a, b in pairs]),
+        byes=() if sol.bye is None else (ids[sol.bye],),
         explanations=explanations,
         rematches=rematches,
-        pair_downs=sum(1 for a, b in pairs if ev.points[a] != ev.points[b]),
-        squared_point_difference=_squares(ev, pairs),
+        pair_downs=sum([points[a] != points[b] for a, b in pairs]),
+        squared_point_difference=_squares(field, pairs),
         proof=sol.proof,
     )
 
 
-def _explain(ev: _Event, table: int, a: int, b: int, rematch_free: bool) -> PairExplanation:
-    diff = ev.points[a] - ev.points[b]
+def _explain(field: Field, table: int, a: int, b: int, rematch_free: bool) -> PairExplanation:
+    diff = field.points[a] - field.points[b]
     if diff == 0:
         reason = "same-points"
-    elif any(j != a and _allowed(ev, a, j) for j in ev.groups[ev.group_of[a]]):
+    elif any(j != a and allowed(field, a, j) for j in field.groups[field.group_of[a]]):
         reason = "paired-down-count"
     else:
         reason = "paired-down-rematch"
     return PairExplanation(
         table=table,
-        a=ev.ids[a],
-        b=ev.ids[b],
+        a=field.ids[a],
+        b=field.ids[b],
         point_difference=diff,
-        rematch=b in ev.met[a],
+        rematch=has_met(field, a, b),
         rematch_free_alternative=rematch_free,
         reason=reason,
     )

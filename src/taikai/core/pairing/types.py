@@ -18,7 +18,7 @@ class PairingError(ProblemError):
     """A request that cannot be paired; ``problem`` carries a code and parameters, never a sentence."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerState:
     """One entrant as the pairing engine sees it (a player, or a team in team Swiss)."""
 

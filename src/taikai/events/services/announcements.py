@@ -48,7 +48,6 @@ def announce(event: Event, *, by: Actor, text: str, seen: int) -> Announcement:
         record(
             actions.ANNOUNCEMENT_SENT if cleaned else actions.ANNOUNCEMENT_CLEARED,
             actor=by,
-            event_id=event.pk,
             obj=made,
             before={"text": latest.text if latest else ""},
             after={"text": cleaned},

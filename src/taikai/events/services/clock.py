@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from taikai.audit.services import save_and_log
@@ -16,7 +18,7 @@ from taikai.events.actors import Actor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.models import Match, Round
 from taikai.events.permissions import require_organizer
-from taikai.events.signals import round_started, send_on_commit
+from taikai.events.signals import for_round, round_started
 
 
 def _pauses(rnd: Round) -> tuple[Pause, ...]:
@@ -29,7 +31,10 @@ def round_clock(rnd: Round, extension: int = 0, now: float | None = None) -> Clo
     return clock_state(rnd.time_limit_seconds, started, _pauses(rnd), t, extension)
 
 
-def _clock_change(rnd: Round, by: Actor, version: int | None, action: str, change: Any) -> Round:
+def _clock_change(
+    rnd: Round, by: Actor, version: int | None, action: str, change: Any, heard: Sequence[Signal] = ()
+) -> Round:
+    """``change`` the locked round and log it under ``action``; its entry announces the signals ``heard``."""
     require_organizer(by, rnd.event)  # the round clock is the organizer's
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=rnd.pk)
@@ -44,6 +49,7 @@ def _clock_change(rnd: Round, by: Actor, version: int | None, action: str, chang
             event_id=locked.event_id,
             before=before,
             after={"started_at": locked.started_at.isoformat() if locked.started_at else None, "pauses": locked.pauses},
+            announce=[for_round(signal, locked, by) for signal in heard],
         )
     return locked
 
@@ -54,9 +60,8 @@ def start_round(rnd: Round, *, by: Actor, version: int | None = None) -> Round:
             raise ServiceError("round-started")
         r.started_at = timezone.now()
         r.status = Round.Status.STARTED
-        send_on_commit(round_started, sender=Round, event_id=r.event_id, round_id=r.pk, number=r.number, actor=by)
 
-    return _clock_change(rnd, by, version, actions.ROUND_STARTED, change)
+    return _clock_change(rnd, by, version, actions.ROUND_STARTED, change, heard=[round_started])
 
 
 def pause_round(rnd: Round, *, by: Actor, version: int | None = None) -> Round:

@@ -90,7 +90,6 @@ def create_event(
         record(
             actions.EVENT_CREATED,
             actor=by,
-            event_id=event.pk,
             obj=event,
             after=fields_of(event, EVENT_FIELDS),
             ruleset_fingerprint=ruleset.fingerprint,
@@ -121,7 +120,7 @@ def update_event(event: Event, *, by: Actor, **changes: Any) -> Event:
             if key not in EVENT_FIELDS and key != "banlist_entries":
                 raise ServiceError("bad-field", field=key)
             setattr(event, key, value)
-        save_and_log(event, actions.EVENT_UPDATED, actor=by, event_id=event.pk, before=before, shown=EVENT_FIELDS)
+        save_and_log(event, actions.EVENT_UPDATED, actor=by, before=before, shown=EVENT_FIELDS)
     return event
 
 
@@ -158,7 +157,6 @@ def assign_staff(event: Event, *, by: Actor, username: str, role: str, replace_h
         record(
             actions.STAFF_ASSIGNED,
             actor=by,
-            event_id=event.pk,
             obj=staff,
             before=before,
             after={"username": username, "role": role},
@@ -232,7 +230,6 @@ def close_registration(event: Event, *, by: Actor, closed: bool = True) -> Event
             event,
             actions.REGISTRATION_CLOSED if closed else actions.REGISTRATION_REOPENED,
             actor=by,
-            event_id=event.pk,
             fields=["registration_closed"],
             before={"registration_closed": not closed},
             after={"registration_closed": closed},
@@ -267,7 +264,6 @@ def _set_archetypes_published(event: Event, *, by: Actor, published: bool) -> Ev
             event,
             actions.ARCHETYPES_PUBLISHED if published else actions.ARCHETYPES_UNPUBLISHED,
             actor=by,
-            event_id=event.pk,
             fields=["archetypes_published_at"],
             before={"archetypes_published_at": _iso(was)},
             after={"archetypes_published_at": _iso(event.archetypes_published_at)},

@@ -72,7 +72,7 @@ def issue_access(player: Player, *, by: Actor, version: int | None = None) -> st
         if version is not None and player.version != version:
             raise Conflict("player-link-changed", name=player.name)
         token = new_token(player)
-        save_and_log(player, actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=player.event_id, fields=LINK_FIELDS)
+        save_and_log(player, actions.PLAYER_ACCESS_ISSUED, actor=by, fields=LINK_FIELDS)
     return token
 
 
@@ -81,7 +81,7 @@ def revoke_access(player: Player, *, by: Actor) -> None:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         player.access_token_hash = player.access_token_seed = ""
-        save_and_log(player, actions.PLAYER_ACCESS_REVOKED, actor=by, event_id=player.event_id, fields=LINK_FIELDS)
+        save_and_log(player, actions.PLAYER_ACCESS_REVOKED, actor=by, fields=LINK_FIELDS)
 
 
 def reprint_slip(player: Player, *, by: Actor) -> str:
@@ -93,7 +93,7 @@ def reprint_slip(player: Player, *, by: Actor) -> str:
         if token is None:
             raise ServiceError("slip-not-reprintable" if player.access_token_hash else "slip-no-link", name=player.name)
         # A slip shows a credential: who printed whose is in the log, though nothing changed.
-        record(actions.PLAYER_SLIP_PRINTED, actor=by, event_id=player.event_id, obj=player)
+        record(actions.PLAYER_SLIP_PRINTED, actor=by, obj=player)
     return token
 
 
@@ -140,7 +140,6 @@ def print_all_slips(event: Event, *, by: Actor, registered: bool = False) -> Sli
                     player,
                     actions.PLAYER_ACCESS_ISSUED,
                     actor=by,
-                    event_id=event.pk,
                     fields=LINK_FIELDS,
                     bulk=True,
                 )
@@ -149,7 +148,6 @@ def print_all_slips(event: Event, *, by: Actor, registered: bool = False) -> Sli
         record(
             actions.SLIPS_PRINTED,
             actor=by,
-            event_id=event.pk,
             obj=event,
             issued=len(issued),
             kept=len(slips) - len(issued),

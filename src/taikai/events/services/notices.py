@@ -63,6 +63,6 @@ def close_notice(notice_id: int, *, player: Player, by: Actor) -> Notice:
         if notice.closed_at is None:
             notice.closed_at = timezone.now()
             notice.save(update_fields=["closed_at"])
-            record(actions.NOTICE_CLOSED, actor=by, event_id=notice.event_id, obj=notice, before={"closed": False},
+            record(actions.NOTICE_CLOSED, actor=by, obj=notice, before={"closed": False},
                    after={"closed": True}, kind=notice.kind)  # fmt: skip
     return notice

@@ -24,7 +24,6 @@ from taikai.events.permissions import require_organizer
 from taikai.events.services import notices
 from taikai.events.services.history import event_sheet
 from taikai.events.services.rounds import _create_matches, _pair_swiss
-from taikai.events.signals import round_paired, send_on_commit
 
 Pair = tuple[int, int | None]
 
@@ -119,11 +118,10 @@ def repair_round(rnd: Round, *, by: Actor, version: str | None = None) -> Round:
         before = {"seed": rnd.seed, "pairings": [[m.player_a_id, m.player_b_id] for m in state.tables]}
         rnd.matches.all().delete()
         rnd.delete()
-        new = _pair_swiss(event, by, number=number)
+        new = _pair_swiss(event, by, number=number)  # its entry announces the round paired
         new.version = rnd.version + 1  # the round's versions keep rising across a re-pair
         new.save(update_fields=["version"])
-        record(actions.ROUND_REPAIRED, actor=by, event_id=event.pk, obj=new, before=before, seed=new.seed)
-        send_on_commit(round_paired, sender=Round, event_id=event.pk, round_id=new.pk, number=new.number, actor=by)
+        record(actions.ROUND_REPAIRED, actor=by, obj=new, before=before, seed=new.seed)
     return new
 
 
@@ -152,7 +150,6 @@ def edit_pairing(
             rnd,
             actions.PAIRING_EDITED,
             actor=by,
-            event_id=rnd.event_id,
             fields=[],
             before=[[m.table, m.player_a_id, m.player_b_id] for m in state.tables],
             after=[list(p) for p in pairs],

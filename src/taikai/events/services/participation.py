@@ -1,4 +1,5 @@
-"""Taking part: a player drops or is taken back, is disqualified (PEN-1), or loses the right to take part (REG-2).
+"""Taking part: a player drops or is taken back, or loses the right to take part (REG-2). A disqualification
+(PEN-1) is a judge's decision: ``rulings.disqualify_player``.
 
 A player who leaves while their table is being played concedes it (``core.open_match``, through ``rulings``).
 """
@@ -7,14 +8,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from taikai.audit.services import fields_of, record, save_and_log
+from taikai.audit.services import fields_of, save_and_log
 from taikai.core.open_match import Ruling
-from taikai.core.penalties import head_judge_required
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
-from taikai.events.permissions import require_head_judge, require_judge, require_organizer, require_player_or_organizer
+from taikai.events.permissions import require_organizer, require_player_or_organizer
 from taikai.events.services import notices, rulings
 from taikai.events.services.registration import PLAYER_FIELDS
 
@@ -34,7 +34,6 @@ def drop_player(player: Player, *, by: Actor) -> Player:
             player,
             actions.PLAYER_DROPPED,
             actor=by,
-            event_id=player.event_id,
             before=before,
             shown=PLAYER_FIELDS,
         )
@@ -44,33 +43,6 @@ def drop_player(player: Player, *, by: Actor) -> Player:
 
 def _end_open_match(player: Player, by: Actor, ruling: Ruling) -> None:
     rulings.end_open_match(player, by=by, ruling=ruling)
-
-
-def disqualify_player(player: Player, *, by: Actor) -> Player:
-    """PEN-1: a disqualified player is never paired again and is placed after everyone else; their results stay.
-    Only the event's head judge disqualifies where the ruleset says so (PEN-6, CS 3); under the official rules
-    alone any judge does (OFF: 審判の判断). The judging app calls this when it applies a DQ."""
-    if head_judge_required(player.event.ruleset.penalties):
-        require_head_judge(by, player.event)
-    else:
-        require_judge(by, player.event)
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if player.disqualified:
-            raise ServiceError("already-disqualified")
-        before = fields_of(player, [*PLAYER_FIELDS, "disqualified"])
-        if player.dropped_after_round is None:
-            player.dropped_after_round = player.event.rounds.count()
-        player.disqualified = True
-        save_and_log(
-            player,
-            actions.PLAYER_DISQUALIFIED,
-            actor=by,
-            event_id=player.event_id,
-            before=before,
-            shown=[*PLAYER_FIELDS, "disqualified"],
-        )
-    return player
 
 
 def undrop_player(player: Player, *, by: Actor) -> Player:
@@ -88,7 +60,7 @@ def undrop_player(player: Player, *, by: Actor) -> Player:
             raise ServiceError("undrop-disqualified")
         before = fields_of(player, PLAYER_FIELDS)
         player.dropped_after_round = None
-        save_and_log(player, actions.PLAYER_UNDROPPED, actor=by, event_id=event.pk, before=before, shown=PLAYER_FIELDS)
+        save_and_log(player, actions.PLAYER_UNDROPPED, actor=by, before=before, shown=PLAYER_FIELDS)
     return player
 
 
@@ -102,16 +74,10 @@ def mark_ineligible(player: Player, *, by: Actor, reason: str) -> Player:
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = fields_of(player, PLAYER_FIELDS)
         player.ineligible_reason = reason.strip()[:300]
-        player.save()
+        # the player's version goes up as with every other change to them: a desk decision on the row as it was
+        # (a link re-issued from a page opened before) is refused, not applied over it
+        save_and_log(player, actions.PLAYER_UPDATED, actor=by, before=before, shown=PLAYER_FIELDS)
         if player.ineligible_reason and not before["ineligible_reason"]:
             notices.tell(player, None, "ineligible", reason=player.ineligible_reason)
             _end_open_match(player, by, Ruling.INELIGIBLE_FORFEIT)
-        record(
-            actions.PLAYER_UPDATED,
-            actor=by,
-            event_id=player.event_id,
-            obj=player,
-            before=before,
-            after=fields_of(player, PLAYER_FIELDS),
-        )
     return player

@@ -35,7 +35,7 @@ def set_pin(player: Player, *, pin: str) -> None:
     pin_hash = make_password(pin, hasher=PIN_HASHER)
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(pin_hash=pin_hash)
-        record(actions.PLAYER_PIN_SET, actor_label=f"player:{player.pk}", event_id=player.event_id, obj=player)
+        record(actions.PLAYER_PIN_SET, actor_label=f"player:{player.pk}", obj=player)
 
 
 def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player, str]:
@@ -59,7 +59,6 @@ def recover_access(event: Event, *, card_game_id: str, pin: str) -> tuple[Player
             player,
             actions.PLAYER_ACCESS_RECOVERED,
             actor_label=f"player:{player.pk}",
-            event_id=event.pk,
             fields=LINK_FIELDS,
         )
     return player, token

@@ -98,7 +98,6 @@ def register_player(
         record(
             actions.PLAYER_REGISTERED,
             actor=by,
-            event_id=event.pk,
             obj=player,
             after=fields_of(player, PLAYER_FIELDS),
             late_entry=bool(played) or late_entry,
@@ -124,7 +123,6 @@ def remove_spam_registrations(event: Event, *, by: Actor, since: dt.datetime) ->
         record(
             actions.SPAM_REGISTRATIONS_REMOVED,
             actor=by,
-            event_id=event.pk,
             obj=event,
             before={"players": [fields_of(p, PLAYER_FIELDS) | {"id": p.pk} for p in doomed]},
             count=len(doomed),
@@ -162,7 +160,6 @@ def update_player(player: Player, *, by: Actor, **changes: str) -> Player:
             player,
             actions.PLAYER_UPDATED,
             actor=by,
-            event_id=player.event_id,
             before=before,
             shown=PLAYER_FIELDS,
         )
@@ -205,7 +202,7 @@ def register_with_access(event: Event, *, by: Actor, **fields: str) -> tuple[Pla
     with transaction.atomic():
         player = register_row(event, by, fields)
         token = new_token(player)
-        save_and_log(player, actions.PLAYER_ACCESS_ISSUED, actor=by, event_id=event.pk, fields=LINK_FIELDS)
+        save_and_log(player, actions.PLAYER_ACCESS_ISSUED, actor=by, fields=LINK_FIELDS)
     return player, token
 
 
@@ -239,7 +236,6 @@ def check_in(player: Player, *, by: Actor, id_card_shown: bool = True) -> tuple[
             player,
             actions.PLAYER_CHECKED_IN,
             actor=by,
-            event_id=player.event_id,
             fields=["late_entry_round", "checked_in_at", "id_card_shown", *LINK_FIELDS],
             before=before,
             shown=PLAYER_FIELDS,

@@ -2,6 +2,9 @@
 
 ``ResultInput`` holds core's one record type from the edge to storage (the form, the API, a one-tap choice, a
 penalty, the time procedure); ``outcome_of`` applies the match rules to it. Storing it is ``results``.
+
+What a player's page sends (the form or a one-tap choice, from the player's side) is read here alone,
+``from_page``, for the venue's page and for the reports a follower hands back alike.
 """
 
 from __future__ import annotations
@@ -10,11 +13,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from taikai.core import match_json
-from taikai.core.match import MatchRecord, MatchRecordError, evaluate, intentional_draw, intentional_draw_allowed
+from taikai.core import match_json, penalty_duels
+from taikai.core.match import MatchRecordError, evaluate, intentional_draw, intentional_draw_allowed
 from taikai.core.match_json import RecordFormatError, Report
+from taikai.core.match_record import MatchRecord
+from taikai.core.match_record import Player as Side
+from taikai.core.quick_results import quick_outcome
 from taikai.events.errors import ServiceError
-from taikai.events.models import Match
+from taikai.events.models import Match, Player
 
 BASES = match_json.BASES  # END-1, END-2
 
@@ -82,6 +88,23 @@ class ResultInput:
     @classmethod
     def from_json(cls, data: Any) -> ResultInput:
         return cls.from_report(_read(match_json.parse_report, data))
+
+    @classmethod
+    def from_page(cls, post: Mapping[str, Any], match: Match, player: Player) -> ResultInput:
+        """What ``player``'s page sends for ``match``: a one-tap choice (``quick``) or the duel-by-duel form."""
+        code = post.get("quick", "")
+        if not code:
+            return cls.from_post(post, flip=match.side_of(player) == "b")
+        return cls.from_choice(code, match, player)
+
+    @classmethod
+    def from_choice(cls, code: str, match: Match, player: Player) -> ResultInput:
+        """A one-tap choice (``core.quick_results``) on ``player``'s phone, around the table's penalty duels."""
+        fixed = penalty_duels.read(match.penalty_duels)
+        outcome = quick_outcome(code, match.round.event.ruleset, match.round.format, fixed)
+        if outcome is None:  # a choice the format, or the table's penalty duels (PEN-1), do not allow
+            raise ServiceError("quick-not-allowed")
+        return cls.from_report(outcome.report(Side.B if match.side_of(player) == "b" else Side.A, fixed))
 
 
 def _read(reader: Any, data: Any, **options: Any) -> Report:

@@ -9,33 +9,34 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import fields_of, record
+from taikai.audit.services import Signalled, fields_of, record
 from taikai.core import match_json, penalty_duels
 from taikai.core.match_json import RecordFormatError
 from taikai.db import rows as db_rows
 from taikai.events import actions, reads, signals
 from taikai.events.actors import Actor, audit_user
 from taikai.events.errors import Conflict, ServiceError
-from taikai.events.models import Match, Player, ResultReport
+from taikai.events.models import Match, Player, ResultReport, current_match
 from taikai.events.permissions import require_judge, require_organizer, require_result_corrector
 from taikai.events.services import notices
 from taikai.events.services.result_input import Outcome, ResultInput, outcome_of
-from taikai.events.services.round_end import finish_when_committed
-from taikai.events.services.team_play import settle_team_match
-from taikai.events.signals import announces_refusal, send_on_commit
+from taikai.events.services.round_end import table_decided
+from taikai.events.signals import announces_refusal
 
 
-def _flag_readings(m: Match, outcome: Outcome, by: Actor | None) -> None:
-    """A result decided by taikai's reading of a silent text goes to the judges' queue (flagged), once
-    committed; the head judge confirms or corrects it."""
-    if outcome.readings:
-        send_on_commit(signals.result_read_by_taikai, sender=Match, event_id=m.round.event_id, match_id=m.pk,
-                       version=m.version, readings=list(outcome.readings), actor=by)  # fmt: skip
+def _flagged(m: Match, outcome: Outcome, by: Actor | None) -> list[Signalled]:
+    """A result decided by taikai's reading of a silent text goes to the judges' queue (flagged), announced
+    with the entry that decided it; the head judge confirms or corrects it. A table not decided has none."""
+    if m.status != Match.Status.CONFIRMED or not outcome.readings:
+        return []
+    heard = {"event_id": m.round.event_id, "match_id": m.pk, "version": m.version, "actor": by}
+    return [(signals.result_read_by_taikai, {**heard, "readings": list(outcome.readings)})]
 
 
 def _judged(match: Match, data: ResultInput) -> Outcome | ServiceError:
@@ -155,17 +156,18 @@ def _announced(
     }
 
 
-def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """The two reports say the same (compared as read, so how a client spelled a record does not matter).
-    Duel 1's rock-paper-scissors (MATCH-3) is extra information one player may leave out: it never disputes."""
+def _says(stored: dict[str, Any], result: ResultInput) -> bool:
+    """A stored report says what ``result`` says (read as core reads it, so how a client spelled a record does
+    not matter). Duel 1's rock-paper-scissors (MATCH-3) is extra information one player may leave out: it never
+    disputes."""
     try:
-        left, right = match_json.parse_report(a), match_json.parse_report(b)
+        read = match_json.parse_report(stored)
     except RecordFormatError:
         return False
-    return replace(left, opening=None) == replace(right, opening=None)
+    return replace(read, opening=None) == replace(result.report, opening=None)
 
 
-def _report_key(reports: list[ResultReport], key: str, record_dict: dict[str, Any]) -> str | None:
+def _report_key(reports: list[ResultReport], key: str, result: ResultInput) -> str | None:
     """The key to store a report under, or None when this exact report is already stored (a retry).
 
     A key already used for a different record gets a suffix naming the record, so a retry of the
@@ -173,21 +175,24 @@ def _report_key(reports: list[ResultReport], key: str, record_dict: dict[str, An
     """
     if not key:
         return ""
-    digest = hashlib.sha256(json.dumps(record_dict, sort_keys=True).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps(result.stored(), sort_keys=True).encode()).hexdigest()[:16]
     keys = [key[:64], f"{key[:47]}~{digest}"]
     stored = [r for r in reports if r.idempotency_key in keys]
-    if any(_same(r.record, record_dict) for r in stored):
+    if any(_says(r.record, result) for r in stored):
         return None
     return keys[1] if stored else keys[0]
 
 
 @announces_refusal("id-not-in-elimination", signals.intentional_draw_attempted)  # END-2: the judges hear of it
 @announces_refusal("id-contradicts-duels", signals.misreport_suspected)  # END-2, INF-22
-def report_result(match: Match, *, player: Player, result: ResultInput, idempotency_key: str = "") -> Match:
+def report_result(match: Match, *, player: Player, result: ResultInput, idempotency_key: str = "",
+                  version: int | None = None) -> Match:  # fmt: skip
     """A player reports on their phone; the opponent's matching report confirms (END-4).
 
     Retrying with the same idempotency key and the same record returns the stored state without counting
     twice; the same key with a different record (the player corrected it before resending) is a new report.
+    ``version``: the match's version the reporter saw (a follower's copy, an API client); a table changed since
+    is refused as a stale confirmation is (Conflict with the current version), never decided unseen (END-4).
     """
     judged = _judged(match, result)
     with transaction.atomic():
@@ -198,9 +203,10 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         if side is None:
             raise ServiceError("not-your-match")
         record_dict = result.stored()
-        key = _report_key(reports, idempotency_key, record_dict)
+        key = _report_key(reports, idempotency_key, result)
         if key is None:
             return m
+        _checked(m, version)
         if m.status == Match.Status.CONFIRMED:
             raise ServiceError("result-final")
         outcome = _outcome(judged)
@@ -214,7 +220,7 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
         if latest is None:
             _apply(m, result, outcome, Match.Status.REPORTED)
             action = actions.RESULT_REPORTED
-        elif _same(latest.record, record_dict):
+        elif _says(latest.record, result):
             _apply(m, result, outcome, Match.Status.CONFIRMED)
             action = actions.RESULT_CONFIRMED
         else:
@@ -223,21 +229,30 @@ def report_result(match: Match, *, player: Player, result: ResultInput, idempote
             action = actions.RESULT_DISPUTED
         db_rows.update(m, RESULT_FIELDS)  # m.save(update_fields=...), by a statement written once (taikai.db.rows)
         if m.status == Match.Status.CONFIRMED:
-            settle_team_match(m)
-            finish_when_committed(m)
-            _flag_readings(m, outcome, None)
+            table_decided(m)
+        signal = signals.RESULT_BY_ACTION.get(action)
+        heard = [] if signal is None else [(signal, _announced(m, before, player=player))]
         record(
             action,
             actor_label=f"player:{player.pk}",
-            event_id=m.round.event_id,
             obj=m,
             before=before,
             after=_snapshot(m),
+            announce=[*_flagged(m, outcome, None), *heard],
             side=side,
         )
-        if (signal := signals.RESULT_BY_ACTION.get(action)) is not None:
-            send_on_commit(signal, sender=Match, **_announced(m, before, player=player))
     return m
+
+
+def report_from_page(player: Player, post: Mapping[str, Any]) -> Match:
+    """What the player's page sends (``ResultInput.from_page``), reported for their table in the latest round. A
+    report made for an earlier round (queued offline while the round ended) is refused, never counted against
+    the new one."""
+    match = current_match(player)
+    if match is None or (post.get("match") and post["match"] != str(match.pk)):
+        raise Conflict("report-for-earlier-round")
+    result = ResultInput.from_page(post, match, player)
+    return report_result(match, player=player, result=result, idempotency_key=post.get("idempotency_key", ""))
 
 
 def confirm_result(match: Match, *, player: Player, version: int) -> Match:
@@ -295,13 +310,11 @@ def _enter(match: Match, by: Actor, result: ResultInput, version: int | None) ->
         db_rows.insert(ResultReport(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis))
         _apply(m, result, outcome, Match.Status.CONFIRMED)
         db_rows.update(m, RESULT_FIELDS)
-        settle_team_match(m)
-        finish_when_committed(m)
-        _flag_readings(m, outcome, by)
-        record(actions.RESULT_ENTERED, actor=by, event_id=m.round.event_id, obj=m, before=before, after=_snapshot(m))
+        table_decided(m)
+        heard = [*_flagged(m, outcome, by), (signals.result_confirmed, _announced(m, before, by=by))]
+        record(actions.RESULT_ENTERED, actor=by, obj=m, before=before, after=_snapshot(m), announce=heard)
         if before["status"] != Match.Status.PENDING:  # a reported or disputed table, decided by the desk
             notices.tell_both(m, "result-entered")
-        send_on_commit(signals.result_confirmed, sender=Match, **_announced(m, before, by=by))
     return m
 
 
@@ -358,21 +371,18 @@ def _decide(
         db_rows.insert(ResultReport(match=m, by_user=audit_user(by), record=result.stored(), basis=result.basis))
         _apply(m, result, outcome, Match.Status.CONFIRMED, ruling)
         db_rows.update(m, RESULT_FIELDS)  # written as _enter writes it (docs/architecture.md)
-        settle_team_match(m)
-        finish_when_committed(m)
-        _flag_readings(m, outcome, by)
+        table_decided(m)
+        corrected = {**_announced(m, before, by=by), "reason": reason.strip(), "cause": cause}
         record(
             actions.RESULT_CORRECTED,
             actor=by,
-            event_id=m.round.event_id,
             obj=m,
             before=before,
             after=_snapshot(m),
+            announce=[*_flagged(m, outcome, by), (signals.result_corrected, corrected)],
             reason=reason.strip(),
             cause=cause,
         )
         if before["status"] != Match.Status.PENDING and cause == "correction":
             notices.tell_both(m, "result-corrected", reason=reason.strip()[:200])
-        announced = _announced(m, before, by=by)
-        send_on_commit(signals.result_corrected, sender=Match, **announced, reason=reason.strip(), cause=cause)
     return m

@@ -1,10 +1,13 @@
-"""A round ends when its last table is confirmed; the event ends when no round is left to pair.
+"""What a decided table completes: its team match once every seat is decided (CS 1.1), its round once every
+table is confirmed, the event once no round is left to pair (``table_decided``, from every path that decides a
+table: a confirmed report, a slip, a ruling, a correction).
 
-Checked once a result's transaction has committed, in a short transaction of its own. Checking inside the
-result's transaction needed the round's row lock first (two last tables confirmed at once would otherwise
-each see the other still open), so on PostgreSQL every report of a round waited for the one before it to
-commit. After the commit no lock is needed for the check: of two last tables confirmed at once, the one that
-commits second sees the first one's commit, finds no table open, and finishes the round.
+The team match settles inside the result's transaction. The round's end is checked once that transaction has
+committed, in a short transaction of its own. Checking inside the result's transaction needed the round's row
+lock first (two last tables confirmed at once would otherwise each see the other still open), so on PostgreSQL
+every report of a round waited for the one before it to commit. After the commit no lock is needed for the
+check: of two last tables confirmed at once, the one that commits second sees the first one's commit, finds no
+table open, and finishes the round.
 """
 
 from __future__ import annotations
@@ -13,11 +16,47 @@ from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import fields_of, save_and_log
+from taikai.audit.services import fields_of, record, save_and_log
+from taikai.core.pairing import team as team_pairing
 from taikai.core.progress import NextAction
 from taikai.events import actions, reads
-from taikai.events.models import Event, Match, Round
+from taikai.events.models import Event, Match, Round, TeamMatch
 from taikai.events.services.progress import plan
+
+
+def settle_team_match(match: Match) -> None:
+    """After a seat result is confirmed: the team match is decided once every seat is (ruleset rule).
+
+    Runs inside the seat's result service. A decided or corrected team result is logged as its own entry (the team
+    standings read it); TeamMatch has no version of its own: the seat whose result moved it bumped its version.
+    """
+    if match.team_match_id is None:
+        return
+    tm = TeamMatch.objects.select_for_update().get(pk=match.team_match_id)
+    seats = list(tm.seats.all())
+    if tm.team_b_id is None or any(s.status != Match.Status.CONFIRMED for s in seats):
+        return
+    before = tm.result
+    tm.result = team_pairing.team_result([s.result for s in seats], match.round.event.ruleset)
+    if tm.result == before:
+        return
+    tm.save(update_fields=["result"])
+    record(
+        actions.TEAM_MATCH_SETTLED,
+        actor_label="taikai",
+        event_id=match.round.event_id,
+        obj=tm,
+        before={"result": before},
+        after={"result": tm.result, "seats": {s.seat: s.result for s in seats}},
+        table=tm.table,
+    )
+
+
+def table_decided(match: Match) -> None:
+    """``match`` was decided (inside its result's transaction): its team match settles now, and once the
+    transaction commits its round finishes if this was its last open table."""
+    settle_team_match(match)
+    finish_when_committed(match)
 
 
 def finish_when_committed(match: Match) -> None:

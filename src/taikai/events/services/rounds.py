@@ -15,6 +15,7 @@ from taikai.core.collation import name_order
 from taikai.core.pairing import elimination
 from taikai.core.pairing.elimination import BracketRound
 from taikai.core.pairing.types import PairingError
+from taikai.core.progress import NextAction
 from taikai.events import actions
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
@@ -24,7 +25,7 @@ from taikai.events.services import engine, round_plan
 from taikai.events.services.history import current_sheet, round_facts
 from taikai.events.services.progress import plan
 from taikai.events.services.round_end import finish_round
-from taikai.events.signals import round_paired, send_on_commit
+from taikai.events.signals import for_round, round_paired
 
 
 def planned_swiss_rounds(event: Event) -> int:
@@ -60,15 +61,15 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
         if not event.rounds.exists():
             round_plan.fix_at_round_one(event, by=by)  # the rounds and the cut stay what they are now
         p = plan(event)
-        if p.next_action == "pair-swiss" and event.is_team_event:
+        if p.next_action == NextAction.PAIR_SWISS and event.is_team_event:
             from taikai.events.services.team_play import pair_team_round
 
             rnd = pair_team_round(event, by, number=event.rounds.count() + 1, seed=seed)
-        elif p.next_action == "pair-swiss":
+        elif p.next_action == NextAction.PAIR_SWISS:
             rnd = _pair_swiss(event, by, number=event.rounds.count() + 1, seed=seed)
-        elif p.next_action == "top-cut":
+        elif p.next_action == NextAction.TOP_CUT:
             rnd = _top_cut(event, by, p.top_cut, seed)
-        elif p.next_action == "pair-elimination":
+        elif p.next_action == NextAction.PAIR_ELIMINATION:
             rnd = _pair_elimination(event, by, seed)
         else:
             raise ServiceError("all-rounds-played")
@@ -78,11 +79,9 @@ def pair_next_round(event: Event, *, by: Actor, seed: int | None = None) -> Roun
                 event,
                 actions.EVENT_STARTED,
                 actor=by,
-                event_id=event.pk,
                 fields=["status"],
                 ruleset_fingerprint=event.ruleset_fingerprint,
             )
-        send_on_commit(round_paired, sender=Round, event_id=event.pk, round_id=rnd.pk, number=rnd.number, actor=by)
     return rnd
 
 
@@ -117,8 +116,8 @@ def _pair_swiss(event: Event, by: Actor, number: int, seed: int | None = None) -
     record(
         actions.ROUND_PAIRED,
         actor=by,
-        event_id=event.pk,
         obj=rnd,
+        announce=[for_round(round_paired, rnd, by)],
         seed=seed,
         seed_given=given,
         after={"pairings": answer["pairings"], "byes": answer["byes"]},
@@ -161,7 +160,7 @@ def _top_cut(event: Event, by: Actor, cut: int, seed: int | None = None) -> Roun
     rnd = _elimination_round(
         event, {"seeds": seeds, "seed": seed, "random": False}, seed, elimination.first_round(bracket)
     )
-    record(actions.TOP_CUT_MADE, actor=by, event_id=event.pk, obj=rnd, seeds=seeds)
+    record(actions.TOP_CUT_MADE, actor=by, obj=rnd, announce=[for_round(round_paired, rnd, by)], seeds=seeds)
     return rnd
 
 
@@ -191,7 +190,7 @@ def _pair_elimination(event: Event, by: Actor, seed: int | None = None) -> Round
     else:
         winners = [int(p) for p in core_sheet.advancing(round_facts(last))]
         rnd = _elimination_round(event, {"advancing": winners}, seed, engine.next_bracket_round(winners))
-    record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, stage="elimination")
+    record(actions.ROUND_PAIRED, actor=by, obj=rnd, announce=[for_round(round_paired, rnd, by)], stage="elimination")
     return rnd
 
 
@@ -231,7 +230,7 @@ def undo_round(rnd: Round, *, by: Actor) -> Event:
         event.version += 1
         event.save(update_fields=["status", "version", *round_plan.PLAN_FIELDS])
         after = {"status": event.status, **({"round_plan_released": released} if released else {})}
-        record(actions.ROUND_UNDONE, actor=by, event_id=event.pk, obj=event, before=before, after=after)
+        record(actions.ROUND_UNDONE, actor=by, obj=event, before=before, after=after)
     return event
 
 
@@ -273,7 +272,7 @@ def decline_top_cut(player: Player, *, by: Actor) -> Player:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=player.event_id)
         player = Player.objects.select_for_update().get(pk=player.pk)
-        if plan(event).next_action != "top-cut":
+        if plan(event).next_action != NextAction.TOP_CUT:
             raise ServiceError("cut-not-next")
         qualified = _cut_eligible(event)[: planned_top_cut(event)]
         if player.pk not in qualified:
@@ -283,7 +282,6 @@ def decline_top_cut(player: Player, *, by: Actor) -> Player:
             player,
             actions.TOP_CUT_DECLINED,
             actor=by,
-            event_id=event.pk,
             fields=["declined_top_cut"],
             seed=qualified.index(player.pk) + 1,
             moved_up=next(iter(_cut_eligible(event)[: planned_top_cut(event)][-1:]), None),

@@ -1,9 +1,9 @@
 """What a judge's decision does to the event's rows (PEN-1, PEN-4, PEN-6), written by the events app alone.
 
 The judging app decides (a penalty, an appeal's overturn) and asks for the change here: the match's duels by
-penalty, a result restored, a disqualification lifted, a team dropped or back. Each bumps the row's version,
-logs before and after, and tells the players it affects (``notices``). Rows of the events app are written by
-its own services only (``tests/test_row_owners.py``).
+penalty, a result restored, a player disqualified or the disqualification lifted, a team dropped or back. Each
+bumps the row's version, logs before and after, and tells the players it affects (``notices``). Rows of the
+events app are written by its own services only (``tests/test_row_owners.py``).
 
 "Finished" has one meaning (``Match.being_played``): a result was reported, disputed or decided. A finished
 match changes only through the correction path (``results.rule_result``, logged as a correction and flagged in
@@ -20,18 +20,19 @@ from django.db.models import Q
 
 from taikai.audit.services import fields_of, record, save_and_log
 from taikai.core import open_match, penalty_duels
-from taikai.core.match import MatchRecord
-from taikai.core.match import Player as Side
+from taikai.core.match_record import MatchRecord
+from taikai.core.match_record import Player as Side
 from taikai.core.open_match import Ruling
+from taikai.core.penalties import head_judge_required
 from taikai.events import actions, signals
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player, Round, Team
 from taikai.events.permissions import require_head_judge, require_judge
 from taikai.events.services import notices
+from taikai.events.services.registration import PLAYER_FIELDS
 from taikai.events.services.result_input import ResultInput, outcome_of
 from taikai.events.services.results import decide_by_leaving, rule_result
-from taikai.events.signals import send_on_commit
 
 MATCH_FIELDS = [
     "status", "record", "result", "duel_wins_a", "duel_wins_b", "duel_draws", "basis", "penalty_duels", "ruling"
@@ -81,7 +82,6 @@ def record_penalty_duel(match: Match, *, by: Actor, record_: MatchRecord, loser:
             m,
             actions.PENALTY_DUEL_RECORDED,
             actor=by,
-            event_id=m.round.event_id,
             fields=["penalty_duels", "record"],
             before=before,
             after=snapshot(m),
@@ -162,25 +162,18 @@ def _to_decide(m: Match, by: Actor, kept: list[Any], undo: _Undo, why: str, noti
     is asked to decide, and both players are told (inside the caller's transaction)."""
     old = snapshot(m)
     m.penalty_duels = kept
+    reason = f"PEN-6 penalty {undo.penalty} {undo.words}: {why}"
+    heard = {"event_id": m.round.event_id, "match_id": m.pk, "reason": reason, "actor": by}
     save_and_log(
         m,
         actions.RESULT_TO_DECIDE,
         actor=by,
-        event_id=m.round.event_id,
         fields=["penalty_duels"],
         before=old,
         after=snapshot(m),
+        announce=[(signals.result_needs_decision, heard)],
         penalty=undo.penalty,
         how=undo.how,
-    )
-    send_on_commit(
-        signals.result_needs_decision,
-        sender=Match,
-        event_id=m.round.event_id,
-        match_id=m.pk,
-        version=m.version,
-        reason=f"PEN-6 penalty {undo.penalty} {undo.words}: {why}",
-        actor=by,
     )
     notices.tell_both(m, undo.notice(notice))
     return m
@@ -214,14 +207,17 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: 
         m.ruling = before.get("ruling", "")
         m.duel_wins_a, m.duel_wins_b = before.get("duel_wins_a", 0), before.get("duel_wins_b", 0)
         m.duel_draws = before.get("duel_draws", 0)
+    disputed = {"event_id": m.round.event_id, "match_id": m.pk, "player_id": None, "actor": by,
+                "before_status": old["status"]}  # fmt: skip
     save_and_log(
         m,
         actions.RESULT_REOPENED,
         actor=by,
-        event_id=m.round.event_id,
         fields=MATCH_FIELDS,
         before=old,
         after=snapshot(m),
+        # END-4: the dispute the penalty had settled goes back to a judge
+        announce=[(signals.result_disputed, disputed)] if m.status == Match.Status.DISPUTED else [],
         penalty=undo.penalty,
         how=undo.how,
     )
@@ -233,7 +229,6 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: 
             rnd,
             actions.ROUND_REOPENED,
             actor=by,
-            event_id=rnd.event_id,
             fields=["status"],
             before=was,
             shown=["status", "version"],
@@ -244,17 +239,6 @@ def _reopen(m: Match, by: Actor, before: dict[str, Any], kept: list[Any], undo: 
         notices.tell_both(m, undo.notice("match-reopened"))
         return m
     notices.tell_both(m, undo.notice("result-restored"))
-    if m.status == Match.Status.DISPUTED:  # END-4: the dispute the penalty had settled goes back to a judge
-        send_on_commit(
-            signals.result_disputed,
-            sender=Match,
-            event_id=m.round.event_id,
-            match_id=m.pk,
-            player_id=None,
-            version=m.version,
-            actor=by,
-            before_status=old["status"],
-        )
     return m
 
 
@@ -279,6 +263,32 @@ def end_open_match(player: Player, *, by: Actor, ruling: Ruling) -> Match | None
     return m
 
 
+def disqualify_player(player: Player, *, by: Actor) -> Player:
+    """PEN-1: a disqualified player is never paired again and is placed after everyone else; their results stay.
+    Only the event's head judge disqualifies where the ruleset says so (PEN-6, CS 3); under the official rules
+    alone any judge does (OFF: 審判の判断). The judging app calls this when it applies a DQ."""
+    if head_judge_required(player.event.ruleset.penalties):
+        require_head_judge(by, player.event)
+    else:
+        require_judge(by, player.event)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.disqualified:
+            raise ServiceError("already-disqualified")
+        before = fields_of(player, [*PLAYER_FIELDS, "disqualified"])
+        if player.dropped_after_round is None:
+            player.dropped_after_round = player.event.rounds.count()
+        player.disqualified = True
+        save_and_log(
+            player,
+            actions.PLAYER_DISQUALIFIED,
+            actor=by,
+            before=before,
+            shown=[*PLAYER_FIELDS, "disqualified"],
+        )
+    return player
+
+
 def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | None, how: str = "overturn") -> Player:
     """PEN-6: an overturned (or withdrawn, ``how="withdrawal"``) DQ is lifted; a player who had dropped before
     it stays dropped."""
@@ -292,7 +302,6 @@ def lift_disqualification(player: Player, *, by: Actor, dropped_before: int | No
             p,
             actions.DISQUALIFICATION_LIFTED,
             actor=by,
-            event_id=p.event_id,
             fields=fields,
             before=before,
             shown=fields,
@@ -323,7 +332,6 @@ def _set_team_drop(team: Team, by: Actor, after_round: int | None, action: str) 
         record(
             action,
             actor=by,
-            event_id=t.event_id,
             obj=t,
             before=before,
             after={"dropped_after_round": t.dropped_after_round},

@@ -9,9 +9,30 @@ from taikai.audit.models import last_change
 from taikai.core import sheet as core_sheet
 from taikai.core import standings as core_standings
 from taikai.core.sheet import Stage
+from taikai.core.tiebreakers import TIEBREAKERS, Shown
 from taikai.events.cache import get_or_build
 from taikai.events.models import Event, Player
 from taikai.events.services.history import event_facts, event_sheet
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One tiebreaker's value on a standings row, exact and as shown (rounded only here)."""
+
+    name: str  # the tiebreaker's name in the ruleset (``omw``), also the CSV column and the API's name
+    value: Fraction
+    text: str
+
+
+def figure_text(name: str, value: Fraction) -> str:
+    if TIEBREAKERS[name].shown is Shown.PERCENT:
+        return f"{float(value) * 100:.2f}%"
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
+
+
+def figures(values: dict[str, Fraction]) -> tuple[Figure, ...]:
+    """A core standing's tiebreaker values (in the ruleset's column order) as shown."""
+    return tuple(Figure(name, value, figure_text(name, value)) for name, value in values.items())
 
 
 @dataclass(frozen=True)
@@ -25,19 +46,22 @@ class StandingRow:
     wins: int
     losses: int
     draws: int
-    omw: Fraction
-    oomw: Fraction
+    figures: tuple[Figure, ...]  # the ruleset's tiebreakers shown, in its order (tiebreakers.columns)
     code: str
     dropped: bool
     ineligible: bool = False  # REG-2: marked without the right to take part (参加資格), not paired
 
     @property
-    def omw_text(self) -> str:
-        return f"{float(self.omw) * 100:.2f}%"
+    def values(self) -> dict[str, Fraction]:
+        return {f.name: f.value for f in self.figures}
 
     @property
-    def oomw_text(self) -> str:
-        return f"{float(self.oomw) * 100:.2f}%"
+    def omw(self) -> Fraction:
+        return self.values["omw"]
+
+    @property
+    def oomw(self) -> Fraction:
+        return self.values["oomw"]
 
 
 _SHOWN = ("pk", "name", "name_kana", "card_game_id", "dropped_after_round", "ineligible_reason")
@@ -61,8 +85,7 @@ def _table(event: Event, overrides: dict[int, str] | None = None) -> list[Standi
                 s.wins,
                 s.losses,
                 s.draws,
-                s.omw,
-                s.oomw,
+                figures(s.values),
                 s.code,
                 dropped_after is not None,
                 bool(ineligible),

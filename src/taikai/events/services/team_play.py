@@ -1,5 +1,5 @@
-"""Team events at the tables (CS 1.1, JUDGE-2): teams paired as units, a team match settled from its seats,
-team standings. Who is on a team: ``teams``.
+"""Team events at the tables (CS 1.1, JUDGE-2): teams paired as units, team standings. Who is on a team:
+``teams``; a team match settles from its seats when its last seat is decided (``round_end``).
 
 Team points, opponents and byes come from the team sheet (taikai.core.sheet over the team matches)."""
 
@@ -19,6 +19,8 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round, TeamMatch, bye, create_round
 from taikai.events.permissions import require_organizer
 from taikai.events.services.history import team_sheet
+from taikai.events.services.standings import figures
+from taikai.events.signals import for_round, round_paired
 
 
 def pair_team_round(event: Event, by: Actor, number: int, seed: int | None = None) -> Round:
@@ -67,36 +69,8 @@ def pair_team_round(event: Event, by: Actor, number: int, seed: int | None = Non
         tm = TeamMatch.objects.create(round=rnd, table=table, team_a_id=team_id, result="bye")
         for pid, seat_name in zip(members[team_id], event.ruleset.team.seats, strict=True):
             bye(rnd, table, pid, seat=seat_name, team_match=tm).save(force_insert=True)
-    record(actions.ROUND_PAIRED, actor=by, event_id=event.pk, obj=rnd, seed=seed, teams=True)
+    record(actions.ROUND_PAIRED, actor=by, obj=rnd, announce=[for_round(round_paired, rnd, by)], seed=seed, teams=True)
     return rnd
-
-
-def settle_team_match(match: Match) -> None:
-    """After a seat result is confirmed: the team match is decided once every seat is (ruleset rule).
-
-    Runs inside the seat's result service. A decided or corrected team result is logged as its own entry (the team
-    standings read it); TeamMatch has no version of its own: the seat whose result moved it bumped its version.
-    """
-    if match.team_match_id is None:
-        return
-    tm = TeamMatch.objects.select_for_update().get(pk=match.team_match_id)
-    seats = list(tm.seats.all())
-    if tm.team_b_id is None or any(s.status != Match.Status.CONFIRMED for s in seats):
-        return
-    before = tm.result
-    tm.result = team_pairing.team_result([s.result for s in seats], match.round.event.ruleset)
-    if tm.result == before:
-        return
-    tm.save(update_fields=["result"])
-    record(
-        actions.TEAM_MATCH_SETTLED,
-        actor_label="taikai",
-        event_id=match.round.event_id,
-        obj=tm,
-        before={"result": before},
-        after={"result": tm.result, "seats": {s.seat: s.result for s in seats}},
-        table=tm.table,
-    )
 
 
 def team_standings(event: Event) -> list[dict[str, Any]]:
@@ -112,8 +86,7 @@ def team_standings(event: Event) -> list[dict[str, Any]]:
             "wins": s.wins,
             "losses": s.losses,
             "draws": s.draws,
-            "omw": f"{float(s.omw) * 100:.2f}%",
-            "oomw": f"{float(s.oomw) * 100:.2f}%",
+            "figures": figures(s.values),
             "code": s.code,
         }
         for s in rows

@@ -30,19 +30,11 @@ def register_team(event: Event, *, by: Actor, name: str, members: list[dict[str,
             raise ServiceError("team-name-taken", name=name.strip())
         team = Team.objects.create(event=event, name=name.strip())
         for seat, member in zip(seats, members, strict=True):
-            player = registration.register_player(
-                event,
-                by=by,
-                name=member.get("name", ""),
-                card_game_id=member.get("card_game_id", ""),
-                name_kana=member.get("name_kana", ""),
-                contact=member.get("contact", ""),
-            )
+            player = registration.register_row(event, by, member)
             Player.objects.filter(pk=player.pk).update(team=team, seat=seat)
         record(
             actions.TEAM_REGISTERED,
             actor=by,
-            event_id=event.pk,
             obj=team,
             after={"name": team.name, "members": [m.get("card_game_id") for m in members]},
         )
@@ -80,7 +72,6 @@ def form_team(event: Event, *, by: Actor, name: str, players: list[Player]) -> T
         record(
             actions.TEAM_REGISTERED,
             actor=by,
-            event_id=event.pk,
             obj=team,
             after={"name": team.name, "members": [by_id[p.pk].card_game_id for p in players]},
         )
@@ -109,7 +100,6 @@ def seat_player(player: Player, *, by: Actor, team: Team | None, seat: str = "",
             locked,
             actions.TEAM_MEMBER_SEATED,
             actor=by,
-            event_id=event.pk,
             fields=["team", "seat"],
             before=before,
             after={"team": locked.team_id, "seat": locked.seat},

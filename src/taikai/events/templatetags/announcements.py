@@ -11,12 +11,16 @@ register = template.Library()
 @register.simple_tag
 def current_announcement(event: Event) -> Announcement | None:
     """The announcement on show on this event's pages, or None."""
+    copied = getattr(event, "copied_announcement", None)  # a public follower's copy of a venue's (taikai.follow)
+    if copied is not None:
+        return copied if copied.text else None
     return announcements.current(event.pk)
 
 
 @register.simple_tag
 def announcement_seen(event: Event) -> int:
-    return announcements.seen_id(event.pk)
+    copied = getattr(event, "copied_announcement", None)
+    return int(copied.pk) if copied is not None else announcements.seen_id(event.pk)
 
 
 @register.simple_tag

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from taikai.events import result_words as words
 from taikai.events.models import Match
-from taikai.events.views import result_words as words
 
 register = template.Library()
 

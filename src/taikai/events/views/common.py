@@ -1,20 +1,28 @@
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
 
+from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
-from taikai.events.messages import problem_text
 from taikai.events.models import Event
 from taikai.events.permissions import is_staff, role_of
+from taikai.events.texts import problem_text
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # a development dependency: types only
 
 View = Callable[..., HttpResponse]
 T = TypeVar("T")
@@ -95,17 +103,47 @@ def confirmation(request: HttpRequest, event: Event, ask: Ask) -> HttpResponse |
     return confirm_page(request, event, **words, keep=ask.keep, items=ask.items)
 
 
-def attempt(request: HttpRequest, call: Callable[[], T], done: str | Callable[[T], str] = "") -> bool:
-    """A staff form's service call: a refusal is shown in words (the service changed nothing), success says
-    ``done`` (worded from the call's answer when ``done`` is a function). True when it went through."""
+def attempt(
+    request: HttpRequest, call: Callable[[], T], done: str | Callable[[T], str] = "", *, form: forms.Form | None = None
+) -> bool:
+    """A staff form's service call: a refusal is shown in words (the service changed nothing), on ``form`` when
+    the page shows one again, else as a message; success says ``done`` (worded from the call's answer when
+    ``done`` is a function). True when it went through."""
     try:
         answer = call()
     except ServiceError as exc:
-        flash_error(request, exc)
+        if form is not None:
+            form.add_error(None, error_text(exc))
+        else:
+            flash_error(request, exc)
         return False
     if done:
         messages.success(request, done(answer) if callable(done) else done)
     return True
+
+
+def spam_window(request: HttpRequest) -> dt.datetime:
+    """The "last N minutes" of a spam clean-up form (1 to 1440, default 60)."""
+    minutes = parse_id(request.POST.get("minutes", "60"), digits=4) or 60
+    return timezone.now() - dt.timedelta(minutes=min(max(minutes, 1), 1440))
+
+
+def spam_clean_up(clean: Callable[..., int], done: StrOrPromise, back: str) -> View:
+    """The view of a spam clean-up form (self-registrations at the desk, spectator reports in the judges' queue):
+    ``clean(event, by=, since=)`` takes away what came in the form's last N minutes and answers how many, which
+    page ``back`` then says in ``done`` (``%(n)s``)."""
+
+    @staff_view
+    @require_POST
+    def view(request: HttpRequest, event: Event) -> HttpResponse:
+        attempt(
+            request,
+            lambda: clean(event, by=Staff(request.user), since=spam_window(request)),
+            lambda n: done % {"n": n},
+        )
+        return redirect(back, event_id=event.pk)
+
+    return view
 
 
 def confirm_then(

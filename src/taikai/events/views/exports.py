@@ -10,10 +10,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from taikai.core.tiebreakers import columns
 from taikai.events.actors import Staff
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match
-from taikai.events.services import transfer
+from taikai.events.services import transfer, transfer_import
 from taikai.events.site_roles import is_organizer
 from taikai.events.views.common import flash_error, staff_view
 from taikai.events.views.final import shown_rows
@@ -44,8 +45,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
             "wins",
             "losses",
             "draws",
-            "omw",
-            "oomw",
+            *columns(event.ruleset.standings.tiebreakers),  # omw, oomw, ... by the ruleset's names
             "code",
             "dropped",
             "disqualified",
@@ -66,8 +66,7 @@ def standings_csv(request: HttpRequest, event: Event) -> HttpResponse:
                 r.wins,
                 r.losses,
                 r.draws,
-                r.omw_text,
-                r.oomw_text,
+                *(f.text for f in r.figures),
                 r.code,
                 "yes" if r.dropped else "",
                 "yes" if shown.disqualified else "",
@@ -140,7 +139,7 @@ def event_import(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 data = json.loads(upload.read().decode("utf-8"))
-                event = transfer.import_event(data, by=Staff(request.user))
+                event = transfer_import.import_event(data, by=Staff(request.user))
             except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 messages.error(request, _("The file is not an exported taikai event (JSON)."))
             except ServiceError as exc:

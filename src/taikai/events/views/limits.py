@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -10,10 +9,9 @@ from django.views.decorators.http import require_POST
 
 from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
-from taikai.events.errors import ServiceError
 from taikai.events.forms import AnonymousLimitsForm
 from taikai.events.models import Event
-from taikai.events.views.common import attempt, error_text, staff_view
+from taikai.events.views.common import attempt, staff_view
 from taikai.security import services as limits
 
 
@@ -27,12 +25,8 @@ def anonymous_limits(request: HttpRequest, event: Event) -> HttpResponse:
             field.disabled = True
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        try:
-            limits.set_limits(event, by=Staff(request.user), version=data.pop("version"), **data)
-        except ServiceError as exc:
-            form.add_error(None, error_text(exc))
-        else:
-            messages.success(request, _("Saved."))
+        by, version = Staff(request.user), data.pop("version")
+        if attempt(request, lambda: limits.set_limits(event, by=by, version=version, **data), _("Saved."), form=form):
             return redirect("anonymous_limits", event_id=event.pk)
     context = {
         "event": event,

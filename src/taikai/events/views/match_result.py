@@ -23,12 +23,12 @@ from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match
 from taikai.events.permissions import is_organizer, may_correct_result
+from taikai.events.result_words import outcome_text
 from taikai.events.services import results as result_services
 from taikai.events.services.correction_preview import correction_impact
 from taikai.events.services.result_form import form_values, result_form
 from taikai.events.services.result_input import ResultInput
 from taikai.events.views.common import error_text, staff_view
-from taikai.events.views.result_words import outcome_text
 
 
 @dataclass(frozen=True)

@@ -16,42 +16,28 @@ from django.views.decorators.http import require_POST
 
 from taikai.core import penalty_duels
 from taikai.core.ids import parse_id
-from taikai.core.match import Format
-from taikai.core.match import Player as MatchPlayer
+from taikai.core.match_record import Format
 from taikai.core.penalty_duels import PenaltyDuel
-from taikai.core.quick_results import quick_outcome, quick_outcomes
+from taikai.core.quick_results import quick_outcomes
 from taikai.core.ruleset import Ruleset
 from taikai.events.actors import PlayerSelf, Visitor
 from taikai.events.errors import Conflict, ServiceError
 from taikai.events.forms import PinForm, PlayerForm, RecoverForm
 from taikai.events.models import Event, Match, Notice, Player, current_match
 from taikai.events.notice_texts import notice_text
-from taikai.events.round_names import round_name
+from taikai.events.result_words import result_text, stale_confirm_text
+from taikai.events.round_words import round_name
 from taikai.events.services import links, participation, recovery, registration
 from taikai.events.services import results as result_services
 from taikai.events.services.notices import close_notice, open_notices
 from taikai.events.services.result_form import form_values, result_form
-from taikai.events.services.result_input import ResultInput
 from taikai.events.venue import venue_url
 from taikai.events.views.common import attempt, error_text, flash_error
 from taikai.events.views.panels import player_panels
 from taikai.events.views.penalty_words import decided_lines
 from taikai.events.views.player_finish import finish_of
-from taikai.events.views.result_words import result_text
 from taikai.security import rates
 from taikai.security import services as limits
-
-
-class LinkNotFound(Http404):
-    """A mistyped or replaced personal link: answered by ``link_not_found``, not Django's bare page."""
-
-
-def _player(request: HttpRequest, token: str) -> Player:
-    player = links.player_for_token(token)
-    if player is None:
-        raise LinkNotFound
-    request._taikai_player = player  # type: ignore[attr-defined]
-    return player
 
 
 def link_not_found(request: HttpRequest) -> HttpResponse:
@@ -63,16 +49,16 @@ def link_not_found(request: HttpRequest) -> HttpResponse:
 
 
 def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A page opened by the personal link: an unknown link gets the explaining page."""
+    """A page opened by the personal link: the view gets the link's player (and the link, for its own
+    addresses); a mistyped or replaced link gets the explaining page, not Django's bare one."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            response = view(request, token, *args, **kwargs)
-        except LinkNotFound:
+        player = links.player_for_token(token)
+        if player is None:
             return link_not_found(request)
-        player = getattr(request, "_taikai_player", None)
-        if player is not None and player.event.status == Event.Status.FINISHED:
+        response = view(request, player, token, *args, **kwargs)
+        if player.event.status == Event.Status.FINISHED:
             response["X-Taikai-Offline"] = "forget"  # the event has ended: the service worker keeps no copy
         return response
 
@@ -85,9 +71,14 @@ def _notice_words(notice: Notice) -> str:
     return notice_text(notice.kind, notice.params, get_language() or "ja", named)
 
 
+def _result_now(notice: Notice) -> str:
+    """The table's result as it stands, beside a notice of a decided table."""
+    decided = notice.match is not None and notice.match.status == Match.Status.CONFIRMED
+    return result_text(notice.match) if decided and notice.match is not None else ""
+
+
 @player_view
-def player_home(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
+def player_home(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     match = current_match(player)
     side = match.side_of(player) if match else None
     last_report = match.reports.filter(by_player__isnull=False).last() if match else None
@@ -110,7 +101,7 @@ def player_home(request: HttpRequest, token: str) -> HttpResponse:
         else {},
         "result_form": result_form(match) if match else None,
         "quick": quick_outcomes(ruleset, match.round.format, _fixed(match)) if match and not match.is_bye else (),
-        "notices": [(n, _notice_words(n)) for n in open_notices(player)],
+        "notices": [(n, _notice_words(n), _result_now(n)) for n in open_notices(player)],
         "time_note": time_note(ruleset, match.round.format) if match else "",
         "extension": extension_text(match.extension_seconds) if match else "",
         "live_key": f"{match.round.number}:{match.pk}" if match else "none",
@@ -183,19 +174,6 @@ def _reported_text(match: Match) -> str:
     return _("Result sent. Waiting for your opponent to confirm it on their phone.")
 
 
-def _posted_result(request: HttpRequest, match: Match, side: str | None) -> ResultInput:
-    """A one-tap outcome (``quick``) or the duel-by-duel form, both from the player's own view."""
-    code = request.POST.get("quick", "")
-    if not code:
-        return ResultInput.from_post(request.POST, flip=side == "b")
-    fixed = _fixed(match)
-    outcome = quick_outcome(code, match.round.event.ruleset, match.round.format, fixed)
-    if outcome is None:  # a choice the format, or the table's penalty duels (PEN-1), do not allow
-        raise ServiceError("quick-not-allowed")
-    me = MatchPlayer.B if side == "b" else MatchPlayer.A
-    return ResultInput.from_report(outcome.report(me, fixed))
-
-
 def _fixed(match: Match) -> tuple[PenaltyDuel, ...]:
     """The duels a penalty decided at this table (PEN-1): every one-tap choice keeps them."""
     return penalty_duels.read(match.penalty_duels)
@@ -203,34 +181,27 @@ def _fixed(match: Match) -> tuple[PenaltyDuel, ...]:
 
 @player_view
 @require_POST
-def player_report(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
-    match = current_match(player)
-    key = request.POST.get("idempotency_key", "")
-    if match is None or (request.POST.get("match") and request.POST["match"] != str(match.pk)):
-        # A report queued offline for a round that is over by now: never counted against the new one.
-        return _answer(request, token, False, _("That report was for an earlier round; it was not sent."), 409)
+def player_report(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     try:
-        data = _posted_result(request, match, match.side_of(player))
-        match = result_services.report_result(match, player=player, result=data, idempotency_key=key)
+        match = result_services.report_from_page(player, request.POST)
     except ServiceError as exc:  # an intentional draw refused in elimination reaches the judges by a signal
-        return _answer(request, token, False, _refusal_text(exc, match), 422)
+        stale = exc.problem.code == "report-for-earlier-round"
+        return _answer(request, token, False, _refusal_text(exc, player.event.ruleset), 409 if stale else 422)
     return _answer(request, token, True, _reported_text(match))
 
 
-def _refusal_text(exc: ServiceError, match: Match) -> str:
+def _refusal_text(exc: ServiceError, ruleset: Ruleset) -> str:
     if exc.problem.code == "match-not-finished":  # say it from the player's side, with the ruleset's number
         return _(
             "The match is not decided yet: it goes to %(n)d duel wins. "
             "Enter every duel you played, or how time ended it."
-        ) % {"n": match.round.event.ruleset.match.duels_to_win}
+        ) % {"n": ruleset.match.duels_to_win}
     return error_text(exc)
 
 
 @player_view
 @require_POST
-def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
+def player_confirm(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     match = current_match(player)
     if match is None:
         return redirect("player_home", token=token)
@@ -249,23 +220,9 @@ def player_confirm(request: HttpRequest, token: str) -> HttpResponse:
     return _answer(request, token, True, _("Result confirmed."))
 
 
-def stale_confirm_text(match: Match, side: str | None) -> str:
-    """What the table holds now, said to the player whose confirmation came from an older page."""
-    if match.status == Match.Status.CONFIRMED:
-        return _("This result is already final: %(result)s.") % {"result": result_text(match)}
-    if match.status == Match.Status.DISPUTED:
-        return _("The reports changed and now disagree. A judge is coming to your table.")
-    if match.status == Match.Status.REPORTED:
-        return _(
-            "Your opponent changed their report to: %(result)s. Check it, and if it is right, press Confirm again."
-        ) % {"result": result_text(match)}
-    return _("The report you saw was withdrawn. Report your result below.")
-
-
 @player_view
 @require_POST
-def player_close_notice(request: HttpRequest, token: str, notice_id: int) -> HttpResponse:
-    player = _player(request, token)
+def player_close_notice(request: HttpRequest, player: Player, token: str, notice_id: int) -> HttpResponse:
     try:
         close_notice(notice_id, player=player, by=PlayerSelf(player))
     except ServiceError as exc:
@@ -275,8 +232,7 @@ def player_close_notice(request: HttpRequest, token: str, notice_id: int) -> Htt
 
 @player_view
 @require_POST
-def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
+def player_drop_self(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     attempt(
         request,
         lambda: participation.drop_player(player, by=PlayerSelf(player)),
@@ -287,8 +243,7 @@ def player_drop_self(request: HttpRequest, token: str) -> HttpResponse:
 
 @player_view
 @require_POST
-def player_set_pin(request: HttpRequest, token: str) -> HttpResponse:
-    player = _player(request, token)
+def player_set_pin(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     wait = rates.take((rates.PIN_PER_PLAYER, player.pk))  # issue 16 M1: a PIN loop cannot starve writers
     if wait:
         return rates.too_many(request, wait)
@@ -343,11 +298,10 @@ def _self_register(request: HttpRequest, event: Event, by_player: Player | None)
 
 
 @player_view
-def player_registered(request: HttpRequest, token: str) -> HttpResponse:
+def player_registered(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     """The answer to a registration: the personal link and its QR code, under the player's own link (a
     ``/p/<token>/`` address: as unguessable as the link, and masked in the server's log like every player page),
     so reloading it or coming back to it shows the same link."""
-    player = _player(request, token)
     url = venue_url(request, reverse("player_home", kwargs={"token": token}))  # the address phones open
     context = {"event": player.event, "player": player, "url": url, "qr_svg": _qr_svg(url)}
     return render(request, "events/player_registered.html", context)

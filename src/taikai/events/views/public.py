@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, render
 from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
 from taikai.core.pairing import elimination
-from taikai.events.models import Event, Match, Round
-from taikai.events.round_names import stage_words
+from taikai.events.models import Event, Match, Player, Round
+from taikai.events.round_words import stage_words
 from taikai.events.services import round_plan
 from taikai.events.services.placings import champion
-from taikai.events.services.standings import standings_for
+from taikai.events.services.standings import StandingRow, standings_for
 from taikai.events.views.caching import cached_page, event_change_key, rounds_key
 from taikai.events.views.final import shown_rows
 from taikai.events.views.player_finish import finish_of
@@ -118,6 +118,35 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
     event = get_object_or_404(Event, pk=event_id)
     player = get_object_or_404(event.players, pk=player_id)
     table = {row.player_id: row for row in standings_for(event)}
+    rows = _path_rows(event, player, table)
+    loss = event.ruleset.scoring.late_entry_missed_round == "loss"
+    mine = table.get(player.pk)
+    shown, placings = shown_rows(event, public=True)
+    placed = next((r for r in shown if r.swiss.player_id == player.pk), None)
+    by_lot = [
+        r.name
+        for r in table.values()
+        if mine is not None and r.player_id != player.pk and (r.points, r.values) == (mine.points, mine.values)
+    ]
+    return render(
+        request,
+        "events/player_path.html",
+        {
+            "event": event,
+            "player": player,
+            "row": mine,
+            "rows": rows,
+            "missed_is_loss": loss,
+            "tied_by_lot": by_lot,
+            "placed": placed,  # the place and prize the placings and the prize page give (PEN-2, PEN-8)
+            "placings": placings,
+            "finish": finish_of(player),  # the final placing, once it is final for this player
+        },
+    )
+
+
+def _path_rows(event: Event, player: Player, table: dict[int, StandingRow]) -> list[dict[str, Any]]:
+    """The player's rounds in order: each opponent, their standings row and the outcome."""
     matches = Match.objects.filter(round__event=event).filter(player_a=player) | Match.objects.filter(
         round__event=event, player_b=player
     )
@@ -146,38 +175,13 @@ def player_path(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
     swiss = event.rounds.filter(stage=Round.Stage.SWISS)
     seen = {r["round"].number for r in rows}
     missed = [r for r in swiss if player.late_entry_round and r.number < player.late_entry_round]
-    loss = event.ruleset.scoring.late_entry_missed_round == "loss"
     rows += [
         {"round": r, "opponent": None, "opponent_row": None, "outcome": "missed"}
         for r in missed
         if r.number not in seen
     ]
     rows.sort(key=lambda r: r["round"].number)
-    mine = table.get(player.pk)
-    shown, placings = shown_rows(event, public=True)
-    placed = next((r for r in shown if r.swiss.player_id == player.pk), None)
-    by_lot = [
-        r.name
-        for r in table.values()
-        if mine is not None
-        and r.player_id != player.pk
-        and (r.points, r.omw, r.oomw) == (mine.points, mine.omw, mine.oomw)
-    ]
-    return render(
-        request,
-        "events/player_path.html",
-        {
-            "event": event,
-            "player": player,
-            "row": mine,
-            "rows": rows,
-            "missed_is_loss": loss,
-            "tied_by_lot": by_lot,
-            "placed": placed,  # the place and prize the placings and the prize page give (PEN-2, PEN-8)
-            "placings": placings,
-            "finish": finish_of(player),  # the final placing, once it is final for this player
-        },
-    )
+    return rows
 
 
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:

@@ -14,7 +14,7 @@ from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, Round
-from taikai.events.round_names import round_name
+from taikai.events.round_words import round_name
 from taikai.events.services import clock as clock_services
 from taikai.events.services import pairing_edits
 from taikai.events.services import rounds as round_services

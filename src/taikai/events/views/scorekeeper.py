@@ -23,10 +23,11 @@ from taikai.core.quick_results import QuickResult, quick_result, quick_results
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Round
+from taikai.events.result_words import result_text
 from taikai.events.services import results as result_services
 from taikai.events.services.result_input import ResultInput
 from taikai.events.views.common import error_text, staff_view
-from taikai.events.views.result_words import outcome_text, result_text
+from taikai.events.views.match_result import choice_words
 
 
 @dataclass(frozen=True)
@@ -47,14 +48,6 @@ def _choices(options: tuple[QuickResult, ...]) -> list[Choice]:
             hint = _("left player wins") if r.winner.value == "A" else _("right player wins")
             out.append(Choice(r.key, f"{r.wins_a}–{r.wins_b}", hint))
     return out
-
-
-def _words(match: Match, r: QuickResult) -> str:
-    if r.winner is None:
-        return outcome_text(None, r.wins_a, r.wins_b, 0, r.report.basis)
-    if r.winner.value == "A":
-        return outcome_text(match.player_a, r.wins_a, r.wins_b)
-    return outcome_text(match.player_b, r.wins_b, r.wins_a)
 
 
 def _table_rows(matches: list[Match]) -> list[dict[str, Any]]:
@@ -118,7 +111,7 @@ def round_results(request: HttpRequest, event: Event, number: int) -> HttpRespon
             }
         if not error and match is not None and chosen is not None:
             if request.POST.get("confirm") != str(match.table):
-                pending = {"match": match, "outcome": chosen, "words": _words(match, chosen)}
+                pending = {"match": match, "outcome": chosen, "words": choice_words(match, chosen)}
             else:
                 try:
                     version = parse_id(request.POST.get("version"))

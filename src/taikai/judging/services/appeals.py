@@ -16,10 +16,9 @@ from taikai.audit.services import record
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, StaffRole
-from taikai.events.permissions import HEAD_JUDGE_ROLES, require_player_or_judge
+from taikai.events.permissions import HEAD_JUDGE_ROLES, require_head_judge, require_player_or_judge
 from taikai.judging import actions
 from taikai.judging.models import Appeal, JudgeCall, Penalty
-from taikai.judging.services.common import require_head_judge
 from taikai.judging.services.penalty_reversal import reverse_penalty
 
 
@@ -73,7 +72,6 @@ def file_appeal(
         record(
             actions.APPEAL_FILED,
             actor=by,
-            event_id=event.pk,
             obj=appeal,
             after=_state(appeal),
         )

@@ -14,12 +14,12 @@ from taikai.audit.services import fields_of, record
 from taikai.core import extension
 from taikai.events.actors import Actor, audit_user, user_of
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match, Player
+from taikai.events.models import Event, Match, Player, current_round
+from taikai.events.permissions import require_judge
 from taikai.events.services.clock import extend_time
 from taikai.judging import actions
 from taikai.judging.models import JudgeCall
 from taikai.judging.services import player_calls
-from taikai.judging.services.common import match_at_table, require_judge
 
 FIELDS = ["status", "taken_by_id", "ruling"]
 
@@ -33,7 +33,9 @@ def _table(event: Event, table: Any) -> tuple[int, Match | None]:
         number = int(table)
     except (TypeError, ValueError) as exc:
         raise ServiceError("table-required") from exc
-    match = match_at_table(event, number)
+    rnd = current_round(event)
+    at_table = Match.objects.filter(round=rnd, table=number).select_related("player_a", "player_b")
+    match = None if rnd is None else at_table.first()
     if match is None:
         raise ServiceError("unknown-table", table=number)
     return number, match
@@ -60,7 +62,6 @@ def raise_call(
         record(
             actions.CALL_RAISED,
             actor=by,
-            event_id=event.pk,
             obj=call,
             after=_state(call),
             table=number,
@@ -82,7 +83,7 @@ def report(event: Event, *, table: Any, description: str, reporter: str = "", te
             reporter=reporter.strip()[:100],
             description=description.strip()[:2000],
         )
-        record(actions.REPORT_RECEIVED, actor_label="public", event_id=event.pk, obj=call, after=_state(call))
+        record(actions.REPORT_RECEIVED, actor_label="public", obj=call, after=_state(call))
     return call
 
 
@@ -101,7 +102,7 @@ def dismiss_spam_reports(event: Event, *, by: Actor, since: dt.datetime) -> int:
         JudgeCall.objects.filter(pk__in=ids).update(
             status=JudgeCall.Status.CLOSED, closed_at=timezone.now(), ruling="spam", taken_by=user_of(by)
         )
-        record(actions.SPAM_REPORTS_DISMISSED, actor=by, event_id=event.pk, obj=event, calls=ids, count=len(ids))
+        record(actions.SPAM_REPORTS_DISMISSED, actor=by, obj=event, calls=ids, count=len(ids))
     return len(ids)
 
 
@@ -114,7 +115,7 @@ def take_call(call: JudgeCall, *, by: Actor) -> JudgeCall:
         before = _state(call)
         call.status, call.taken_by, call.taken_at = JudgeCall.Status.TAKEN, user_of(by), timezone.now()
         call.save()
-        record(actions.CALL_TAKEN, actor=by, event_id=call.event_id, obj=call, before=before, after=_state(call))
+        record(actions.CALL_TAKEN, actor=by, obj=call, before=before, after=_state(call))
     return call
 
 
@@ -192,7 +193,6 @@ def rule_call(
         record(
             actions.CALL_RULED if call.ruling else actions.CALL_CLOSED,
             actor=by,
-            event_id=call.event_id,
             obj=call,
             before=before,
             after=_state(call),
@@ -282,7 +282,7 @@ def _flag(event: Event, match: Match | None, topic: str, key: str, description: 
                 dedupe_key=key[:80],
                 description=description,
             )
-            record(actions.INTEGRITY_FLAGGED, actor_label="integrity", event_id=event.pk, obj=call, topic=topic)
+            record(actions.INTEGRITY_FLAGGED, actor_label="integrity", obj=call, topic=topic)
     except IntegrityError:
         return None  # already in the queue
     return call
@@ -351,7 +351,7 @@ def close_settled_disputes(match: Match, *, by: Actor) -> list[JudgeCall]:
             before = _state(call)
             call.status, call.closed_at = JudgeCall.Status.CLOSED, timezone.now()
             call.save(update_fields=["status", "closed_at"])
-            record(actions.CALL_SETTLED, actor=by, event_id=call.event_id, obj=call, before=before, after=_state(call))
+            record(actions.CALL_SETTLED, actor=by, obj=call, before=before, after=_state(call))
             closed.append(call)
     return closed
 

@@ -17,11 +17,10 @@ from taikai.core.terminal import UNSAFE
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event
-from taikai.events.permissions import require_judge
+from taikai.events.permissions import require_head_judge, require_judge
 from taikai.events.services.registration import normalize_card_game_id
 from taikai.judging import actions
 from taikai.judging.models import DatabaseRecord, Penalty
-from taikai.judging.services.common import require_head_judge
 from taikai.judging.services.penalty_history import history
 
 FORMAT = "taikai-violator-database"

@@ -9,20 +9,19 @@ from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record
 from taikai.core import penalties as core
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import PermissionDenied, ServiceError
 from taikai.events.models import Event, Match, Player, Team, current_match
 from taikai.events.permissions import is_head_judge, require_judge
 from taikai.events.services import clock as clock_services
-from taikai.events.services import participation, rulings
+from taikai.events.services import rulings
+from taikai.events.services.decided_place import decided_place
 from taikai.judging import actions
-from taikai.judging.models import JudgeCall, Penalty, TimeProcedureRun
-from taikai.judging.services.common import penalty_rules, penalty_state
-from taikai.judging.services.penalty_effects import apply_effects, forfeit_open_match
+from taikai.judging.models import PENALTY_FIELDS, JudgeCall, Penalty, TimeProcedureRun
+from taikai.judging.services.penalty_effects import apply_effects, apply_to_teammate
 from taikai.judging.services.penalty_history import check_infraction, suggestion
-from taikai.judging.services.prizes import decided_place
 
 
 def _time_was_called(match: Match | None) -> bool:
@@ -64,7 +63,7 @@ def issue_penalty(
     player = Player.objects.select_related("event").get(pk=player.pk)
     if player.event_id != event.pk:
         raise ServiceError("not-in-event")
-    rules = penalty_rules(event)
+    rules = event.ruleset.penalties
     check_infraction(rules, infraction)
     if core.needs_time_called(rules, infraction) and not (time_called or _time_was_called(current_match(player))):
         raise ServiceError("infraction-needs-time-called", infraction=infraction)  # INF-20 (CS 2.1 B)
@@ -82,9 +81,8 @@ def issue_penalty(
         record(
             actions.PENALTY_ISSUED,
             actor=by,
-            event_id=event.pk,
             obj=penalty,
-            after=penalty_state(penalty),
+            after=fields_of(penalty, PENALTY_FIELDS),
             reason=reason.strip(),
         )
         if event.is_team_event and player.team_id and core.propagates_to_team(rules, rung):
@@ -104,7 +102,7 @@ def _chosen_rung(
 ) -> tuple[str, str | None, str]:
     """The rung given (the judge's, else the suggestion), checked, with the ruleset's default and the reason for
     a rung other than the default (PEN-7; the suggested escalation is its own reason, PEN-5)."""
-    rules = penalty_rules(event)
+    rules = event.ruleset.penalties
     default = core.default_rung(rules, infraction, intentional)
     suggested = suggestion(event, player, infraction, intentional)
     rung = rung or suggested.rung
@@ -136,7 +134,7 @@ def _create(
     call: JudgeCall | None,
     source: Penalty | None = None,
 ) -> Penalty:
-    rules = penalty_rules(event)
+    rules = event.ruleset.penalties
     return Penalty.objects.create(
         event=event,
         player=player,
@@ -175,13 +173,8 @@ def _propagate(source: Penalty, by: Actor, fx: core.Effects) -> None:
             source.call,
             source=source,
         )
-        forfeit_open_match(copy, by, fx)
-        if fx.drop and not member.disqualified:
-            was_dropped = member.dropped_after_round
-            participation.disqualify_player(member, by=by)
-            copy.effects = [*copy.effects, {"kind": "drop", "player": member.pk, "dropped_before": was_dropped}]
-        copy.save()
-        record(actions.PENALTY_ISSUED, actor=by, event_id=source.event_id, obj=copy, after=penalty_state(copy))
+        apply_to_teammate(copy, by, fx)
+        record(actions.PENALTY_ISSUED, actor=by, obj=copy, after=fields_of(copy, PENALTY_FIELDS))
     if fx.drop and team.dropped_after_round is None:
         rulings.drop_team(team, by=by, after_round=source.event.rounds.count())
         source.effects = [*source.effects, {"kind": "team-drop", "team": team.pk}]

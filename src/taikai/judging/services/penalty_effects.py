@@ -20,23 +20,22 @@ from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record
 from taikai.core import penalties as core
 from taikai.core import penalty_duels
-from taikai.core.match import MatchRecord
-from taikai.core.match import Player as MatchPlayer
 from taikai.core.match_json import RecordFormatError, parse_report
+from taikai.core.match_record import MatchRecord
+from taikai.core.match_record import Player as MatchPlayer
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Match, Player, current_match
 from taikai.events.permissions import require_judge
-from taikai.events.services import participation, rulings
 from taikai.events.services import results as result_services
+from taikai.events.services import rulings
 from taikai.events.services.result_input import ResultInput
 from taikai.judging import actions
-from taikai.judging.models import Penalty
+from taikai.judging.models import PENALTY_FIELDS, Penalty
 from taikai.judging.services import time_procedure
-from taikai.judging.services.common import penalty_rules, penalty_state
 
 
 def _loser(match: Match, player: Player) -> MatchPlayer:
@@ -85,11 +84,19 @@ def apply_effects(
             _duel_loss(penalty, by, match, prior_duels, time_called)
         else:
             _match_loss(penalty, by, match, "match-loss" if fx.match_loss else "dq-forfeit", prior_duels)
-    if fx.drop and not Player.objects.get(pk=player.pk).disqualified:
-        was_dropped = Player.objects.get(pk=player.pk).dropped_after_round
-        participation.disqualify_player(player, by=by)
-        penalty.effects = [*penalty.effects, {"kind": "drop", "player": player.pk, "dropped_before": was_dropped}]
+    _disqualify(penalty, by, fx)
     penalty.save()
+
+
+def _disqualify(penalty: Penalty, by: Actor, fx: core.Effects) -> None:
+    """PEN-1: a DQ drops the player; the effect keeps the drop before it, which an overturn gives back."""
+    if not fx.drop:
+        return
+    flags = Player.objects.filter(pk=penalty.player_id).values_list("disqualified", "dropped_after_round").get()
+    if flags[0]:
+        return
+    rulings.disqualify_player(penalty.player, by=by)
+    penalty.effects = [*penalty.effects, {"kind": "drop", "player": penalty.player_id, "dropped_before": flags[1]}]
 
 
 def _save_result(
@@ -148,7 +155,7 @@ def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
         match = current_match(penalty.player)
         if not penalty.waiting_for_next_match or penalty.overturned or match is None or match.pk == penalty.match_id:
             raise ServiceError("no-pending-duel-loss")
-        fx = core.effects(penalty_rules(penalty.event), penalty.rung, max(1, penalty.downgrade_steps))
+        fx = core.effects(penalty.event.ruleset.penalties, penalty.rung, max(1, penalty.downgrade_steps))
         if not _is_open(match, fx):
             raise ServiceError("no-pending-duel-loss")
         penalty.waiting_for_next_match = False
@@ -157,7 +164,7 @@ def apply_pending_penalty(penalty: Penalty, *, by: Actor) -> Penalty:
         else:
             _match_loss(penalty, by, match, "match-loss")
         penalty.save()
-        record(actions.PENALTY_EFFECT, actor=by, event_id=penalty.event_id, obj=penalty, after=penalty_state(penalty))
+        record(actions.PENALTY_EFFECT, actor=by, obj=penalty, after=fields_of(penalty, PENALTY_FIELDS))
     return penalty
 
 
@@ -194,10 +201,13 @@ def _match_loss(
     _save_result(penalty, by, match, lost, what, _played_before(match, prior_duels))
 
 
-def forfeit_open_match(copy: Penalty, by: Actor, fx: core.Effects) -> None:
-    """PEN-1, PEN-4: a team DQ forfeits each member's seat match being played, so the team match settles."""
+def apply_to_teammate(copy: Penalty, by: Actor, fx: core.Effects) -> None:
+    """PEN-1, PEN-4: a team member's copy of a penalty: a DQ forfeits the teammate's seat match being played, so
+    the team match settles, and disqualifies them."""
     match = current_match(copy.player)
     if fx.forfeits_open_match and landing_for(fx, match) is core.Landing.CURRENT:
         assert match is not None
         copy.lands_on = core.Landing.CURRENT.value
         _match_loss(copy, by, match, "dq-forfeit")
+    _disqualify(copy, by, fx)
+    copy.save()

@@ -9,7 +9,6 @@ from taikai.core import penalties as core
 from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player
 from taikai.judging.models import DatabaseRecord, Penalty
-from taikai.judging.services.common import penalty_rules
 
 
 def history(card_game_id: str, *, event: Event | None = None, infraction: str | None = None) -> list[dict[str, Any]]:
@@ -53,7 +52,7 @@ def suggestion(event: Event, player: Player, infraction: str, intentional: bool 
     """The rung to pre-fill: the ruleset default, escalated for a repeat of a similar violation (PEN-5: one of
     the same kind in the catalog, 同様の違反; INF-21, INF-23 within the event). CS 1.3 escalates the same
     violator repeating a violation: a teammate's DQ the team shared (PEN-4) does not count."""
-    rules = penalty_rules(event)
+    rules = event.ruleset.penalties
     check_infraction(rules, infraction)
     rows = history(player.card_game_id, event=event) if rules.database_from is not None else []
     earlier = [

@@ -6,18 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 
-from taikai.audit.services import record
+from taikai.audit.services import fields_of, record
 from taikai.events.actors import Actor
 from taikai.events.errors import ServiceError
 from taikai.events.models import Match, Player, StaffRole, Team
 from taikai.events.permissions import HEAD_JUDGE_ROLES, require_head_judge
 from taikai.events.services import rulings
 from taikai.judging import actions
-from taikai.judging.models import Penalty, TimeProcedureRun
+from taikai.judging.models import PENALTY_FIELDS, Penalty, TimeProcedureRun
 from taikai.judging.services import time_procedure
-from taikai.judging.services.common import penalty_state
 
 
 def reverse_penalty(penalty: Penalty, *, by: Actor, how: str = "overturn") -> Penalty:
@@ -66,19 +66,23 @@ def withdraw_penalty(penalty: Penalty, *, by: Actor, reason: str) -> Penalty:
         locked = Penalty.objects.select_for_update(of=("self",)).get(pk=source.pk)
         if locked.overturned:
             raise ServiceError("already-overturned")
-        before = penalty_state(locked)
+        before = fields_of(locked, PENALTY_FIELDS)
         reverse_penalty(locked, by=by, how="withdrawal")
         locked.refresh_from_db()
         record(
             actions.PENALTY_WITHDRAWN,
             actor=by,
-            event_id=locked.event_id,
             obj=locked,
             before=before,
-            after=penalty_state(locked),
+            after=fields_of(locked, PENALTY_FIELDS),
             reason=reason.strip()[:2000],
         )
     return locked
+
+
+def _reversed(penalty: Penalty, by: Actor, row: Model, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """One effect of ``penalty`` undone on ``row``: logged under the penalty's event, whatever the row."""
+    record(actions.EFFECT_REVERSED, actor=by, event_id=penalty.event_id, obj=row, before=before, after=after)
 
 
 def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any], how: str = "overturn") -> None:
@@ -90,27 +94,12 @@ def _undo(penalty: Penalty, by: Actor, effect: dict[str, Any], how: str = "overt
     if kind in ("result", "time-procedure"):
         m = Match.objects.select_related("round__event", "player_a", "player_b").get(pk=effect["match"])
         restored = rulings.restore_result(m, by=by, before=effect["before"], penalty=str(penalty.pk), how=how)
-        after = rulings.snapshot(restored)
-        record(actions.EFFECT_REVERSED, actor=by, event_id=penalty.event_id, obj=m, before=effect["after"], after=after)
+        _reversed(penalty, by, m, effect["after"], rulings.snapshot(restored))
     elif kind == "drop":
         p = Player.objects.select_related("event").get(pk=effect["player"])
         rulings.lift_disqualification(p, by=by, dropped_before=effect.get("dropped_before"), how=how)
-        record(
-            actions.EFFECT_REVERSED,
-            actor=by,
-            event_id=penalty.event_id,
-            obj=p,
-            before={"disqualified": True},
-            after={"disqualified": False},
-        )
+        _reversed(penalty, by, p, {"disqualified": True}, {"disqualified": False})
     elif kind == "team-drop":
         t = Team.objects.select_related("event").get(pk=effect["team"])
         rulings.undrop_team(t, by=by)
-        record(
-            actions.EFFECT_REVERSED,
-            actor=by,
-            event_id=penalty.event_id,
-            obj=t,
-            before={"team_dropped": True},
-            after={"team_dropped": False},
-        )
+        _reversed(penalty, by, t, {"team_dropped": True}, {"team_dropped": False})

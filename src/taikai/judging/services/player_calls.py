@@ -51,7 +51,7 @@ def call_from_player(event: Event, player: Player, *, by: Actor, description: st
             call, made = _new_card(event, match, player, question)
         if made:
             CallCaller.objects.create(call=call, player=player, question=question)
-            record(actions.CALL_RAISED, actor=by, event_id=event.pk, obj=call, after=_state(call), table=match.table)
+            record(actions.CALL_RAISED, actor=by, obj=call, after=_state(call), table=match.table)
         else:
             _join(call, player, question, by)
     return call
@@ -89,7 +89,6 @@ def _join(call: JudgeCall, player: Player, question: str, by: Actor) -> None:
     record(
         actions.CALL_JOINED,
         actor=by,
-        event_id=call.event_id,
         obj=call,
         before=before,
         after={"callers": _callers(call)},
@@ -115,7 +114,7 @@ def withdraw_call(call: JudgeCall, player: Player, *, by: Actor) -> JudgeCall:
             call.status, call.closed_at = Status.CLOSED, caller.withdrawn_at
             call.save(update_fields=["status", "closed_at"])
         after = {**_state(call), "callers": _callers(call)}
-        record(actions.CALL_WITHDRAWN, actor=by, event_id=call.event_id, obj=call, before=before, after=after)
+        record(actions.CALL_WITHDRAWN, actor=by, obj=call, before=before, after=after)
     return call
 
 

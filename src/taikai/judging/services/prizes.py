@@ -10,19 +10,12 @@ from django.utils.translation import gettext as _
 
 from taikai.audit.services import record
 from taikai.core import penalties as core_penalties
-from taikai.core import placings as core_placings
 from taikai.core import prizes as core
-from taikai.core.pairing.types import PlayerId
-from taikai.core.progress import NextAction
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Player, Round, Team
+from taikai.events.models import Event, Player, Team
 from taikai.events.permissions import require_judge, require_organizer
-from taikai.events.services import rounds
-from taikai.events.services.history import event_sheet, team_sheet
 from taikai.events.services.placings import placings_for
-from taikai.events.services.progress import plan
-from taikai.events.services.standings import standings_for
 from taikai.events.services.team_play import team_standings
 from taikai.judging import actions
 from taikai.judging.models import Penalty, Playoff, PrizePublication, PrizeRank
@@ -58,7 +51,7 @@ def publish_prizes(event: Event, *, by: Actor) -> PrizePublication:
     with transaction.atomic():
         row, created = PrizePublication.objects.get_or_create(event=event, defaults={"published_by": user_of(by)})
         if created:
-            record(actions.PRIZES_PUBLISHED, actor=by, event_id=event.pk, obj=row)
+            record(actions.PRIZES_PUBLISHED, actor=by, obj=row)
     return row
 
 
@@ -89,37 +82,6 @@ def _team_order(event: Event) -> list[list[str]]:
 def entrant_of(event: Event, player: Player) -> str:
     """Who holds a prize: the team in team events (CS 1.2, PEN-2, PEN-4), else the player."""
     return str(player.team_id) if event.is_team_event and player.team_id else str(player.pk)
-
-
-def decided_place(event: Event, player: Player) -> int | None:
-    """CS 1.2 A: the place the player's entrant has secured now (その時点で決まっていた受賞資格), the place a DQ's
-    prize starts from (PEN-2, PEN-8); None while nothing is decided (Swiss rounds still to play)."""
-    return secured_places(event).get(entrant_of(event, player))
-
-
-def swiss_over(event: Event) -> bool:
-    """Every Swiss round is played (or there are none): the Swiss places are decided (CS 1.2 A)."""
-    if event.format == Event.Format.ELIMINATION or event.rounds.filter(stage=Round.Stage.ELIMINATION).exists():
-        return True
-    return plan(event).next_action in (NextAction.TOP_CUT, NextAction.FINISHED)
-
-
-def secured_places(event: Event) -> dict[str, int]:
-    """Each entrant's secured place (taikai.core.placings.secured_places): players, or teams in team events
-    (CS 1.1/1.2: placed the same way)."""
-    over = swiss_over(event)
-    if event.is_team_event:
-        order: list[tuple[PlayerId, int]] = [(row["team"].pk, int(row["rank"])) for row in team_standings(event)]
-        out_teams = set(Team.objects.filter(event=event, members__disqualified=True).values_list("pk", flat=True))
-        places = core_placings.secured_places(team_sheet(event), order, swiss_over=over, disqualified=out_teams)
-        return {str(e): place for e, place in places.items()}
-    order = [(row.player_id, row.rank) for row in standings_for(event)]
-    cut: list[PlayerId] = []
-    if over and plan(event).next_action == NextAction.TOP_CUT:
-        cut = [seat.player_id for seat in rounds.top_cut_preview(event).seats]
-    out = set(Player.objects.filter(event=event, disqualified=True).values_list("pk", flat=True))
-    places = core_placings.secured_places(event_sheet(event), order, swiss_over=over, cut=cut, disqualified=out)
-    return {str(e): place for e, place in places.items()}
 
 
 def _merge_shared(order: list[list[str]], ranks: list[PrizeRank]) -> list[list[str]]:
@@ -249,5 +211,5 @@ def pair_playoffs(event: Event, *, by: Actor) -> list[Playoff]:
                 created_by=user_of(by),
             )
             rows.append(row)
-            record(actions.PLAYOFF_PAIRED, actor=by, event_id=event.pk, obj=row, after={"pairs": pairs})
+            record(actions.PLAYOFF_PAIRED, actor=by, obj=row, after={"pairs": pairs})
     return rows

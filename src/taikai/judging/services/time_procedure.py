@@ -17,8 +17,9 @@ from django.db import transaction
 
 from taikai.audit.services import record
 from taikai.core import time_procedure as tp
-from taikai.core.match import MatchRecordError, Player
+from taikai.core.match import MatchRecordError
 from taikai.core.match_json import parse_record
+from taikai.core.match_record import Player
 from taikai.core.problems import ProblemError
 from taikai.events.actors import Actor, user_of
 from taikai.events.errors import ServiceError
@@ -28,7 +29,6 @@ from taikai.events.services.result_input import ResultInput
 from taikai.events.services.results import enter_ruled_result
 from taikai.judging import actions
 from taikai.judging.models import TimeProcedureRun
-from taikai.judging.services.common import fmt_of
 
 INPUTS = ("win", "draw", "turn_end", "life_points", "first_player")  # what a judge's screen may send
 PENALTY = "penalty"  # ["penalty", loser]: a duel loss by penalty, added by the penalties service only
@@ -45,7 +45,7 @@ def replay(run: TimeProcedureRun, match: Match) -> tp.TimeProcedure:
     ruleset = match.round.event.ruleset
     try:
         start = {"duels": run.start.get("duels", []), "opening": run.start.get("opening")}  # MATCH-3
-        base = parse_record(start, fmt_of(match))
+        base = parse_record(start, match.round.format.value)
         if run.start.get("kind") == "between":
             proc = tp.call_time_between_duels(base, ruleset)
         else:
@@ -105,7 +105,7 @@ def start(
         )
         replay(run, match)  # refuse an impossible start before saving it
         run.save()
-        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, after=run.start)
+        record(actions.TIME_PROCEDURE_STEP, actor=by, obj=match, after=run.start)
         if enter:
             _finish_if_done(run, match, by)
     return run
@@ -143,7 +143,7 @@ def give(run: TimeProcedureRun, *, by: Actor, step: list[Any], enter: bool = Tru
             raise ServiceError("bad-choice", field="input", value=str(step)) from exc
         run.inputs = [*run.inputs, step]
         run.save()
-        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, step=step)
+        record(actions.TIME_PROCEDURE_STEP, actor=by, obj=match, step=step)
         if enter:
             _finish_if_done(run, match, by)
     return proc
@@ -181,7 +181,7 @@ def penalty_duel_loss(run: TimeProcedureRun, *, by: Actor, loser: str) -> int:
         index = len(run.inputs)
         run.inputs = [*run.inputs, step]
         run.save()
-        record(actions.TIME_PROCEDURE_STEP, actor=by, event_id=match.round.event_id, obj=match, step=step)
+        record(actions.TIME_PROCEDURE_STEP, actor=by, obj=match, step=step)
         _finish_if_done(run, match, by)
     return index
 
@@ -220,9 +220,9 @@ def undo(run: TimeProcedureRun, *, by: Actor) -> TimeProcedureRun | None:
             step = run.inputs[-1]
             run.inputs = run.inputs[:-1]
             run.save()
-            record(actions.TIME_PROCEDURE_UNDONE, actor=by, event_id=match.round.event_id, obj=match, step=step)
+            record(actions.TIME_PROCEDURE_UNDONE, actor=by, obj=match, step=step)
             return run
-        record(actions.TIME_PROCEDURE_UNDONE, actor=by, event_id=match.round.event_id, obj=match, before=run.start)
+        record(actions.TIME_PROCEDURE_UNDONE, actor=by, obj=match, before=run.start)
         run.delete()
     return None
 

@@ -35,7 +35,6 @@ def _log(event: Event, table: int, kind: str, value: str, by: Actor, player: Pla
         record(
             actions.TABLE_TOOL,
             actor=by,
-            event_id=event.pk,
             obj=entry,
             after={"table": table, "kind": kind, "value": value},
         )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django import template
 
-from taikai.judging.labels import infraction_words as words_of
-from taikai.judging.labels import rung_label
+from taikai.core.rungs import RUNGS
+from taikai.judging.words import infraction_words as words_of
+from taikai.judging.words import rung_label
 
 register = template.Library()
 
@@ -18,3 +19,9 @@ def rung_words(rung: str) -> str:
 @register.filter(name="infraction_words")
 def infraction_words(infraction: str) -> str:
     return words_of(infraction)
+
+
+@register.filter(name="loses_a_duel")
+def loses_a_duel(rung: str) -> bool:
+    """A rung whose loss is a duel (waiting for the next match's first duel), not the match (PEN-1)."""
+    return rung in RUNGS and RUNGS[rung].duel_loss

@@ -18,17 +18,17 @@ from taikai.core import match_json
 from taikai.core import penalties as core
 from taikai.core.collation import name_order
 from taikai.core.ids import parse_id
+from taikai.core.rungs import RUNGS
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Player
+from taikai.events.models import Event, Player, current_match
 from taikai.events.permissions import is_head_judge
-from taikai.events.views.common import flash_error, staff_view
-from taikai.judging.labels import FIX_LABELS, infraction_words, kind_label, rung_label
+from taikai.events.views.common import attempt, flash_error, staff_view
 from taikai.judging.models import Appeal, Penalty
 from taikai.judging.services import appeals, penalty_effects, penalty_history, penalty_reversal, time_procedure
 from taikai.judging.services import database as violators
 from taikai.judging.services import penalties as services
-from taikai.judging.services.common import current_match
+from taikai.judging.words import FIX_LABELS, infraction_words, kind_label, rung_label
 
 
 def _steps(raw: str | None) -> int:
@@ -52,7 +52,6 @@ def _prior_duels(post: Any) -> list[dict[str, Any]] | None:
 @staff_view
 def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
-    rules = event.ruleset.penalties
     player = None
     if source.get("player"):
         player_id = parse_id(source.get("player"))
@@ -62,32 +61,52 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
     infraction = source.get("infraction") or ""
     intentional = bool(source.get("intentional"))  # 故意に (INF-5's default needs it)
     if request.method == "POST" and player is not None and "issue" in request.POST:
-        rung = request.POST.get("rung") or ""
-        asks = rung in _DQ_RUNGS and is_head_judge(Staff(request.user), event)  # others are refused at once
-        if asks and not request.POST.get("confirmed"):
-            return _confirm_dq(request, event, player, infraction, rung)
-        try:
-            services.issue_penalty(
-                event,
-                by=Staff(request.user),
-                player=player,
-                infraction=infraction,
-                rung=rung or None,
-                reason=request.POST.get("reason", ""),
-                description=request.POST.get("description", ""),
-                downgrade_steps=_steps(request.POST.get("downgrade_steps")),
-                prior_duels=_prior_duels(request.POST),
-                lands_on=request.POST.get("lands_on") or None,
-                time_called=bool(request.POST.get("time_called")),
-                intentional=intentional,
-            )
-        except ServiceError as exc:
-            flash_error(request, exc)
-        except ValueError:
-            messages.error(request, _("Enter the prize downgrade as a number of steps."))
-        else:
-            messages.success(request, _("Penalty issued."))
-            return redirect("penalty_list", event.pk)
+        answer = _issue(request, event, player, infraction, intentional)
+        if answer is not None:
+            return answer
+    context = _form_context(request, event, player, infraction, intentional, source)
+    return render(request, "judging/penalty_new.html", context)
+
+
+def _issue(
+    request: HttpRequest, event: Event, player: Player, infraction: str, intentional: bool
+) -> HttpResponse | None:
+    """Issue the posted penalty (a DQ asks the head judge first): the page to go to, or None to show the form
+    again with what went wrong."""
+    rung = request.POST.get("rung") or ""
+    # a DQ is asked again of the head judge; others are refused at once
+    asks = rung in RUNGS and RUNGS[rung].disqualifies and is_head_judge(Staff(request.user), event)
+    if asks and not request.POST.get("confirmed"):
+        return _confirm_dq(request, event, player, infraction, rung)
+    try:
+        services.issue_penalty(
+            event,
+            by=Staff(request.user),
+            player=player,
+            infraction=infraction,
+            rung=rung or None,
+            reason=request.POST.get("reason", ""),
+            description=request.POST.get("description", ""),
+            downgrade_steps=_steps(request.POST.get("downgrade_steps")),
+            prior_duels=_prior_duels(request.POST),
+            lands_on=request.POST.get("lands_on") or None,
+            time_called=bool(request.POST.get("time_called")),
+            intentional=intentional,
+        )
+    except ServiceError as exc:
+        flash_error(request, exc)
+    except ValueError:
+        messages.error(request, _("Enter the prize downgrade as a number of steps."))
+    else:
+        messages.success(request, _("Penalty issued."))
+        return redirect("penalty_list", event.pk)
+    return None
+
+
+def _form_context(
+    request: HttpRequest, event: Event, player: Player | None, infraction: str, intentional: bool, source: Any
+) -> dict[str, Any]:
+    rules = event.ruleset.penalties
     suggestion = history = None
     if player is not None:
         history = penalty_history.history(player.card_game_id, event=event)
@@ -96,11 +115,10 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
                 suggestion = penalty_history.suggestion(event, player, infraction, intentional)
             except ServiceError as exc:
                 flash_error(request, exc)
-    head = is_head_judge(Staff(request.user), event)
     match = current_match(player) if player else None
     if match is not None and match.is_bye:
         match = None
-    context = {
+    return {
         "event": event,
         "players": sorted(Player.objects.filter(event=event), key=lambda p: name_order(p.name, p.name_kana)),
         "player": player,
@@ -116,7 +134,7 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         "suggested_label": rung_label(suggestion.rung) if suggestion and suggestion.rung else "",
         "default_label": rung_label(suggestion.default) if suggestion and suggestion.default else "",
         "history": [{**row, "rung_label": rung_label(row["rung"])} for row in history or []],
-        "is_head_judge": head,
+        "is_head_judge": is_head_judge(Staff(request.user), event),
         # What the judge typed stays on the form: after a refusal (POST), back from the DQ question or from a
         # judge call (GET with the fields), never a blank form (issue 24).
         "posted": source,
@@ -125,10 +143,6 @@ def penalty_new(request: HttpRequest, event: Event) -> HttpResponse:
         # PEN-1: where a duel or match loss lands; INF-20: time called at the table
         "time_running": bool(match and time_procedure.running(match)),
     }
-    return render(request, "judging/penalty_new.html", context)
-
-
-_DQ_RUNGS = (core.DQ, core.DQ_DOWNGRADE, core.DQ_NO_PRIZE)
 
 
 def _kind(rules: Any, infraction: str) -> str:
@@ -196,12 +210,11 @@ def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> Htt
             "back": reverse("penalty_list", args=[event.pk]),
         }
         return render(request, "judging/confirm.html", context)
-    try:
-        penalty_reversal.withdraw_penalty(penalty, by=Staff(request.user), reason=reason)
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("The penalty was withdrawn; the players were told."))
+    attempt(
+        request,
+        lambda: penalty_reversal.withdraw_penalty(penalty, by=Staff(request.user), reason=reason),
+        _("The penalty was withdrawn; the players were told."),
+    )
     return redirect("penalty_list", event.pk)
 
 
@@ -209,10 +222,7 @@ def penalty_withdraw(request: HttpRequest, event: Event, penalty_id: int) -> Htt
 @require_POST
 def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
-    try:
-        penalty_effects.apply_pending_penalty(penalty, by=Staff(request.user))
-    except ServiceError as exc:
-        flash_error(request, exc)
+    attempt(request, lambda: penalty_effects.apply_pending_penalty(penalty, by=Staff(request.user)))
     return redirect("judge_queue", event.pk)
 
 
@@ -220,14 +230,12 @@ def penalty_apply(request: HttpRequest, event: Event, penalty_id: int) -> HttpRe
 @require_POST
 def appeal_for_player(request: HttpRequest, event: Event, penalty_id: int) -> HttpResponse:
     penalty = get_object_or_404(Penalty, event=event, pk=penalty_id)
-    try:
-        appeals.file_appeal(
-            penalty.player, reason=request.POST.get("reason", ""), penalty=penalty, by=Staff(request.user)
-        )
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("Appeal sent to the head judge."))
+    reason = request.POST.get("reason", "")
+    attempt(
+        request,
+        lambda: appeals.file_appeal(penalty.player, reason=reason, penalty=penalty, by=Staff(request.user)),
+        _("Appeal sent to the head judge."),
+    )
     return redirect("penalty_list", event.pk)
 
 

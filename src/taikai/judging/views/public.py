@@ -19,10 +19,10 @@ from taikai.events.errors import ServiceError
 from taikai.events.models import Event, Player, current_match
 from taikai.events.services.links import player_for_token
 from taikai.events.views.common import attempt, flash_error
-from taikai.judging.labels import infraction_label, kind_label, rung_label
 from taikai.judging.models import Appeal, JudgeCall, Penalty
 from taikai.judging.services import appeals, calls, player_calls
 from taikai.judging.services.penalty_history import history
+from taikai.judging.words import infraction_label, kind_label, rung_label
 from taikai.security import rates
 from taikai.security import services as limits
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django.contrib import messages
@@ -10,37 +9,25 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy
 
 from taikai.core import match_json
 from taikai.core import time_procedure as tp
-from taikai.core.ids import parse_id
 from taikai.events.actors import Staff
 from taikai.events.errors import ServiceError
-from taikai.events.models import Event, Match
+from taikai.events.models import Event, Match, current_round
 from taikai.events.permissions import is_head_judge
+from taikai.events.result_words import outcome_text, report_text, result_text
 from taikai.events.services import clock as clock_services
-from taikai.events.views.common import flash_error, staff_view
-from taikai.events.views.result_words import outcome_text, report_text, result_text
+from taikai.events.views.common import flash_error, spam_clean_up, staff_view
 from taikai.judging.models import Appeal, JudgeCall, TimeProcedureRun
 from taikai.judging.services import calls, player_calls, tools
 from taikai.judging.services import time_procedure as tps
-from taikai.judging.services.common import current_round, fmt_of
 from taikai.judging.services.penalty_effects import pending_penalties
 
-
-@staff_view
-@require_POST
-def dismiss_spam_reports(request: HttpRequest, event: Event) -> HttpResponse:
-    minutes = parse_id(request.POST.get("minutes", "60"), digits=4) or 60
-    since = timezone.now() - dt.timedelta(minutes=min(max(minutes, 1), 1440))
-    try:
-        dismissed = calls.dismiss_spam_reports(event, by=Staff(request.user), since=since)
-    except ServiceError as exc:
-        flash_error(request, exc)
-    else:
-        messages.success(request, _("%(n)s reports dismissed.") % {"n": dismissed})
-    return redirect("judge_queue", event_id=event.pk)
+dismiss_spam_reports = spam_clean_up(
+    calls.dismiss_spam_reports, gettext_lazy("%(n)s reports dismissed."), "judge_queue"
+)
 
 
 @staff_view
@@ -131,7 +118,6 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
     match = get_object_or_404(
         Match.objects.select_related("round__event", "player_a", "player_b"), round__event=event, pk=match_id
     )
-    run = TimeProcedureRun.objects.filter(match=match).first()
     clock = clock_services.round_clock(match.round, extension=match.extension_seconds)
     early = None
     if (
@@ -143,31 +129,7 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         # Time has not been called for this table yet: a mis-tap must not start the procedure (issue 14.20).
         early = {"minutes": max(1, round(clock.remaining / 60)), "post": _kept(request.POST)}
     elif request.method == "POST":
-        try:
-            # A step that decides the match waits for the judge's confirmation: a mis-tapped winner is undone
-            # while the table is still unconfirmed (issue 24).
-            if "undo" in request.POST and run is not None:
-                tps.undo(run, by=Staff(request.user))
-                messages.success(request, _("The last step was taken back."))
-            elif "enter" in request.POST and run is not None:
-                tps.enter_decided(run, by=Staff(request.user))
-                messages.success(request, _("The result is entered: it is now the table's result."))
-            elif "start" in request.POST:
-                tps.start(
-                    match,
-                    by=Staff(request.user),
-                    between=request.POST.get("when") == "between",
-                    turn_player=request.POST.get("turn_player", "A"),
-                    duels=_duels_from_post(request.POST),
-                    enter=False,
-                )
-            elif run is not None:
-                tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST), enter=False)
-        except (ServiceError, ValueError) as exc:
-            if isinstance(exc, ServiceError):
-                flash_error(request, exc)
-            else:
-                messages.error(request, _("Enter both players' life points as numbers."))
+        _time_step(request, match, TimeProcedureRun.objects.filter(match=match).first())
         return redirect("time_procedure", event.pk, match.pk)
     run = TimeProcedureRun.objects.filter(match=match).first()
     proc = None
@@ -186,7 +148,7 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         "names": {"A": match.player_a.name, "B": match.player_b.name if match.player_b else ""},
         # Time is called during a duel at most the ruleset's last one (MATCH-1): the duels before it.
         "finished_rows": range(1, event.ruleset.match.max_duels),
-        "draws": event.ruleset.format_rules(fmt_of(match)).match_draws,
+        "draws": event.ruleset.format_rules(match.round.format.value).match_draws,
         "phase_text": _phase_text(proc) if proc else "",
         "early": early,
         "clock_status": clock.status,
@@ -198,6 +160,35 @@ def time_procedure(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         else "",
     }
     return render(request, "judging/time_procedure.html", context)
+
+
+def _time_step(request: HttpRequest, match: Match, run: TimeProcedureRun | None) -> None:
+    """One posted step of the procedure: start it, give a step, take the last one back, or enter the result."""
+    try:
+        # A step that decides the match waits for the judge's confirmation: a mis-tapped winner is undone
+        # while the table is still unconfirmed (issue 24).
+        if "undo" in request.POST and run is not None:
+            tps.undo(run, by=Staff(request.user))
+            messages.success(request, _("The last step was taken back."))
+        elif "enter" in request.POST and run is not None:
+            tps.enter_decided(run, by=Staff(request.user))
+            messages.success(request, _("The result is entered: it is now the table's result."))
+        elif "start" in request.POST:
+            tps.start(
+                match,
+                by=Staff(request.user),
+                between=request.POST.get("when") == "between",
+                turn_player=request.POST.get("turn_player", "A"),
+                duels=_duels_from_post(request.POST),
+                enter=False,
+            )
+        elif run is not None:
+            tps.give(run, by=Staff(request.user), step=_step_from_post(request.POST), enter=False)
+    except (ServiceError, ValueError) as exc:
+        if isinstance(exc, ServiceError):
+            flash_error(request, exc)
+        else:
+            messages.error(request, _("Enter both players' life points as numbers."))
 
 
 def _decided_words(proc: tp.TimeProcedure, match: Match) -> str:

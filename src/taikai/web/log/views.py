@@ -15,15 +15,14 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import pgettext_lazy
 
 from taikai.core.collation import name_order
+from taikai.eventlog.reads import PAGE_SIZE, LogFilter, LogPage, read_log
+from taikai.eventlog.words import lines
 from taikai.events.actors import Actor, PlayerSelf, Staff
 from taikai.events.errors import PermissionDenied
-from taikai.events.messages import problem_text
-from taikai.events.models import Event
+from taikai.events.models import Event, Player
 from taikai.events.permissions import is_organizer, role_of
-from taikai.events.services.links import player_for_token
-from taikai.events.views.player import LinkNotFound, player_view
-from taikai.web.log.reads import PAGE_SIZE, LogFilter, LogPage, read_log
-from taikai.web.log.words import lines
+from taikai.events.texts import problem_text
+from taikai.events.views.player import player_view
 
 
 class LogFilterForm(forms.Form):
@@ -89,10 +88,7 @@ def event_log(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @player_view
-def player_log(request: HttpRequest, token: str) -> HttpResponse:
+def player_log(request: HttpRequest, player: Player, token: str) -> HttpResponse:
     """What changed at the player's own tables (a result reported, confirmed, corrected, a penalty's effect)."""
-    player = player_for_token(token)
-    if player is None:
-        raise LinkNotFound
     context = _page(request, player.event, PlayerSelf(player), with_players=False)
     return render(request, "taikai/log.html", {**context, "player": player, "token": token})
