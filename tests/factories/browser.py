@@ -10,6 +10,8 @@ from playwright.sync_api import Page, ViewportSize
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
+# How long an expect() waits for a page to show something (Playwright's default is 5 s; actions wait 10 s).
+BROWSER_WAIT_MS = 10_000
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

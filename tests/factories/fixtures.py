@@ -27,7 +27,7 @@ from taikai.tokens.services import create_token
 from tests.servers import VenueServer, close_contexts, serving
 
 from .api import Api
-from .browser import CHROMIUM, CHROMIUM_ARGS, NewPage, SitePage, VenuePage, on_server
+from .browser import BROWSER_WAIT_MS, CHROMIUM, CHROMIUM_ARGS, NewPage, SitePage, VenuePage, on_server
 from .cards import CDB_EN, CDB_JA, EXTRA_CARDS, LFLIST_OCG, SAMPLE_TEXT, slice_cdb
 from .events import make_event
 from .world import World, build_world
@@ -136,8 +136,11 @@ def venue(request: pytest.FixtureRequest, transactional_db: None) -> Iterator[Ve
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A page's answer waits on a server shared with the other worker's browser and tests: on a loaded 2-core
+    # machine 5 s (Playwright's default) was seen to pass before a report's answer came back.
+    expect.set_options(timeout=BROWSER_WAIT_MS)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b

@@ -8,7 +8,8 @@
 // server except an element inside it marked data-live-hold (set by a page's script while a person fills in a
 // form): that element stays where it is, with what was typed and the focus, and the rest of the region is
 // swapped around it, unless the region's or the held element's data-live-key changed (a new round, a new
-// penalty duel: the old form no longer applies). A page the server answers as gone (a revoked or replaced
+// penalty duel: the old form no longer applies). A region the server sends unchanged since its last swap is
+// left alone (a button being tapped is not rebuilt under the finger). A page the server answers as gone (a revoked or replaced
 // personal link: header X-Taikai-Page: gone) is reloaded, so the person reads why instead of a frozen page.
 // Every update is also sent as a "taikai:live" DOM event ({kind, data}) for other scripts.
 (function () {
@@ -94,6 +95,12 @@
     if (!timer) timer = setTimeout(refresh, 2000);
   }
 
+  // A region as the server sent it, less the CSRF tokens (masked anew on every render): equal to the last one
+  // swapped in means nothing changed, so the region is left as it is rather than rebuilt under a finger.
+  function served(fresh) {
+    return fresh.outerHTML.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+  }
+
   // Answers can arrive out of order (a stream's refresh and a page script's refreshNow at once): one from a
   // fetch older than the last one shown would set the page back, so it is dropped.
   var started = 0, shown = 0;
@@ -112,8 +119,11 @@
         ids.forEach(function (id) {
           var fresh = doc.getElementById(id), old = document.getElementById(id);
           if (!fresh || !old) return;
+          var seen = served(fresh);
+          if (old.taikaiServed === seen) return; // the server's copy is unchanged: a tap in progress stays
           if (typing(old) && old.dataset.liveKey === fresh.dataset.liveKey) { later(id); return; }
           if (swap(old, fresh)) changed.push(id);
+          old.taikaiServed = seen;
         });
         document.dispatchEvent(new CustomEvent("taikai:refreshed", { detail: { ids: ids, keyChanged: changed } }));
       });
