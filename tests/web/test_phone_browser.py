@@ -98,6 +98,29 @@ def test_a_player_reports_two_one_in_one_tap_and_the_opponent_confirms_live(
     assert m.status == Match.Status.CONFIRMED and (m.duel_wins_a, m.duel_wins_b) == (2, 1)
 
 
+def test_a_refresh_that_changes_nothing_leaves_the_buttons_under_the_finger(
+    organizer: User, venue_page: VenuePage
+) -> None:
+    # CI lost a tap on 「勝ち 2–0」: a refresh for another table's result rebuilt the same form under the finger.
+    event, links = _event(organizer)
+    m = _table_one(event)
+    a = _phone(venue_page, links[m.player_a_id])
+    mark = "document.querySelector('form.report button[value=win-2-0]').taikaiMark = 1"
+    marked = "() => document.querySelector('form.report button[value=win-2-0]').taikaiMark === 1"
+    a.evaluate("window.taikaiLive.refreshNow()")  # the first refresh swaps: the page remembers what it got
+    a.evaluate(mark)
+    other = Match.objects.get(round__event=event, round__number=1, table=2)
+    result_services.enter_result(other, by=Staff(organizer), result=A_WINS)  # another table: not on A's page
+    a.evaluate("window.taikaiLive.refreshNow()")
+    assert a.evaluate(marked)  # the same element: nothing was rebuilt
+    # A change on A's own table does rebuild the region (the opponent's report arrives).
+    b_token = links[m.player_b_id]
+    b = _phone(venue_page, b_token)
+    b.click("form.report button[value=loss-0-2]")
+    expect(a.locator("#match-status")).to_contain_text("対戦相手の報告")
+    assert not a.evaluate(marked)
+
+
 def test_a_refused_report_shows_its_reason(organizer: User, venue_page: VenuePage) -> None:
     event, links = _event(organizer)
     m = _table_one(event)
