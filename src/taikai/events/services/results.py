@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from taikai.audit.services import Signalled, fields_of, record
+from taikai.audit.services import Signalled, record
 from taikai.core import match_json, penalty_duels
 from taikai.core.match_json import RecordFormatError
 from taikai.db import rows as db_rows
@@ -67,8 +67,16 @@ def keeps_penalty_duels(m: Match, data: ResultInput) -> None:
 
 
 def _snapshot(m: Match) -> dict[str, Any]:
+    """What the log keeps of a match's result, before and after (none of it a date)."""
     duels = [m.duel_wins_a, m.duel_wins_b, m.duel_draws]
-    return {**fields_of(m, ["status", "result", "record", "basis"]), "duels": duels, "ruling": m.ruling}
+    return {
+        "status": m.status,
+        "result": m.result,
+        "record": m.record,
+        "basis": m.basis,
+        "duels": duels,
+        "ruling": m.ruling,
+    }
 
 
 def _apply(m: Match, data: ResultInput, outcome: Outcome, status: str, ruling: str = "") -> None:
