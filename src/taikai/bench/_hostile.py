@@ -37,6 +37,10 @@ from typing import Any
 SLOW_CONNECTIONS = 100
 UPLOAD_BYTES = 48 * 1024 * 1024
 ANNOUNCED_BYTES = 300 * 1000 * 1000
+# A request is written a chunk at a time, as fast as the server takes it, as an attacker's own client would: one
+# 48 MiB write made asyncio copy the unsent rest of it into its buffer on every try, and this process spent a
+# whole core of the server's two on copies the server never saw (issue 25, "big uploads": 0.99 of a core).
+CHUNK = 256 * 1024
 CSRF = "benchcsrf" + "0" * 23  # 32 characters: Django's secret length, the same in cookie and form
 
 
@@ -84,9 +88,11 @@ async def _connect(target: Target, tally: Tally) -> tuple[asyncio.StreamReader, 
 
 
 async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes) -> tuple[int, bool]:
-    writer.write(raw)
-    with contextlib.suppress(ConnectionError):
-        await writer.drain()  # a server that answers before the whole body is sent may close early
+    view = memoryview(raw)
+    with contextlib.suppress(ConnectionError):  # a server that answers before the whole body is sent may close early
+        for start in range(0, len(view), CHUNK):
+            writer.write(view[start : start + CHUNK])
+            await writer.drain()
     try:
         return await _answer(reader)
     except (ConnectionError, asyncio.IncompleteReadError):
@@ -195,7 +201,8 @@ async def upload(target: Target, tally: Tally) -> None:
     announced = _head(
         "POST", "/cards/import/", target, ANNOUNCED_BYTES, "Content-Type: multipart/form-data; boundary=x"
     )
-    await _loop(target, lambda i: forged + body if i % 2 == 0 else announced, tally)
+    whole = forged + body  # built once: a 48 MiB concatenation on every try was a copy of its own
+    await _loop(target, lambda i: whole if i % 2 == 0 else announced, tally)
 
 
 async def _receive_head(reader: asyncio.StreamReader) -> int:

@@ -38,6 +38,7 @@ class BodyLimits:
     timeout: float  # seconds for the whole body, plus the time a slow but honest upload needs
     min_rate: int  # bytes per second an honest upload keeps up at least
     upload_slots: int = 2  # large bodies buffered at once (memory: upload_slots x max_upload at most)
+    refused_delay: float = 1.0  # seconds before a large body whose credentials were made up is refused
 
 
 def _header(scope: Scope, name: bytes) -> bytes:
@@ -61,14 +62,30 @@ def cap_for(scope: Scope, limits: BodyLimits) -> int:
 Verifier = Callable[[Scope], Awaitable[bool]]
 
 
-async def _cap(scope: Scope, limits: BodyLimits, length: int | None, verify: Verifier | None) -> int:
-    """The cap for this request's body. Credentials that are merely present are enough for a small body; a
-    body larger than the anonymous cap is read only once ``verify`` has found them real (a made-up
-    ``sessionid`` cookie got the upload cap before, and with it 48 MB bodies parsed by the CSRF check)."""
+async def _cap(
+    scope: Scope, limits: BodyLimits, length: int | None, verify: Verifier | None, checks: asyncio.Semaphore
+) -> tuple[int, bool]:
+    """The cap for this request's body, and whether its credentials were found made up. Credentials that are
+    merely present are enough for a small body; a body larger than the anonymous cap is read only once
+    ``verify`` has found them real (a made-up ``sessionid`` cookie got the upload cap before, and with it 48 MB
+    bodies parsed by the CSRF check).
+
+    ``verify`` reads the database, so one runs at a time per process (``checks``): a loop of made-up sessions
+    took several of PostgreSQL's pooled connections from the result reports (issue 25, "big uploads")."""
     cap = cap_for(scope, limits)
     if cap == limits.max_body or verify is None or (length is not None and length <= limits.max_body):
-        return cap
-    return limits.max_upload if await verify(scope) else limits.max_body
+        return cap, False
+    async with checks:
+        real = await verify(scope)
+    return (limits.max_upload, False) if real else (limits.max_body, True)
+
+
+async def _refuse_large(send: Send, limits: BodyLimits, made_up: bool) -> None:
+    """413; after ``refused_delay`` when the credentials were made up, as a failed sign-in waits: an upload loop
+    with a made-up session was refused as fast as it could try (460 a second, each a database read)."""
+    if made_up:
+        await asyncio.sleep(limits.refused_delay)
+    await _answer(send, 413, TOO_LARGE)
 
 
 async def _answer(send: Send, status: int, text: str) -> None:
@@ -112,6 +129,7 @@ def buffer_bodies(app: App, limits: BodyLimits, verify: Verifier | None = None) 
     """Wrap an ASGI app so that it sees each HTTP request's body already read, or never sees the request.
     ``verify`` tells whether a request's credentials are real (see ``_cap``)."""
     slots = asyncio.Semaphore(limits.upload_slots)
+    checks = asyncio.Semaphore(1)  # credential checks running at once (see _cap)
 
     async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -119,9 +137,9 @@ def buffer_bodies(app: App, limits: BodyLimits, verify: Verifier | None = None) 
             return
         raw_length = _header(scope, b"content-length")
         length = int(raw_length) if raw_length.isdigit() else None
-        cap = await _cap(scope, limits, length, verify)
+        cap, made_up = await _cap(scope, limits, length, verify, checks)
         if length is not None and length > cap:
-            await _answer(send, 413, TOO_LARGE)
+            await _refuse_large(send, limits, made_up)
             return
         if length == 0 or (length is None and not _header(scope, b"transfer-encoding")):
             await app(scope, receive, send)
@@ -137,7 +155,7 @@ def buffer_bodies(app: App, limits: BodyLimits, verify: Verifier | None = None) 
         try:
             body = await asyncio.wait_for(_read(receive, cap), timeout=allowed)
         except _TooLarge:
-            await _answer(send, 413, TOO_LARGE)
+            await _refuse_large(send, limits, made_up)
             return
         except TimeoutError:
             await _answer(send, 408, TOO_SLOW)
