@@ -162,6 +162,8 @@ def _ranking(keys: Sequence[list[int]], size: int) -> tuple[list[int], list[int]
     position of the first of those it ties with on every key."""
     rows = list(zip(*keys, strict=True)) if keys else [()] * size
     ranking = sorted(range(size), key=rows.__getitem__, reverse=True)
+    if len(set(rows)) == size:  # no two tie on every key (the seeded draw sees to it): each its own place
+        return ranking, list(range(1, size + 1))
     ranks, position_rank, previous = [], 0, None
     for position, row in enumerate(map(rows.__getitem__, ranking), start=1):
         if row != previous:

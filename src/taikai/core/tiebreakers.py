@@ -12,6 +12,7 @@ only for the figure shown; at 4,096 players, sorting by ``Fraction`` cost more t
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -88,10 +89,13 @@ class Records(Sequence[Record]):
         return self._opponents
 
     def _lookup(self, values: list[int]) -> tuple[Sequence[tuple[object, ...]], Callable[[Any], int]]:
-        """The opponents as held, and the function from one of them to its entry of ``values``."""
-        if self._ids is None:
+        """The opponents as held, and the function from one of them to its entry of ``values``: the list itself
+        when they are positions, or when each ID is its own position (entrants numbered 0, 1, ... in order, as
+        the command line numbers them: the same look-up, at half the cost of a dict's)."""
+        ids = self._ids
+        if ids is None or (len(ids) == len(values) and ids == list(range(len(ids)))):
             return self._met, values.__getitem__
-        return self._met, dict(zip(self._ids, values, strict=True)).__getitem__
+        return self._met, dict(zip(ids, values, strict=True)).__getitem__
 
     def __len__(self) -> int:
         return len(self.points)
@@ -164,8 +168,7 @@ def random_draw(records: Sequence[Record], ruleset: Rules, seed: int | str) -> V
     order = list(range(len(records)))
     SeededRandom(seed).shuffle(order)
     value = [0] * len(records)
-    for position, entrant in enumerate(order):
-        value[entrant] = len(records) - position
+    deque(map(value.__setitem__, order, range(len(records), 0, -1)), maxlen=0)  # order[p] gets n - p
     return Values(value)
 
 
