@@ -141,20 +141,20 @@ def rank(table: sheet.Sheet, ruleset: Ruleset, seed: int | str = 0) -> tuple[Sta
 
     Computed on plain lists, one a field, each put in standings order by a C-level map (``_in_order``); the
     Standing objects are made once, at the end (``columns.instances``)."""
-    lines = table.lines
-    ids, points, wins = [ln.id for ln in lines], [ln.points for ln in lines], [ln.wins for ln in lines]
-    losses, draws, byes = [ln.losses for ln in lines], [ln.draws for ln in lines], [ln.byes for ln in lines]
-    met = [ln.decided_opponents for ln in lines]
-    records = Records.by_id(points, list(map(add, map(add, wins, losses), draws)), met, ids)  # Line.matches
+    ids, points, wins, losses, draws, byes, met = map(table.columns.__getitem__, _READ)
+    records = Records.by_id(list(points), list(map(add, map(add, wins, losses), draws)), met, ids)  # Line.matches
     order = ruleset.standings.tiebreakers
     values = values_of(order, records, ruleset, seed)
-    ranking, ranks = _ranking([values[name].numerators for name in order], len(lines))
+    ranking, ranks = _ranking([values[name].numerators for name in order], len(ids))
     shown = columns(order)
     rows = _rows(shown, [fractions(values[n].numerators, values[n].denominator) for n in shown])
     codes = _codes(points, values["omw"], values["oomw"], ruleset.standings.code_digits)
-    drawn = list(map(sub, repeat(len(lines) + 1), values["random"].numerators))
+    drawn = list(map(sub, repeat(len(ids) + 1), values["random"].numerators))
     fields = (ids, points, wins, losses, draws, byes, rows, drawn, codes)
     return tuple(instances(Standing, ranks, *(_in_order(column, ranking) for column in fields)))
+
+
+_READ = ("id", "points", "wins", "losses", "draws", "byes", "decided_opponents")  # of the sheet's columns
 
 
 def _ranking(keys: Sequence[list[int]], size: int) -> tuple[list[int], list[int]]:
@@ -172,7 +172,7 @@ def _ranking(keys: Sequence[list[int]], size: int) -> tuple[list[int], list[int]
     return ranking, ranks
 
 
-def _in_order(column: list[T], ranking: list[int]) -> list[T]:
+def _in_order(column: Sequence[T], ranking: list[int]) -> list[T]:
     return list(map(column.__getitem__, ranking))
 
 
@@ -186,26 +186,21 @@ def _rows(shown: Sequence[str], values: Sequence[list[Fraction]]) -> list[dict[s
 
 
 def _codes(points: Sequence[int], omws: Values, oomws: Values, digits: Sequence[int]) -> list[str]:
-    """Every entrant's KTS code (``_code`` of the points and the truncated OMW% and OOMW%).
-
-    Each part is a whole number in 0 .. 10^d - 1 once capped, so the three parts zero-padded and joined are the
-    number ``p x 10^(d1 + d2) + o x 10^d2 + oo`` zero-padded to d0 + d1 + d2 digits: one C-level format per
-    entrant. (Points below 0 are not a ruleset's, but would be written "-n"; they take ``_code`` itself.)"""
+    """Every entrant's KTS code (``_code`` of the points and the truncated OMW% and OOMW%): each part capped to
+    its digits, the three written by one C-level ``%`` format each (``%0nd`` pads as ``:0nd`` does, a sign
+    included)."""
     d0, d1, d2 = digits[:3]
     parts = (
-        _capped(points, 1, 1, d0),
-        _capped(omws.numerators, 10**d1, omws.denominator, d1),
-        _capped(oomws.numerators, 10**d2, oomws.denominator, d2),
+        list(map(min, points, repeat(10**d0 - 1))),
+        _truncated(omws, d1),
+        _truncated(oomws, d2),
     )
-    if any(p < 0 for p in parts[0]):
-        return [_code(scaled, (d0, d1, d2)) for scaled in zip(*parts, strict=True)]
-    joined = map(add, map(mul, map(add, map(mul, parts[0], repeat(10**d1)), parts[1]), repeat(10**d2)), parts[2])
-    return list(map(f"%0{d0 + d1 + d2}d".__mod__, joined))
+    return list(map(f"%0{d0}d%0{d1}d%0{d2}d".__mod__, zip(*parts, strict=True)))
 
 
-def _capped(numerators: Sequence[int], scale: int, denominator: int, digits: int) -> list[int]:
-    """Each value x scale / denominator, truncated, capped to its digits (a code's part, as a number)."""
-    scaled = map(floordiv, map(mul, numerators, repeat(scale)), repeat(denominator))
+def _truncated(values: Values, digits: int) -> list[int]:
+    """Each value x 10^digits, truncated and capped to its digits (a code's part, as a number)."""
+    scaled = map(floordiv, map(mul, values.numerators, repeat(10**digits)), repeat(values.denominator))
     return list(map(min, scaled, repeat(10**digits - 1)))
 
 

@@ -93,7 +93,7 @@ class Records(Sequence[Record]):
         when they are positions, or when each ID is its own position (entrants numbered 0, 1, ... in order, as
         the command line numbers them: the same look-up, at half the cost of a dict's)."""
         ids = self._ids
-        if ids is None or (len(ids) == len(values) and ids == list(range(len(ids)))):
+        if ids is None or (set(map(type, ids)) <= {int} and list(ids) == list(range(len(values)))):
             return self._met, values.__getitem__
         return self._met, dict(zip(ids, values, strict=True)).__getitem__
 
