@@ -75,13 +75,12 @@ def fractions(numerators: Sequence[int], denominator: int) -> list[Fraction]:
 def _fraction_slots() -> tuple[Callable[[Any, Any], None], Callable[[Any, Any], None]] | None:
     """The setters of ``Fraction``'s two slots, if it keeps its value there and made so a fraction is the same
     as ``Fraction.__new__``'s (checked on a few values); else None."""
-    slots = [Fraction.__dict__.get(name) for name in ("_numerator", "_denominator")]
-    if not all(isinstance(slot, MemberDescriptorType) for slot in slots) or Fraction.__slots__ != (
-        "_numerator",
-        "_denominator",
-    ):
+    numerator, denominator = (Fraction.__dict__.get(name) for name in ("_numerator", "_denominator"))
+    if not isinstance(numerator, MemberDescriptorType) or not isinstance(denominator, MemberDescriptorType):
         return None
-    setters = (slots[0].__set__, slots[1].__set__)
+    if getattr(Fraction, "__slots__", None) != ("_numerator", "_denominator"):
+        return None
+    setters = (numerator.__set__, denominator.__set__)
     for n, d in ((6, 4), (0, 9), (-3, 12), (7, 1)):
         made = object.__new__(Fraction)
         g = gcd(n, d)

@@ -330,7 +330,7 @@ def _lines(
     reached = [Reached.ELIMINATION if rounds else Reached.SWISS for rounds in t.bracket_rounds]
     if champion is not None:
         reached[ids.index(champion)] = Reached.CHAMPION
-    columns = (
+    columns: tuple[Sequence[Any], ...] = (
         ids,
         points,
         list(map(add, t.wins, t.byes)),
@@ -346,7 +346,7 @@ def _lines(
         t.eliminated,
         reached,
     )
-    return dict(zip(_LINE_FIELDS, map(tuple, columns), strict=True))
+    return {name: tuple(column) for name, column in zip(_LINE_FIELDS, columns, strict=True)}
 
 
 _LINE_FIELDS = tuple(f.name for f in fields(Line))
