@@ -58,18 +58,25 @@ def _setters(cls: type) -> tuple[Callable[[Any, Any], None], ...]:
 
 
 def fractions(numerators: Sequence[int], denominator: int) -> list[Fraction]:
-    """``[Fraction(n, denominator) for n in numerators]``, with one Fraction per distinct value, shared (a
-    Fraction is immutable); ``denominator`` is positive."""
-    distinct = list(set(numerators))
+    """``[Fraction(n, denominator) for n in numerators]``; ``denominator`` is positive. Where many values repeat,
+    one Fraction per distinct value, shared (a Fraction is immutable); where few do (an OOMW% is nearly each
+    entrant's own), one each, without the look-up."""
+    distinct = set(numerators)
+    if len(distinct) * 4 > len(numerators) * 3:
+        return _fractions(numerators, denominator)
+    values = list(distinct)
+    return list(map(dict(zip(values, _fractions(values, denominator), strict=True)).__getitem__, numerators))
+
+
+def _fractions(numerators: Sequence[int], denominator: int) -> list[Fraction]:
     if _FRACTION_SLOTS is None or denominator <= 0:
-        made = [Fraction(n, denominator) for n in distinct]
-    else:
-        common = list(map(gcd, distinct, repeat(denominator)))  # as Fraction.__new__ reduces: both by their gcd
-        made = list(map(object.__new__, repeat(Fraction, len(distinct))))
-        set_numerator, set_denominator = _FRACTION_SLOTS
-        deque(map(set_numerator, made, map(floordiv, distinct, common)), maxlen=0)
-        deque(map(set_denominator, made, map(floordiv, repeat(denominator), common)), maxlen=0)
-    return list(map(dict(zip(distinct, made, strict=True)).__getitem__, numerators))
+        return [Fraction(n, denominator) for n in numerators]
+    common = list(map(gcd, numerators, repeat(denominator)))  # as Fraction.__new__ reduces: both by their gcd
+    made = list(map(object.__new__, repeat(Fraction, len(numerators))))
+    set_numerator, set_denominator = _FRACTION_SLOTS
+    deque(map(set_numerator, made, map(floordiv, numerators, common)), maxlen=0)
+    deque(map(set_denominator, made, map(floordiv, repeat(denominator), common)), maxlen=0)
+    return made
 
 
 def _fraction_slots() -> tuple[Callable[[Any, Any], None], Callable[[Any, Any], None]] | None:
