@@ -5,6 +5,14 @@ Points and records come from taikai.core.sheet, the one place a result becomes p
 The built-in rulesets rank by match points (bye = a win), OMW%, OOMW%, then a seeded draw recorded
 with the event. Each entrant also gets the KTS-style code ``XXYYYZZZ``: points, OMW% and OOMW% in
 thousandths, truncated. Dropped players keep their record and stay in the standings.
+
+At 4,096 players the standings are timed against one Swiss pairing (issue 27), so ``rank`` works a field at a
+time on the sheet's columns, with the same values as entrant by entrant (tests/core/test_standings_reference.py
+checks them against a plain computation): each column is the sheet's own, reordered by one ``ranking``; the
+tiebreakers read opponents by position, or by ID through one dict when IDs are not positions (the same values);
+a code's three parts are the same capped integers, written by ``%0nd``, which pads as ``:0nd`` does; each
+Fraction is set reduced by ``gcd``, as ``Fraction.__new__`` reduces it (``columns.fractions``); and when no two
+entrants tie on every key (the seeded draw is a permutation), each one's rank is its place.
 """
 
 from __future__ import annotations
