@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from taikai.core import columns
 from taikai.core.columns import instances
 from taikai.core.pairing.types import PlayerState
 from taikai.core.sheet import Line, Reached, Table
@@ -71,3 +72,23 @@ def test_every_field_and_one_length() -> None:
         instances(Table, ["a"], ["b"])
     with pytest.raises(ValueError):
         instances(Table, ["a", "b"], ["c"], ["a", "b"])
+
+
+def _same(got: list[Fraction], numerators: list[int], denominator: int) -> bool:
+    want = [Fraction(n, denominator) for n in numerators]
+    return [(type(f), f.numerator, f.denominator, hash(f), str(f)) for f in got] == [
+        (type(f), f.numerator, f.denominator, hash(f), str(f)) for f in want
+    ]
+
+
+@given(st.lists(st.integers(-(10**30), 10**30)), st.integers(1, 10**25))
+def test_fractions_made_a_field_at_a_time_equal_fractions_built_directly(numerators: list[int], d: int) -> None:
+    # the standings' shown tiebreaker values (OMW%, OOMW%): exact, in lowest terms, as Fraction(n, d) makes them
+    assert _same(columns.fractions(numerators, d), numerators, d)
+    repeated = [n % 7 for n in numerators]  # many values alike: one Fraction each value, shared
+    assert _same(columns.fractions(repeated, d), repeated, d)
+
+
+def test_fractions_are_built_as_usual_where_fraction_keeps_its_value_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(columns, "_FRACTION_SLOTS", None)
+    assert _same(columns.fractions([6, 0, -3, 6, 9], 4), [6, 0, -3, 6, 9], 4)

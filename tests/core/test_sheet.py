@@ -244,3 +244,18 @@ def test_team_pairing_and_team_standings_see_the_same_points(
         tables = [Table(a, b, team_result(data.draw(seat_result), RULES)) for a, b in paired.pairings]
         played.append(RoundFacts(number, SWISS, (*tables, *(Table(x) for x in paired.byes))))
     _assert_same_points(EventFacts(entrants, tuple(played)), RULES, rounds + 1, seed)
+
+
+def test_the_sheets_columns_are_its_lines_fields_and_its_lines_are_made_once() -> None:
+    # the standings read the columns, pairing and the pages the lines: the same records either way
+    facts = _facts(
+        "abcd",
+        (SWISS, (Table("a", "b", "a"), Table("c", "d", ""))),
+        (SWISS, (Table("a", "c", "draw"), Table("b"))),
+        d=Entrant("d", dropped_after=1),
+    )
+    s = sheet(facts, RULES)
+    for f in dataclasses.fields(s.lines[0]):
+        assert s.columns[f.name] == tuple(getattr(line, f.name) for line in s.lines)
+    assert s.lines is s.lines and s == sheet(facts, RULES) and hash(s) == hash(sheet(facts, RULES))
+    assert s != sheet(facts.before(2), RULES) and s.points() == {ln.id: ln.points for ln in s.lines}

@@ -153,6 +153,64 @@ def test_standings_equal_the_reference_on_random_events(  # PEN-1: dropped entra
     assert _rows(facts, ruleset, seed) == reference(facts, ruleset, seed)
 
 
+def _renamed(facts: EventFacts, name: dict[PlayerId, PlayerId]) -> EventFacts:
+    """The same event with every entrant's ID changed (``name``), so IDs are no longer their positions."""
+    people = tuple(dataclasses.replace(e, id=name[e.id]) for e in facts.entrants)
+    rounds = tuple(
+        dataclasses.replace(
+            r, tables=tuple(Table(name[t.a], None if t.b is None else name[t.b], t.result) for t in r.tables)
+        )
+        for r in facts.rounds
+    )
+    return EventFacts(people, rounds)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    event_seed=st.integers(0, 10**9),
+    size=st.integers(0, 30),
+    rounds=st.integers(0, 6),
+    name=st.sampled_from(sorted(RULESETS)),
+    as_text=st.booleans(),
+    seed=st.integers(0, 999),
+)
+def test_standings_equal_the_reference_when_ids_are_not_positions(  # PEN-1: dropped entrants keep their record
+    event_seed: int, size: int, rounds: int, name: str, as_text: bool, seed: int
+) -> None:
+    # The core reads opponents by position when each ID is its own position, by ID otherwise: both the same.
+    rng = random.Random(event_seed)
+    facts = random_event(rng, size, rounds, bracket=False)
+    shuffled: list[PlayerId] = [f"p{k}" for k in range(size)] if as_text else rng.sample(range(size), size)
+    facts = _renamed(facts, dict(zip(range(size), shuffled, strict=True)))
+    assert _rows(facts, RULESETS[name], seed) == reference(facts, RULESETS[name], seed)
+
+
+def test_every_shown_value_is_an_exact_fraction_and_every_count_an_int() -> None:
+    facts = random_event(random.Random(5), 300, 8, bracket=True)
+    table = standings.rank(sheet(facts, RULESETS["dkt-2011"]), RULESETS["dkt-2011"], 3)
+    assert {type(v) for s in table for v in s.values.values()} == {Fraction}
+    assert {type(x) for s in table for x in (s.rank, s.points, s.wins, s.losses, s.draws, s.byes, s.draw)} == {int}
+    got = [(v.numerator, v.denominator) for s in table for v in s.values.values()]
+    assert got == [(Fraction(n, d).numerator, Fraction(n, d).denominator) for n, d in got]  # in lowest terms
+
+
+def test_the_records_taken_a_round_at_once_are_those_taken_record_by_record() -> None:
+    # facts_of takes a round of played tables and byes at once; record by record (_tables) must give the same
+    rng = random.Random(11)
+    for _ in range(30):
+        ids = list(range(rng.randint(1, 12)))
+        rng.shuffle(ids)
+        records = [
+            standings.MatchRecord(a, b, rng.choice(["a", "b", "draw"]))
+            for a, b in zip(ids[::2], ids[1::2], strict=False)
+        ]
+        if len(ids) % 2:
+            records.append(standings.MatchRecord(ids[-1], None, "bye"))
+        at_once = standings.facts_of(ids, [records])
+        one_by_one = standings._tables(records, 1, set(ids), {})
+        assert list(at_once.rounds[0].tables) == one_by_one
+
+
 def test_standings_equal_the_reference_at_a_large_event() -> None:
     facts = random_event(random.Random(27), 600, 10, bracket=True)
     ruleset = RULESETS["dkt-2011"]

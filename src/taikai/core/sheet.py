@@ -16,9 +16,11 @@ opponents of decided tables (for tiebreakers), and how far the entrant went in t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from functools import cached_property
 from operator import add
+from typing import Any
 
 from taikai.core.columns import instances
 from taikai.core.pairing.types import PairingInput, PlayerId, PlayerState
@@ -120,17 +122,39 @@ class Line:
         return self.wins + self.losses + self.draws
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Sheet:
-    lines: tuple[Line, ...]  # in entrant order
+    """Every entrant's record, kept as ``columns``: each of ``Line``'s fields, one tuple in entrant order.
+
+    ``lines`` are made from the columns the first time they are read (``columns.instances``), then kept: the
+    standings read the columns themselves and need no ``Line``, which at 4,096 entrants cost a third of the sheet.
+    Two sheets are equal when their lines and bracket are."""
+
+    columns: Mapping[str, tuple[Any, ...]]  # Line's field name -> its value for each entrant, in entrant order
     advancing: tuple[PlayerId, ...] = ()  # still in the bracket after its last round, in table order
-    _index: Mapping[PlayerId, int] = field(default_factory=dict, repr=False, compare=False)
+    _index: Mapping[PlayerId, int] = field(default_factory=dict)
+
+    @cached_property
+    def lines(self) -> tuple[Line, ...]:
+        """The records, in entrant order."""
+        return tuple(instances(Line, *(self.columns[name] for name in _LINE_FIELDS)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sheet):
+            return NotImplemented
+        return (self.lines, self.advancing) == (other.lines, other.advancing)
+
+    def __hash__(self) -> int:
+        return hash((self.lines, self.advancing))
+
+    def __repr__(self) -> str:
+        return f"Sheet(lines={self.lines!r}, advancing={self.advancing!r})"
 
     def line(self, entrant: PlayerId) -> Line:
         return self.lines[self._index[entrant]]
 
     def points(self) -> dict[PlayerId, int]:
-        return {line.id: line.points for line in self.lines}
+        return dict(zip(self.columns["id"], self.columns["points"], strict=True))
 
 
 def pairing_input(table: Sheet, number: int, seed: int | str) -> PairingInput:
@@ -286,8 +310,10 @@ def _elimination_round(played: RoundFacts, index: Mapping[PlayerId, int], tally:
             tally.eliminated[index[t.b if t.result == "a" else t.a]] = True
 
 
-def _lines(entrants: Sequence[Entrant], t: _Tally, champion: PlayerId | None, ruleset: Ruleset) -> tuple[Line, ...]:
-    """Every entrant's line, each field computed for all entrants at once (``columns.instances``)."""
+def _lines(
+    entrants: Sequence[Entrant], t: _Tally, champion: PlayerId | None, ruleset: Ruleset
+) -> dict[str, tuple[Any, ...]]:
+    """Every entrant's line as columns (``Sheet.columns``), each field computed for all entrants at once."""
     s = ruleset.scoring
     win, loss, draw, bye, missed = (points_for(o, s) for o in ("win", "loss", "draw", "bye", "missed"))
     # a missed round is a loss, worth points_for("missed"), when the ruleset says so
@@ -301,10 +327,13 @@ def _lines(entrants: Sequence[Entrant], t: _Tally, champion: PlayerId | None, ru
     for k, skip in t.undecided.items():
         decided[k] = tuple(o for at, o in enumerate(opponents[k]) if at not in skip)
     ids = [e.id for e in entrants]
-    reached = [Reached.ELIMINATION if rounds else Reached.SWISS for rounds in t.bracket_rounds]
+    if any(t.bracket_rounds):
+        reached = [Reached.ELIMINATION if rounds else Reached.SWISS for rounds in t.bracket_rounds]
+    else:  # a Swiss-only event: every entrant the same
+        reached = [Reached.SWISS] * len(entrants)
     if champion is not None:
         reached[ids.index(champion)] = Reached.CHAMPION
-    columns = (
+    columns: tuple[Sequence[Any], ...] = (
         ids,
         points,
         list(map(add, t.wins, t.byes)),
@@ -320,4 +349,7 @@ def _lines(entrants: Sequence[Entrant], t: _Tally, champion: PlayerId | None, ru
         t.eliminated,
         reached,
     )
-    return tuple(instances(Line, *columns))
+    return {name: tuple(column) for name, column in zip(_LINE_FIELDS, columns, strict=True)}
+
+
+_LINE_FIELDS = tuple(f.name for f in fields(Line))

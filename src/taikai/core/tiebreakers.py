@@ -12,12 +12,13 @@ only for the figure shown; at 4,096 players, sorting by ``Fraction`` cost more t
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from math import lcm
-from typing import Protocol, overload
+from typing import Any, Protocol, overload
 
 from taikai.core.rng import SeededRandom
 
@@ -55,12 +56,46 @@ class Record:
 class Records(Sequence[Record]):
     """Every entrant's results, one list a field: indexing gives entrant k's ``Record`` (what a tiebreaker of its
     own reads), while the built-in tiebreakers read the lists themselves (``_fields``), with no object made per
-    entrant."""
+    entrant.
 
-    __slots__ = ("matches", "opponents", "points")
+    ``Records.by_id`` keeps the opponents as the sheet names them (IDs, with ``ids[k]`` entrant k's): the means
+    over opponents look their values up by ID (``_lookup``), and the opponents as positions (``opponents``) are
+    made only if something asks for them. At 4,096 players, turning every opponent into a position first cost
+    more than both means."""
+
+    __slots__ = ("_ids", "_met", "_opponents", "matches", "points")
 
     def __init__(self, points: list[int], matches: list[int], opponents: list[tuple[int, ...]]) -> None:
-        self.points, self.matches, self.opponents = points, matches, opponents
+        self.points, self.matches = points, matches
+        self._opponents: list[tuple[int, ...]] | None = opponents
+        self._met: Sequence[tuple[object, ...]] = opponents
+        self._ids: Sequence[object] | None = None
+
+    @classmethod
+    def by_id(
+        cls, points: list[int], matches: list[int], met: Sequence[tuple[object, ...]], ids: Sequence[object]
+    ) -> Records:
+        """Records whose opponents are given by ID: ``met[k]`` holds the IDs of entrant k's real opponents."""
+        made = cls(points, matches, [])
+        made._opponents, made._met, made._ids = None, met, ids
+        return made
+
+    @property
+    def opponents(self) -> list[tuple[int, ...]]:
+        """Each entrant's real opponents, as positions."""
+        if self._opponents is None:
+            at = {who: k for k, who in enumerate(self._ids or ())}.__getitem__
+            self._opponents = [tuple(map(at, met)) for met in self._met]
+        return self._opponents
+
+    def _lookup(self, values: list[int]) -> tuple[Sequence[tuple[object, ...]], Callable[[Any], int]]:
+        """The opponents as held, and the function from one of them to its entry of ``values``: the list itself
+        when they are positions, or when each ID is its own position (entrants numbered 0, 1, ... in order, as
+        the command line numbers them: the same look-up, at half the cost of a dict's)."""
+        ids = self._ids
+        if ids is None or (set(map(type, ids)) <= {int} and list(ids) == list(range(len(values)))):
+            return self._met, values.__getitem__
+        return self._met, dict(zip(ids, values, strict=True)).__getitem__
 
     def __len__(self) -> int:
         return len(self.points)
@@ -133,19 +168,17 @@ def random_draw(records: Sequence[Record], ruleset: Rules, seed: int | str) -> V
     order = list(range(len(records)))
     SeededRandom(seed).shuffle(order)
     value = [0] * len(records)
-    for position, entrant in enumerate(order):
-        value[entrant] = len(records) - position
+    deque(map(value.__setitem__, order, range(len(records), 0, -1)), maxlen=0)  # order[p] gets n - p
     return Values(value)
 
 
 def _mean_over_opponents(records: Sequence[Record], of: Values) -> Values:
     """Each entrant's mean of ``of`` over its real opponents (0 with none), over one shared denominator."""
-    opponents = _fields(records).opponents
+    opponents, value = _fields(records)._lookup(of.numerators)
     counts = set(map(len, opponents))
     shared = lcm(1, *(c for c in counts if c))
     # one division per number of opponents, not per entrant (none: a mean of 0, over 1)
     scale = {c: shared // max(c, 1) for c in counts}
-    value = of.numerators.__getitem__
     return Values([sum(map(value, met)) * scale[len(met)] for met in opponents], of.denominator * shared)
 
 
