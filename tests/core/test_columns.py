@@ -87,8 +87,3 @@ def test_fractions_made_a_field_at_a_time_equal_fractions_built_directly(numerat
     assert _same(columns.fractions(numerators, d), numerators, d)
     repeated = [n % 7 for n in numerators]  # many values alike: one Fraction each value, shared
     assert _same(columns.fractions(repeated, d), repeated, d)
-
-
-def test_fractions_are_built_as_usual_where_fraction_keeps_its_value_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(columns, "_FRACTION_SLOTS", None)
-    assert _same(columns.fractions([6, 0, -3, 6, 9], 4), [6, 0, -3, 6, 9], 4)

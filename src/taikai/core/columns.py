@@ -6,11 +6,10 @@ instance; here each field is set on every instance by its slot's own descriptor,
 which at thousands of entrants costs half as much (the sheet's lines, the standings, a pairing request's
 players). Core computes on plain lists inside and builds its frozen results once, at its boundary, this way.
 
-``fractions(numerators, denominator)`` does the same for the ``Fraction`` of each distinct value of many: the
-fraction's own two slots are set to the value reduced (by ``gcd``, as ``Fraction.__new__`` reduces it), so each is
-exactly ``Fraction(n, denominator)``; at thousands of distinct tiebreaker values, ``Fraction.__new__``'s Python
-frame per value cost more than ranking them. Should ``Fraction`` not keep its value in those two slots (another
-Python), ``Fraction(n, denominator)`` is called as usual.
+``fractions(numerators, denominator)`` builds the ``Fraction`` of each distinct value once where values repeat (a
+match-win percentage is shared by many entrants) and shares it: a Fraction is immutable. The fractions themselves
+are made by ``Fraction``'s own constructor; setting its private slots was measured faster and left out, as a
+detail of the standard library's implementation that core should not lean on.
 """
 
 from __future__ import annotations
@@ -20,9 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from itertools import repeat
-from math import gcd
-from operator import floordiv
-from types import MemberDescriptorType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -69,39 +65,4 @@ def fractions(numerators: Sequence[int], denominator: int) -> list[Fraction]:
 
 
 def _fractions(numerators: Sequence[int], denominator: int) -> list[Fraction]:
-    if _FRACTION_SLOTS is None or denominator <= 0:
-        return [Fraction(n, denominator) for n in numerators]
-    common = list(map(gcd, numerators, repeat(denominator)))  # as Fraction.__new__ reduces: both by their gcd
-    made = list(map(object.__new__, repeat(Fraction, len(numerators))))
-    set_numerator, set_denominator = _FRACTION_SLOTS
-    deque(map(set_numerator, made, map(floordiv, numerators, common)), maxlen=0)
-    deque(map(set_denominator, made, map(floordiv, repeat(denominator), common)), maxlen=0)
-    return made
-
-
-def _fraction_slots() -> tuple[Callable[[Any, Any], None], Callable[[Any, Any], None]] | None:
-    """The setters of ``Fraction``'s two slots, if it keeps its value there and made so a fraction is the same
-    as ``Fraction.__new__``'s (checked on a few values); else None."""
-    numerator, denominator = (Fraction.__dict__.get(name) for name in ("_numerator", "_denominator"))
-    if not isinstance(numerator, MemberDescriptorType) or not isinstance(denominator, MemberDescriptorType):
-        return None
-    if getattr(Fraction, "__slots__", None) != ("_numerator", "_denominator"):
-        return None
-    setters = (numerator.__set__, denominator.__set__)
-    for n, d in ((6, 4), (0, 9), (-3, 12), (7, 1)):
-        made = object.__new__(Fraction)
-        g = gcd(n, d)
-        setters[0](made, n // g)
-        setters[1](made, d // g)
-        plain = Fraction(n, d)
-        if (made.numerator, made.denominator, hash(made), str(made)) != (
-            plain.numerator,
-            plain.denominator,
-            hash(plain),
-            str(plain),
-        ) or made != plain:
-            return None
-    return setters
-
-
-_FRACTION_SLOTS = _fraction_slots()
+    return [Fraction(n, denominator) for n in numerators]
