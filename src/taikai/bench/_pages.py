@@ -71,7 +71,9 @@ async def get(host: str, port: int, page: Page, path: str, headers: str = "") ->
     reader, writer = await asyncio.open_connection(host, port, local_addr=(page.address, 0))
     try:
         cookie = f"Cookie: {page.cookies}\r\n" if page.cookies else ""
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{cookie}{headers}Connection: close\r\n\r\n".encode())
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{cookie}{headers}Connection: close\r\n\r\n".encode()
+        )
         raw = await reader.read(-1)
     finally:
         writer.close()
@@ -119,7 +121,9 @@ class Pages:
     async def _fetch(self, page: Page) -> None:
         page.fetches += 1
         try:
-            status, _, body = await get(self.host, self.port, page, f"/p/{page.token}/", "X-Requested-With: taikai-live\r\n")
+            status, _, body = await get(
+                self.host, self.port, page, f"/p/{page.token}/", "X-Requested-With: taikai-live\r\n"
+            )
         except OSError:
             status, body = 0, b""
         if status != 200:
