@@ -32,6 +32,7 @@ from typing import Any
 
 from taikai.bench._machine import load_line
 from taikai.bench._pages import Page, Pages, address
+from taikai.bench._sampler import Profile, read_profiles
 
 TARGET_P99 = 2.0  # seconds from the round's publication to its table on every open page
 DEADLINE = 30.0  # seconds: a page that has not shown its new table by then is missed
@@ -218,8 +219,15 @@ def _bench_database(vendor: str, args: argparse.Namespace) -> tuple[str, list[Ru
         db = Side(plain.var_dir, plain.url, {"TAIKAI_MAX_CONNECTIONS": str(max_connections(args.pages))})
         seeded = seed(db, args.pages, timeout=1800)
         print(f"{vendor}: {args.pages} players seeded", flush=True)
+        out = db.var_dir / "profile"
+        if args.profile:  # the sampler in each web process (taikai.bench._sampler), from its start to its stop
+            out.mkdir()
+            db.extra.update(TAIKAI_BENCH_ENDPOINTS="1", TAIKAI_BENCH_PROFILE=str(out))
         with Server(db, workers=args.workers) as server:
-            return vendor, asyncio.run(_runs(db, seeded, server.port, server.pid, args))
+            runs = asyncio.run(_runs(db, seeded, server.port, server.pid, args))
+        if args.profile:
+            _print_profile(vendor, read_profiles(out, top=30))
+        return vendor, runs
 
 
 def max_connections(pages: int) -> int:
@@ -242,6 +250,17 @@ def _row(vendor: str, r: Run, deadline: float) -> str:
         f"| {r.fetches} ({r.failed}) | {r.drops} | {r.client_cpu:.0%} | {r.server_cpu:.0%} "
         f"| p99 ≤ {TARGET_P99:.0f} s, none missed {'✅' if met else '❌'} |"
     )
+
+
+def _print_profile(vendor: str, profile: Profile) -> None:
+    print(
+        f"\nWhere the server's time went on {vendor} (the sampler in every web process, the pages' first loads"
+        " included: the same view; shares of busy wall-clock samples): on the stack, and innermost\n"
+    )
+    print("| on the stack | share | innermost | share |\n|---|---|---|---|")
+    for (outer, a), (inner, b) in zip(profile.on_stack, profile.innermost, strict=False):
+        print(f"| `{outer}` | {a:.0%} | `{inner}` | {b:.0%} |")
+    print(flush=True)
 
 
 def _print(rows: list[tuple[str, list[Run]]], args: argparse.Namespace) -> None:
@@ -279,6 +298,7 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--db", default="sqlite,postgresql")
     parser.add_argument("--deadline", type=float, default=DEADLINE)
     parser.add_argument("--workers", type=int, default=SERVE_WORKERS)
+    parser.add_argument("--profile", action="store_true", help="sample the server's stacks (taikai.bench._sampler)")
     args = parser.parse_args(argv)
     if args.pages % 2:
         parser.error("--pages must be even: every page has a table (no bye)")
