@@ -49,6 +49,7 @@ class Page:
     timer: asyncio.TimerHandle | None = None
     shown: tuple[int, int, int] | None = None  # (round, match, table) of the last answer
     seen_at: float | None = None  # time.monotonic() when an answer first showed the wanted round
+    told_at: float | None = None  # time.monotonic() of the first message a refresh follows, once a round is awaited
     fetches: int = 0
     failed: int = 0  # fetches that got no 200
     drops: int = 0  # streams that ended or were refused
@@ -193,6 +194,8 @@ class Pages:
                     if event_id:
                         page.last_event_id = event_id
                     if kind in KINDS:
+                        if self.want and page.told_at is None:
+                            page.told_at = time.monotonic()
                         self.schedule(page)
                     kind, event_id = "", ""
 
