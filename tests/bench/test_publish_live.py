@@ -21,7 +21,7 @@ def test_every_open_page_shows_its_table_of_the_published_round(tmp_path: Path) 
             runs = asyncio.run(_runs(db, seeded, server.port, server.pid, args))
     assert [r.round for r in runs] == [2, 3]
     for r in runs:
-        assert (r.missed, r.wrong, r.failed, r.drops) == (0, 0, 0, 0)
+        assert (r.missed, r.wrong, r.failed, r.drops, r.unopened, r.refused) == (0, 0, 0, 0, 0, 0)
         assert len(r.delays) == 16
         assert all(0 < d < DEADLINE for d in r.delays)
         assert r.fetches == 16  # one message, one fetch per page: the debounce, as live.js

@@ -53,6 +53,7 @@ class Page:
     fetches: int = 0
     failed: int = 0  # fetches that got no 200
     drops: int = 0  # streams that ended or were refused
+    refused: int = 0  # first loads refused (the person opened the page again)
 
 
 def _dechunk(body: bytes) -> bytes:
@@ -111,11 +112,17 @@ class Pages:
         if page.shown[0] == self.want and page.seen_at is None:
             page.seen_at = time.monotonic()
 
-    async def load(self, page: Page) -> None:
-        """The page as a browser first opens it: its cookies kept for the fetches."""
-        status, head, body = await get(self.host, self.port, page, f"/p/{page.token}/")
-        if status != 200:
-            raise RuntimeError(f"a player's page answered {status}")
+    async def load(self, page: Page, tries: int = 30) -> None:
+        """The page as a browser first opens it, its cookies kept for the fetches; refused (a full server's 503),
+        the person opens it again a second later."""
+        for _ in range(tries):
+            status, head, body = await get(self.host, self.port, page, f"/p/{page.token}/")
+            if status == 200:
+                break
+            page.refused += 1
+            await asyncio.sleep(1.0)
+        else:
+            raise RuntimeError(f"a player's page answered {status} {tries} times")
         page.cookies = "; ".join(f"{k.decode()}={v.decode()}" for k, v in COOKIE.findall(head))
         self._read(page, body)
 
@@ -165,8 +172,8 @@ class Pages:
             head = await reader.readuntil(b"\r\n\r\n")
             if not head.startswith(b"HTTP/1.1 200"):
                 return REOPEN
-            if page.opened:
-                self.schedule(page)  # live.js's onopen after a drop: what changed while it was down
+            if page.opened or page.drops:
+                self.schedule(page)  # live.js's onopen after a failure: what changed while it was down
             page.opened = True
             await self._messages(page, reader)
             return RETRY
