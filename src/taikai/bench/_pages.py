@@ -98,6 +98,16 @@ class Pages:
     pages: list[Page]
     want: int = 0  # the round whose table counts as seen
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    in_flight: int = 0  # fetches started, not answered
+
+    def busy(self) -> bool:
+        """A refresh is due or under way on some page (the stream may send what happened before the pages
+        opened: a process's poller that outlived the last run's pages starts from where it was)."""
+        return self.in_flight > 0 or any(p.timer is not None for p in self.pages)
+
+    def reset_counts(self) -> None:
+        for page in self.pages:
+            page.fetches = page.failed = 0
 
     def _spawn(self, coro: object) -> None:
         task = asyncio.ensure_future(coro)  # type: ignore[call-overload]
@@ -128,12 +138,15 @@ class Pages:
 
     async def _fetch(self, page: Page) -> None:
         page.fetches += 1
+        self.in_flight += 1
         try:
             status, _, body = await get(
                 self.host, self.port, page, f"/p/{page.token}/", "X-Requested-With: taikai-live\r\n"
             )
         except OSError:
             status, body = 0, b""
+        finally:
+            self.in_flight -= 1
         if status != 200:
             page.failed += 1
             return

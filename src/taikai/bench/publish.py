@@ -171,7 +171,11 @@ async def one_run(pages: Pages, organizer: Organizer, server_pid: int, deadline:
     from taikai.bench._breakdown import cpu_of_group
 
     await _open(pages)
-    await asyncio.sleep(1.0)  # every stream open and quiet
+    await asyncio.sleep(1.0)
+    while pages.busy():  # quiet: what the streams said before the round is published is not its refresh
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(1.0)
+    pages.reset_counts()
     pages.want = pages.pages[0].shown[0] + 1 if pages.pages[0].shown else 1
     unopened = sum(not p.connected.is_set() for p in pages.pages)
     cpu0, server0, wall0 = time.process_time(), cpu_of_group(server_pid), time.monotonic()
