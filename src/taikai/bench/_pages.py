@@ -126,7 +126,10 @@ class Pages:
         """The page as a browser first opens it, its cookies kept for the fetches; refused (a full server's 503),
         the person opens it again a second later."""
         for _ in range(tries):
-            status, head, body = await get(self.host, self.port, page, f"/p/{page.token}/")
+            try:
+                status, head, body = await get(self.host, self.port, page, f"/p/{page.token}/")
+            except OSError:  # a full process answers 503 and closes before reading the request: a reset
+                status, head, body = 0, b"", b""
             if status == 200:
                 break
             page.refused += 1
