@@ -156,10 +156,10 @@ def _neighbours(field: Field, rest: list[int], start: int, pairs: list[tuple[int
     """Pair rest[start], rest[start + 1], ... two by two while each two may meet; how many players were paired."""
     ids, met, barred = field.ids, field.met, field.barred
     firsts, seconds = rest[start::2], rest[start + 1 :: 2]
-    # allowed(field, i, j), written out: it runs for every two of the group
-    fits = [ids[j] not in met[i] and j not in barred[i] for i, j in zip(firsts, seconds)]
+    # allowed(field, i, j), written out, for every two; in an odd stretch the last player waits for the walk
+    fits = [ids[j] not in met[i] and j not in barred[i] for i, j in zip(firsts, seconds, strict=False)]
     stop = fits.index(False) if False in fits else len(seconds)
-    pairs += zip(firsts[:stop], seconds[:stop])
+    pairs += zip(firsts[:stop], seconds[:stop], strict=True)
     return 2 * stop
 
 
@@ -251,6 +251,7 @@ def _core_edges(
             i = nodes[x]
             skip = {by_id[o] for o in met[i] if o in by_id}
             skip.update(local[j] for j in barred[i] if j in local)
+            ok: range | list[int]
             if skip:
                 ok = [y for y in range(x + 1, end) if y not in skip]
                 bases += [row[y - first] for y in ok]
