@@ -135,25 +135,59 @@ def _solve_complete(field: Field, rng: SeededRandom, w: _Weights) -> _Solution:
 
 
 def _prepair(field: Field, members: list[int], reserve: int) -> tuple[list[int], list[tuple[int, int]]]:
-    """Pair most of a large group among itself at random; return (reserve, pairs)."""
+    """Pair most of a large group among itself at random; return (reserve, pairs).
+
+    Each player, in the shuffled order, takes the first free player of the next 31 it may meet. Where every
+    neighbouring two (1st and 2nd, 3rd and 4th, ...) may meet, that is just those twos, found for a whole stretch
+    at once (``_neighbours``); the first two who may not send that stretch's end through the player-by-player
+    walk (``_walk``), which hands back the place from which nobody ahead is taken, where the twos start again."""
     keep = members[: reserve + (len(members) - reserve) % 2]
     rest = members[len(keep) :]
-    ids, met, barred = field.ids, field.met, field.barred
-    done = [False] * len(rest)
-    pairs = []
-    for a, i in enumerate(rest):
-        if done[a]:
-            continue
-        seen, bar = met[i], barred[i]  # allowed(field, i, j), written out: it ran once per candidate
-        for b in range(a + 1, min(len(rest), a + 32)):
-            j = rest[b]
-            if not done[b] and ids[j] not in seen and j not in bar:
-                done[a] = done[b] = True
-                pairs.append((i, j))
-                break
-        else:
-            keep.append(i)
+    pairs: list[tuple[int, int]] = []
+    start = 0
+    while start < len(rest):
+        start += _neighbours(field, rest, start, pairs)
+        if start < len(rest):
+            start = _walk(field, rest, start, pairs, keep)
     return keep, pairs
+
+
+def _neighbours(field: Field, rest: list[int], start: int, pairs: list[tuple[int, int]]) -> int:
+    """Pair rest[start], rest[start + 1], ... two by two while each two may meet; how many players were paired."""
+    ids, met, barred = field.ids, field.met, field.barred
+    firsts, seconds = rest[start::2], rest[start + 1 :: 2]
+    # allowed(field, i, j), written out, for every two; in an odd stretch the last player waits for the walk
+    fits = [ids[j] not in met[i] and j not in barred[i] for i, j in zip(firsts, seconds, strict=False)]
+    stop = fits.index(False) if False in fits else len(seconds)
+    pairs += zip(firsts[:stop], seconds[:stop], strict=True)
+    return 2 * stop
+
+
+def _walk(field: Field, rest: list[int], start: int, pairs: list[tuple[int, int]], keep: list[int]) -> int:
+    """The player-by-player walk from ``start`` (nobody at or after it taken yet), until a place from which nobody
+    ahead is taken: that place (the end of ``rest`` at the latest). A player with no partner stays in ``keep``."""
+    ids, met, barred = field.ids, field.met, field.barred
+    size = len(rest)
+    taken: set[int] = set()  # places after the walker already paired
+    a = start
+    while a < size:
+        if a in taken:
+            taken.discard(a)
+        else:
+            i = rest[a]
+            seen, bar = met[i], barred[i]
+            for b in range(a + 1, min(size, a + 32)):
+                j = rest[b]
+                if b not in taken and ids[j] not in seen and j not in bar:
+                    taken.add(b)
+                    pairs.append((i, j))
+                    break
+            else:
+                keep.append(i)
+        a += 1
+        if not taken:
+            return a
+    return a
 
 
 def _solve_sparse(field: Field, rng: SeededRandom, w: _Weights, reserve: int, reach: int) -> _Solution | None:
@@ -203,22 +237,29 @@ def _core_edges(
     starts = [0, *accumulate(len(group) for group in core)]
     # a group pre-paired whole (no reserve, an even count) keeps no node: its value is never used
     values = [field.points[group[0]] if group else 0 for group in core]
-    top, s = w.top, w.s
+    top, s, met, barred = w.top, w.s, field.met, field.barred
     xs: list[int] = []
     ys: list[int] = []
     bases: list[int] = []
     for g in range(len(core)):
         far = min(len(core), g + reach + 1)
-        weights = [top - (values[g] - values[h]) ** 2 * s for h in range(g, far)]
-        for x in range(starts[g], starts[g + 1]):
+        first, end = starts[g], starts[far]
+        row: list[int] = []  # the weight less its draw of a pair with each node first..end-1
+        for h in range(g, far):
+            row += [top - (values[g] - values[h]) ** 2 * s] * (starts[h + 1] - starts[h])
+        for x in range(first, starts[g + 1]):
             i = nodes[x]
-            skip = {by_id[o] for o in field.met[i] if o in by_id}
-            skip.update(local[j] for j in field.barred[i] if j in local)
-            for h in range(g, far):
-                pairs = [y for y in range(max(starts[h], x + 1), starts[h + 1]) if y not in skip]
-                xs += [x] * len(pairs)
-                ys += pairs
-                bases += [weights[h - g]] * len(pairs)
+            skip = {by_id[o] for o in met[i] if o in by_id}
+            skip.update(local[j] for j in barred[i] if j in local)
+            ok: range | list[int]
+            if skip:
+                ok = [y for y in range(x + 1, end) if y not in skip]
+                bases += [row[y - first] for y in ok]
+            else:  # most nodes met nobody in the core: every later node up to ``end``, their weights a slice
+                ok = range(x + 1, end)
+                bases += row[x + 1 - first :]
+            xs += [x] * len(ok)
+            ys += ok
     return list(zip(xs, ys, map(sub, bases, rng.belows(RAND, len(xs))), strict=True))
 
 
@@ -242,7 +283,9 @@ def _result(field: Field, sol: _Solution, rng: SeededRandom, explain: bool) -> P
         ((top - points[a]) * span + top - points[b]) * tables + k for (a, b), k in zip(oriented, order, strict=True)
     ]
     pairs = [oriented[t] for t in sorted(range(tables), key=keys.__getitem__)]
-    rematches = sum([ids[b] in met[a] for a, b in pairs])  # has_met, written out
+    # the counts are sums over the tables, the same in any order: taken before the sort's order
+    rematches = sum([ids[b] in met[a] for a, b in oriented])  # has_met, written out
+    gaps = [points[a] - points[b] for a, b in oriented]
     explanations = (
         tuple(_explain(field, t, a, b, rematches == 0) for t, (a, b) in enumerate(pairs, start=1)) if explain else ()
     )
@@ -251,8 +294,8 @@ def _result(field: Field, sol: _Solution, rng: SeededRandom, explain: bool) -> P
         byes=() if sol.bye is None else (ids[sol.bye],),
         explanations=explanations,
         rematches=rematches,
-        pair_downs=sum([points[a] != points[b] for a, b in pairs]),
-        squared_point_difference=_squares(field, pairs),
+        pair_downs=tables - gaps.count(0),
+        squared_point_difference=sum([gap * gap for gap in gaps]),
         proof=sol.proof,
     )
 

@@ -57,7 +57,7 @@ def build_field(inp: PairingInput) -> Field:
     group_of: list[int] = []
     for g, (_, run) in enumerate(groupby(points)):
         first = len(group_of)
-        group_of += [g] * sum(1 for _ in run)
+        group_of += [g] * len(list(run))
         groups.append(list(range(first, len(group_of))))
     return Field(
         ids=[p.id for p in active],
