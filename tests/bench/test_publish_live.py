@@ -4,10 +4,10 @@ reaches every open player page, each showing its own table of the new round."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 
 from taikai.bench._live import Server, database, seed
+from taikai.bench._openloop import run_loop
 from taikai.bench.follow import Side
 from taikai.bench.publish import DEADLINE, _runs, max_connections
 
@@ -18,7 +18,7 @@ def test_every_open_page_shows_its_table_of_the_published_round(tmp_path: Path) 
         seeded = seed(db, 16)
         args = argparse.Namespace(runs=2, deadline=DEADLINE)
         with Server(db, workers=2) as server:
-            runs = asyncio.run(_runs(db, seeded, server.port, server.pid, args))
+            runs = run_loop(lambda: _runs(db, seeded, server.port, server.pid, args))
     assert [r.round for r in runs] == [2, 3]
     for r in runs:
         assert (r.missed, r.wrong, r.failed, r.drops, r.unopened, r.refused) == (0, 0, 0, 0, 0, 0)
