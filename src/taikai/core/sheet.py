@@ -327,10 +327,7 @@ def _lines(
     for k, skip in t.undecided.items():
         decided[k] = tuple(o for at, o in enumerate(opponents[k]) if at not in skip)
     ids = [e.id for e in entrants]
-    if any(t.bracket_rounds):
-        reached = [Reached.ELIMINATION if rounds else Reached.SWISS for rounds in t.bracket_rounds]
-    else:  # a Swiss-only event: every entrant the same
-        reached = [Reached.SWISS] * len(entrants)
+    reached = [Reached.ELIMINATION if rounds else Reached.SWISS for rounds in t.bracket_rounds]
     if champion is not None:
         reached[ids.index(champion)] = Reached.CHAMPION
     columns: tuple[Sequence[Any], ...] = (

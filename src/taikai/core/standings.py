@@ -10,9 +10,9 @@ At 4,096 players the standings are timed against one Swiss pairing (issue 27), s
 time on the sheet's columns, with the same values as entrant by entrant (tests/core/test_standings_reference.py
 checks them against a plain computation): each column is the sheet's own, reordered by one ``ranking``; the
 tiebreakers read opponents by position, or by ID through one dict when IDs are not positions (the same values);
-a code's three parts are the same capped integers, written by ``%0nd``, which pads as ``:0nd`` does; each
-Fraction is set reduced by ``gcd``, as ``Fraction.__new__`` reduces it (``columns.fractions``); and when no two
-entrants tie on every key (the seeded draw is a permutation), each one's rank is its place.
+a code's three parts are the same capped integers, written by ``%0nd``, which pads as ``:0nd`` does; a value
+shared by many entrants is one Fraction (``columns.fractions``); and when no two entrants tie on every key (the
+seeded draw is a permutation), each one's rank is its place.
 """
 
 from __future__ import annotations
@@ -185,11 +185,7 @@ def _in_order(column: Sequence[T], ranking: list[int]) -> list[T]:
 
 
 def _rows(shown: Sequence[str], values: Sequence[list[Fraction]]) -> list[dict[str, Fraction]]:
-    """Each entrant's shown values by name, in column order (one new dict each: a row's dict is its own). The
-    standings always show OMW% and OOMW%; for two columns a dict display is a third of ``dict(zip(...))``."""
-    if len(shown) == 2:
-        first, second = shown
-        return [{first: x, second: y} for x, y in zip(*values, strict=True)]
+    """Each entrant's shown values by name, in column order (one new dict each: a row's dict is its own)."""
     return [dict(zip(shown, row, strict=True)) for row in zip(*values, strict=True)]
 
 

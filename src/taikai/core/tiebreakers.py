@@ -12,7 +12,6 @@ only for the figure shown; at 4,096 players, sorting by ``Fraction`` cost more t
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -168,7 +167,8 @@ def random_draw(records: Sequence[Record], ruleset: Rules, seed: int | str) -> V
     order = list(range(len(records)))
     SeededRandom(seed).shuffle(order)
     value = [0] * len(records)
-    deque(map(value.__setitem__, order, range(len(records), 0, -1)), maxlen=0)  # order[p] gets n - p
+    for position, entrant in enumerate(order):
+        value[entrant] = len(records) - position
     return Values(value)
 
 
