@@ -10,6 +10,7 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import models
 from django.test import Client
 
 from taikai.audit.feed import KINDS
@@ -141,6 +142,37 @@ def test_a_player_out_of_the_top_cut_is_told_while_the_bracket_goes_on(organizer
     assert "決勝トーナメントで敗退しました" in loser and "ベスト4" in loser
     assert NEXT_TABLE not in loser and "大会からドロップ" not in loser
     assert NEXT_TABLE in winner and "最終順位" not in winner  # still in the bracket: waits for the final
+
+
+def _live_tables(html: str) -> list[str] | None:
+    found = re.search(r'id="player-live"[^>]*?(?: data-live-tables="([^"]*)")?>', html)
+    assert found
+    return found.group(1).split() if found.group(1) is not None else None
+
+
+def test_the_page_lists_every_table_it_follows_until_it_shows_a_place_others_results_can_move(
+    organizer: User,
+) -> None:
+    # live.js refreshes a page for a result at a table it lists only (a result at another table changes nothing
+    # on it); once a place is shown, a correction at any table can move it, so the page follows every result.
+    event = make_event(organizer, 8, format=Event.Format.SWISS_CUT, swiss_rounds=3, top_cut=4)
+    by = Staff(organizer)
+    player = event.players.first()
+    token = _link(organizer, player)
+    assert _live_tables(_page(token)) == []  # not paired yet: no table of its own
+    sat_at = []
+    for _ in range(3):
+        rnd = round_services.pair_next_round(event, by=by)
+        mine = rnd.matches.get(models.Q(player_a=player) | models.Q(player_b=player))
+        sat_at.append(f"events.match:{mine.pk}")
+        assert _live_tables(_page(token)) == sat_at  # every table so far: a correction there says so here
+        for m in rnd.matches.filter(is_bye=False):
+            result_services.enter_result(m, by=by, result=TWO_NIL)
+    semis = round_services.pair_next_round(event, by=by)
+    in_cut = {p for m in semis.matches.all() for p in (m.player_a_id, m.player_b_id)}
+    outside = event.players.exclude(pk__in=in_cut).first()
+    html = _page(_link(organizer, outside))
+    assert "最終順位" in html and _live_tables(html) is None
 
 
 def test_a_swiss_event_says_the_final_place_when_it_ends(organizer: User) -> None:

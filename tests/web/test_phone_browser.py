@@ -121,6 +121,29 @@ def test_a_refresh_that_changes_nothing_leaves_the_buttons_under_the_finger(
     assert not a.evaluate(marked)
 
 
+def test_a_result_at_another_table_leaves_the_page_alone_and_its_own_refreshes_it(
+    organizer: User, venue_page: VenuePage
+) -> None:
+    # Every result used to make every open player page fetch itself: at a 2,000-player event, one result cost
+    # 2,000 renders (the publish bench's results row measures it).
+    event, links = _event(organizer)
+    m = _table_one(event)
+    token = links[m.player_a_id]
+    a = _phone(venue_page, token)
+    _wait_for_stream()
+    fetched: list[str] = []
+    a.on("request", lambda r: fetched.append(r.url) if r.headers.get("x-requested-with") == "taikai-live" else None)
+    a.evaluate("window.heard = []; document.addEventListener('taikai:live', e => window.heard.push(e.detail.kind))")
+    other = Match.objects.get(round__event=event, round__number=1, table=2)
+    result_services.enter_result(other, by=Staff(organizer), result=A_WINS)
+    a.wait_for_function("window.heard.indexOf('result') >= 0")  # the stream said it
+    time.sleep(1.0)  # well past live.js's 300 ms debounce
+    assert fetched == []
+    result_services.enter_result(m, by=Staff(organizer), result=A_WINS)  # its own table
+    expect(a.locator("#match-status")).to_contain_text("確定した結果", timeout=5000)
+    assert [url for url in fetched if f"/p/{token}/" in url]
+
+
 def test_a_refused_report_shows_its_reason(organizer: User, venue_page: VenuePage) -> None:
     event, links = _event(organizer)
     m = _table_one(event)

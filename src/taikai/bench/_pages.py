@@ -5,17 +5,19 @@ per-address cap sees one phone, as at the venue, not 2,048 from one address).
 Per page, as the script does: the page is loaded once (its cookies kept, as a browser keeps them); an
 EventSource opens on ``/api/v1/events/<id>/stream``; on a message of a kind the script listens to, a refresh is
 scheduled 300 ms later unless one already is (the debounce), and it fetches the page's own URL with
-``X-Requested-With: taikai-live``. A stream that ends is opened again after the server's ``retry`` (3 s) with
-``Last-Event-ID``, and once open again a refresh is scheduled (what changed meanwhile); one answered other than
-200 is given up by the browser, and the script opens a new one 10 s later. A failed fetch is not retried: the
-script keeps what it shows until the next message. Raw asyncio streams, not an HTTP client library: 2,048 open
-streams and their fetches are then a small share of one core (the bench prints it).
+``X-Requested-With: taikai-live``; a result or a time extension at a table the page does not list (its
+``data-live-tables``) schedules nothing, as in live.js. A stream that ends is opened again after the server's
+``retry`` (3 s) with ``Last-Event-ID``, and once open again a refresh is scheduled (what changed meanwhile);
+one answered other than 200 is given up by the browser, and the script opens a new one 10 s later. A failed
+fetch is not retried: the script keeps what it shows until the next message. Raw asyncio streams, not an HTTP
+client library: 2,048 open streams and their fetches are then a small share of one core (the bench prints it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -23,11 +25,14 @@ from dataclasses import dataclass, field
 # live.js's KINDS: the messages a page refreshes on
 KINDS = {"pairings", "round-started", "clock-paused", "clock-resumed", "round-finished", "time-called"}
 KINDS |= {"time-extended", "result", "players", "event", "judge-call", "access"}
+PER_TABLE = {"result", "time-extended"}  # live.js: messages that name their table ("events.match:12")
+TABLE_OBJECT = "events.match:"
 DEBOUNCE = 0.3  # live.js: several messages in a burst cost one fetch
 RETRY = 3.0  # the stream's "retry: 3000": the browser's wait before it opens a dropped stream again
 REOPEN = 10.0  # live.js: a stream the browser gave up on (an answer other than 200) is opened anew after this
 LIVE_KEY = re.compile(rb'id="player-live"[^>]*\bdata-live-key="(\d+):(\d+)"')
 TABLE = re.compile(rb"data-clock-url=\"[^\"]*\?table=(\d+)\"")
+TABLES = re.compile(rb'id="player-live"[^>]*\bdata-live-tables="([^"]*)"')
 COOKIE = re.compile(rb"^set-cookie:\s*([^=;\s]+)=([^;\r\n]*)", re.I | re.M)
 
 
@@ -48,6 +53,7 @@ class Page:
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     timer: asyncio.TimerHandle | None = None
     shown: tuple[int, int, int] | None = None  # (round, match, table) of the last answer
+    tables: frozenset[str] | None = None  # the tables the last answer listed (None: it follows every table)
     seen_at: float | None = None  # time.monotonic() when an answer first showed the wanted round
     told_at: float | None = None  # time.monotonic() of the first message a refresh follows, once a round is awaited
     fetches: int = 0
@@ -119,6 +125,8 @@ class Pages:
         if key is None:
             return
         page.shown = (int(key[1]), int(key[2]), int(table[1]) if table else 0)
+        listed = TABLES.search(body)
+        page.tables = frozenset(listed[1].decode().split()) if listed else None
         if page.shown[0] == self.want and page.seen_at is None:
             page.seen_at = time.monotonic()
 
@@ -198,8 +206,16 @@ class Pages:
         finally:
             writer.close()
 
+    @staticmethod
+    def _concerns(page: Page, kind: str, data: str) -> bool:
+        """live.js's ``concerns``: a message not known to be about a table other than the page's."""
+        if page.tables is None or kind not in PER_TABLE:
+            return True
+        object_ = str(json.loads(data or "{}").get("object") or "")
+        return not object_.startswith(TABLE_OBJECT) or object_ in page.tables
+
     async def _messages(self, page: Page, reader: asyncio.StreamReader) -> None:
-        buffer, kind, event_id = b"", "", ""
+        buffer, kind, event_id, data = b"", "", "", ""
         while True:
             size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
             if size == 0:
@@ -213,14 +229,16 @@ class Pages:
                     kind = line[6:].strip().decode()
                 elif line.startswith(b"id:"):
                     event_id = line[3:].strip().decode()
+                elif line.startswith(b"data:"):
+                    data = line[5:].decode()
                 elif not line:
                     if event_id:
                         page.last_event_id = event_id
-                    if kind in KINDS:
+                    if kind in KINDS and self._concerns(page, kind, data):
                         if self.want and page.told_at is None:
                             page.told_at = time.monotonic()
                         self.schedule(page)
-                    kind, event_id = "", ""
+                    kind, event_id, data = "", "", ""
 
     async def close(self) -> None:
         for page in self.pages:

@@ -38,6 +38,8 @@ from taikai.bench._sampler import Profile, read_profiles
 TARGET_P99 = 2.0  # seconds from the round's publication to its table on every open page
 DEADLINE = 30.0  # seconds: a page that has not shown its new table by then is missed
 SERVE_WORKERS = min(4, max(2, os.cpu_count() or 2))  # `taikai serve`'s own default (taikai.cli.serve)
+RESULTS = 8  # results entered with the pages open, after the publication: each should refresh two pages only
+RESULTS_APART = 0.5  # seconds between them: more than live.js's debounce, so each is a refresh of its own
 OPEN_AT_ONCE = 64  # pages loaded, and streams opened, at the same time (phones arrive over minutes at a venue)
 
 
@@ -76,6 +78,17 @@ def _organizer(event_id: int) -> None:
             for m in tables.select_related("round__event", "player_a", "player_b"):
                 result_services.enter_result(m, by=organizer, result=rng.choice(outcomes))
             answer: dict[str, Any] = {"round": rnd.number}
+        elif line.strip() == "start":  # the round published starts (every page follows its clock)
+            rnd = event.rounds.order_by("-number").get(number=event.rounds.count())
+            clock_services.start_round(rnd, by=organizer)
+            answer = {"round": rnd.number}
+        elif line.startswith("report"):  # "report N": N tables' results, one at a time, apart (not one burst)
+            rnd = event.rounds.order_by("-number").get(number=event.rounds.count())
+            tables = rnd.matches.filter(is_bye=False, status=Match.Status.PENDING).order_by("table")
+            for m in tables.select_related("round__event", "player_a", "player_b")[: int(line.split()[1])]:
+                result_services.enter_result(m, by=organizer, result=rng.choice(outcomes))
+                time.sleep(RESULTS_APART)
+            answer = {"round": rnd.number}
         else:
             t0 = time.monotonic()
             rnd = round_services.pair_next_round(event, by=organizer)
@@ -186,6 +199,8 @@ async def one_run(pages: Pages, organizer: Organizer, server_pid: int, deadline:
         await asyncio.sleep(0.05)
     wall = time.monotonic() - wall0
     client_cpu, server_cpu = (time.process_time() - cpu0) / wall, (cpu_of_group(server_pid) - server0) / wall
+    fetches, failed = sum(p.fetches for p in pages.pages), sum(p.failed for p in pages.pages)
+    extra = await _results_at_tables(pages, organizer, server_pid)
     await pages.close()
     seen = [p.seen_at - returned for p in pages.pages if p.seen_at is not None]
     return Run(
@@ -195,14 +210,39 @@ async def one_run(pages: Pages, organizer: Organizer, server_pid: int, deadline:
         told=sorted(p.told_at - returned for p in pages.pages if p.told_at is not None),
         missed=len(pages.pages) - len(seen),
         wrong=_wrong(pages, paired["tables"]),
-        fetches=sum(p.fetches for p in pages.pages),
-        failed=sum(p.failed for p in pages.pages),
+        fetches=fetches,
+        failed=failed,
         drops=sum(p.drops for p in pages.pages),
         unopened=unopened,
         refused=sum(p.refused for p in pages.pages),
         client_cpu=client_cpu,
         server_cpu=server_cpu,
+        extra=extra,
     )
+
+
+async def _results_at_tables(pages: Pages, organizer: Organizer, server_pid: int) -> dict[str, float]:
+    """``RESULTS`` tables' results entered one by one while every page is open: the page fetches they caused
+    (each result's two players' pages, as live.js reads only its own tables' results) and the server's CPU."""
+    from taikai.bench._breakdown import cpu_of_group
+
+    await organizer.ask("start")  # a round's start refreshes every page: before the count begins
+    await asyncio.sleep(1.0)
+    await _quiet(pages)
+    pages.reset_counts()
+    server0, wall0 = cpu_of_group(server_pid), time.monotonic()
+    await organizer.ask(f"report {RESULTS}")
+    await asyncio.sleep(1.0)
+    await _quiet(pages)
+    wall = time.monotonic() - wall0
+    fetches = sum(p.fetches for p in pages.pages)
+    server_cpu = (cpu_of_group(server_pid) - server0) / wall
+    return {"results": RESULTS, "result_fetches": fetches, "result_server_cpu": server_cpu}
+
+
+async def _quiet(pages: Pages) -> None:
+    while pages.busy():
+        await asyncio.sleep(0.2)
 
 
 async def _runs(db: Any, seeded: dict[str, Any], port: int, pid: int, args: argparse.Namespace) -> list[Run]:
@@ -313,6 +353,19 @@ def _print(rows: list[tuple[str, list[Run]]], args: argparse.Namespace) -> None:
         " CPU: share of one core over the same span (client: this process, all pages)."
         f" {_cap_words(args)}"
     )
+    print(
+        f"\nThen, pages still open, {RESULTS} tables' results are entered one by one, {RESULTS_APART:g} s apart: a page"
+        " refreshes for its own table's result only (live.js reads the tables it lists), so each result should"
+        " cost two fetches, not one per open page.\n"
+    )
+    print("| database | round | results | page fetches | per result | server CPU |\n|---|---|---|---|---|---|")
+    for vendor, runs in rows:
+        for r in runs:
+            got = r.extra.get("result_fetches", 0)
+            print(
+                f"| {vendor} | {r.round} | {r.extra.get('results', 0):.0f} | {got:.0f} "
+                f"| {got / max(1, r.extra.get('results', 0)):.1f} | {r.extra.get('result_server_cpu', 0):.0%} |"
+            )
     print(f"\n{load_line()}")
 
 

@@ -7,6 +7,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,7 +36,7 @@ from taikai.events.venue import venue_url
 from taikai.events.views.common import attempt, error_text, flash_error
 from taikai.events.views.panels import player_panels
 from taikai.events.views.penalty_words import decided_lines
-from taikai.events.views.player_finish import finish_of
+from taikai.events.views.player_finish import Finish, finish_of
 from taikai.security import rates
 from taikai.security import services as limits
 
@@ -83,6 +84,7 @@ def player_home(request: HttpRequest, player: Player, token: str) -> HttpRespons
     side = match.side_of(player) if match else None
     last_report = match.reports.filter(by_player__isnull=False).last() if match else None
     ruleset = player.event.ruleset
+    end = ending(player)
     context = {
         "event": player.event,
         "player": player,
@@ -111,7 +113,8 @@ def player_home(request: HttpRequest, player: Player, token: str) -> HttpRespons
         "decided": decided_lines(match, side),
         "pin_form": PinForm(),
         "panels": player_panels(request, player, match, token),  # another app's part (the judge call)
-        **ending(player),
+        "live_tables": live_tables(player, end["finish"]),
+        **end,
     }
     return render(request, "events/player_home.html", context)
 
@@ -121,6 +124,16 @@ def ending(player: Player) -> dict[str, Any]:
     (a dropped or disqualified player is not paired again either)."""
     finish = finish_of(player)
     return {"finish": finish, "awaits_pairing": finish is None and not (player.dropped or player.disqualified)}
+
+
+def live_tables(player: Player, finish: Finish | None) -> str | None:
+    """Every table the player has sat at, as the event stream names them (``events.match:12``): live.js then
+    leaves the page alone for a result or a time extension at another table. None once the page shows a final
+    place, which another table's corrected result can move: such a page follows every result."""
+    if finish is not None:
+        return None
+    tables = Match.objects.filter(Q(player_a=player) | Q(player_b=player)).order_by("pk").values_list("pk", flat=True)
+    return " ".join(f"{Match._meta.label_lower}:{pk}" for pk in tables)
 
 
 def extension_text(seconds: int) -> str:

@@ -66,8 +66,9 @@
   poll();
   document.addEventListener("taikai:refreshed", poll);
   document.addEventListener("taikai:live", function (e) {
-    var kind = e.detail && e.detail.kind;
-    if (["round-started", "clock-paused", "clock-resumed", "time-called", "pairings", "result", "time-extended"].indexOf(kind) >= 0) poll();
+    var kind = e.detail && e.detail.kind, object = e.detail && e.detail.data && e.detail.data.object;
+    var el = clockEl(), mine = !el || !window.taikaiLive || window.taikaiLive.concerns(el, kind, object); // not another table's
+    if (mine && ["round-started", "clock-paused", "clock-resumed", "time-called", "pairings", "result", "time-extended"].indexOf(kind) >= 0) poll();
   });
   setInterval(render, 250);
   setInterval(poll, 5000);

@@ -11,6 +11,9 @@
 // penalty duel: the old form no longer applies). A region the server sends unchanged since its last swap is
 // left alone (a button being tapped is not rebuilt under the finger). A page the server answers as gone (a revoked or replaced
 // personal link: header X-Taikai-Page: gone) is reloaded, so the person reads why instead of a frozen page.
+// A per-table message (a result, a time extension) names its table ("events.match:12"): a region that lists the
+// tables it shows (data-live-tables) is not refreshed for another table's, so at a 2,000-player event one result
+// costs its two players' pages a fetch, not every open page one.
 // Every update is also sent as a "taikai:live" DOM event ({kind, data}) for other scripts.
 (function () {
   var script = document.currentScript;
@@ -20,10 +23,21 @@
   var streamUrl = "/api/v1/events/" + eventId + "/stream";
   var pending = {}, timer = null, source = null, failures = 0, pollTimer = null, opened = false;
 
-  function regions(kind) {
+  var PER_TABLE = ["result", "time-extended"];
+  var TABLE = "events.match:";
+
+  // Whether a message of ``kind`` about ``object`` may change the element: anything not known to be about a
+  // table other than those listed around it does (clock.js asks the same for its clock).
+  function concerns(el, kind, object) {
+    var listed = el.closest("[data-live-tables]");
+    if (!listed || PER_TABLE.indexOf(kind) < 0 || !object || object.indexOf(TABLE) !== 0) return true;
+    return listed.dataset.liveTables.split(/\s+/).indexOf(object) >= 0;
+  }
+
+  function regions(kind, object) {
     return Array.prototype.filter.call(document.querySelectorAll("[data-live-refresh]"), function (el) {
       var kinds = el.dataset.liveRefresh.split(/\s+/);
-      return el.id && (!kind || kinds.indexOf("*") >= 0 || kinds.indexOf(kind) >= 0);
+      return el.id && (!kind || kinds.indexOf("*") >= 0 || kinds.indexOf(kind) >= 0) && concerns(el, kind, object);
     });
   }
 
@@ -137,14 +151,14 @@
     fetchAndSwap(ids).catch(function () { /* keep what is shown; the next update tries again */ });
   }
 
-  function schedule(kind) {
-    regions(kind).forEach(function (el) { pending[el.id] = true; });
-    if (!timer) timer = setTimeout(refresh, 300); // several results in a burst cost one fetch
+  function schedule(kind, object) {
+    regions(kind, object).forEach(function (el) { pending[el.id] = true; });
+    if (!timer && Object.keys(pending).length) timer = setTimeout(refresh, 300); // a burst costs one fetch
   }
 
   function dispatch(kind, data) {
     document.dispatchEvent(new CustomEvent("taikai:live", { detail: { kind: kind, data: data } }));
-    schedule(kind);
+    schedule(kind, data.object);
   }
 
   function startPolling() {
@@ -190,6 +204,7 @@
 
   window.taikaiLive = {
     refresh: function () { schedule(null); },
+    concerns: concerns,
     refreshNow: function () { return fetchAndSwap(regions(null).map(function (el) { return el.id; })); }
   };
   connect();
