@@ -36,7 +36,9 @@ TOO_COMMON = 8  # a run standing in more places than this is an idiom and is lef
 # same tree, that tool lists 45 pairs outside the migrations.
 # Raised to 141 on 2026-12-04: two new pairs are dataclass field lists, not logic (the publish bench's Pages beside
 # bench/_load's LoadResult; BodyLimits' new refused_delay beside a ruleset section's fields).
-CEILING = 141
+# Raised to 142 on 2026-12-04: the publish bench's Run, with the fields of a table shown from the stream, beside the
+# pairing bench's result dataclass (field lists again).
+CEILING = 142
 
 DEFAULT_ROOT = Path(__file__).resolve().parent.parent / "src" / "taikai"
 

@@ -68,7 +68,13 @@ class VenueServer:
         assert self._server.started
 
     def stop(self) -> None:
+        """As `taikai serve` stopping does: the open streams end (it gives them 5 s), then the server."""
+        from taikai.api import stream
+
         if self._server is not None and self._thread is not None:
+            for loop, hub in list(stream._hubs.items()):
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(hub.end)
             self._server.should_exit = True
             self._thread.join(10)
         self._server = self._thread = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -80,6 +81,20 @@ def test_pairings_and_the_clock_stream_in_order_and_resume_from_last_event_id(se
         lines = r.iter_lines()
         got = _read_until(lines, "event: clock-paused")
     assert "event: round-started" in got and "event: pairings" not in got
+
+
+def test_a_round_paired_streams_where_every_player_sits(server: str, organizer: User) -> None:
+    """One read per process for every open page: a player's page shows its new table from the message."""
+    event = make_event(organizer, 4)
+    with httpx.Client(timeout=5) as client, client.stream("GET", f"{server}/api/v1/events/{event.pk}/stream") as r:
+        lines = r.iter_lines()
+        _read_until(lines, ": connected")
+        rnd = round_services.pair_next_round(event, by=Staff(organizer))
+        got = _read_until(lines, "event: pairings")
+        data = json.loads(_read_until(lines, "data:")[-1].removeprefix("data: "))
+    tables = [[m.table, m.player_a_id, m.player_b_id] for m in rnd.matches.order_by("table")]
+    assert got and data["object"] == f"events.round:{rnd.pk}"
+    assert data["seats"]["round"] == 1 and data["seats"]["tables"] == tables
 
 
 def test_time_called_is_announced_when_the_clock_runs_out(server: str, organizer: User) -> None:

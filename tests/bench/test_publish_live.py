@@ -21,7 +21,8 @@ def test_every_open_page_shows_its_table_of_the_published_round(tmp_path: Path) 
             runs = run_loop(lambda: _runs(db, seeded, server.port, server.pid, args))
     assert [r.round for r in runs] == [2, 3]
     for r in runs:
-        assert (r.missed, r.wrong, r.failed, r.drops, r.unopened, r.refused) == (0, 0, 0, 0, 0, 0)
-        assert len(r.delays) == 16
-        assert all(0 < d < DEADLINE for d in r.delays)
+        assert (r.missed, r.unfollowed, r.wrong, r.failed, r.drops, r.unopened, r.refused) == (0,) * 7
+        assert r.seated == len(r.shown) == len(r.delays) == 16  # every table shown from the stream's message
+        assert all(0 < d < DEADLINE for d in r.shown + r.delays)
         assert r.fetches == 16  # one message, one fetch per page: the debounce, as live.js
+        assert r.clock_fetches >= 16  # clock.js asks for the new table's clock after each refresh

@@ -4,6 +4,8 @@ say "connected again" when the server is back; the page itself keeps its table a
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
@@ -63,3 +65,32 @@ def test_a_dropped_connection_shows_a_banner_until_the_server_is_back(
     screenshot(phone, "connection-back-phone")
     for page in (phone, projector):
         expect(page.locator("#connection-banner")).to_be_hidden(timeout=10_000)
+
+
+def test_a_stream_gone_silent_is_opened_again_and_the_page_follows_the_event(
+    organizer: User, venue: VenueServer, venue_page: VenuePage
+) -> None:
+    # A venue router that forgot the phone's long-open stream (its NAT entry expired): the connection is dead
+    # without a reset, and the browser would wait on it for ever, the page missing every result after it. The
+    # server's pings stop coming, and live.js opens a new stream.
+    from taikai.bench._proxy import Proxy
+    from taikai.events.services import results as result_services
+    from taikai.events.services.result_input import ResultInput
+
+    event = make_event(organizer, 4)
+    clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
+    m = Match.objects.select_related("player_a", "player_b").get(round__event=event, table=1)
+    token = links.issue_access(m.player_a, by=Staff(organizer))
+    wifi = Proxy(venue.port)
+    try:
+        phone = venue_page(viewport=PHONE, locale="ja-JP")
+        phone.goto(f"{wifi.url}/p/{token}/")
+        phone.wait_for_function("window.taikaiLive !== undefined && window.taikaiLive.streaming()")
+        assert wifi.go_silent(f"/api/v1/events/{event.pk}/stream".encode()) == 1
+        started = time.monotonic()
+        result_services.enter_result(m, by=Staff(organizer), result=ResultInput(({"winner": "A"}, {"winner": "A"})))
+        expect(phone.locator("#match-status")).to_contain_text("確定した結果", timeout=20_000)
+        waited = time.monotonic() - started
+        assert 5 < waited < 16, waited  # not from the silent stream: from the new one, after the watchdog's 9 s
+    finally:
+        wifi.close()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -176,6 +177,42 @@ def test_the_page_shows_the_new_round_after_pairing_without_reload(organizer: Us
     expect(projector.locator("#proj-title")).to_contain_text("第2ラウンド", timeout=5000)
     screenshot(a, "phone-new-round")
     screenshot(projector, "projector-new-round")
+
+
+def test_a_new_round_shows_its_table_from_the_stream_before_the_page_follows(
+    organizer: User, venue_page: VenuePage
+) -> None:
+    # At a 2,000-player event every page fetching itself when a round is published kept the last phone waiting
+    # seconds for its table (the publish bench): the stream's pairing message now says where everyone sits.
+    event, links = _event(organizer)
+    m = _table_one(event)
+    token = links[m.player_a_id]
+    a = _phone(venue_page, token)
+    _wait_for_stream()
+    for match in Match.objects.filter(round__event=event, round__number=1):
+        result_services.enter_result(match, by=Staff(organizer), result=A_WINS)
+    expect(a.locator("#match-status")).to_contain_text("確定した結果", timeout=5000)
+    held = {"on": True}
+
+    def refresh(route: Any) -> None:  # the page's own refreshes fail while held: only the stream reaches it
+        live = route.request.headers.get("x-requested-with") == "taikai-live"
+        route.abort() if held["on"] and live else route.continue_()
+
+    a.route(f"**/p/{token}/", refresh)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    table = Match.objects.get(Q(player_a_id=m.player_a_id) | Q(player_b_id=m.player_a_id), round=rnd)
+    note = a.locator("#seat-note")
+    expect(note).to_be_visible(timeout=5000)
+    expect(note).to_have_text(f"新しい対戦: {table.table}番卓。対戦相手と時計はまもなくここに表示されます。")
+    expect(a.locator("#player-live")).to_have_class(re.compile(r"\bstale\b"))
+    expect(a.locator("#player-live .round")).to_have_text("第1ラウンド")  # the page itself has not followed yet
+    screenshot(a, "phone-new-table-from-stream")
+    held["on"] = False
+    a.evaluate("window.taikaiLive.refresh()")  # the next update (or the spread's own refresh) brings the rest
+    expect(a.locator("#player-live .round")).to_have_text("第2ラウンド", timeout=5000)
+    expect(note).to_be_hidden()
+    expect(a.locator("#player-live")).not_to_have_class(re.compile(r"\bstale\b"))
+    expect(a.locator("form.report button[value=win-2-0]")).to_be_visible()
 
 
 def test_a_corrected_retry_is_not_dropped(organizer: User, venue_page: VenuePage) -> None:

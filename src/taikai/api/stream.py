@@ -23,6 +23,7 @@ from django.utils import timezone
 from taikai.audit.feed import Message, message_of
 from taikai.audit.models import AuditEntry
 from taikai.core.ids import parse_id
+from taikai.events import seating
 from taikai.events.models import Event, Round
 from taikai.events.services import clock as clock_services
 
@@ -30,7 +31,11 @@ T = TypeVar("T")
 
 POLL_SECONDS = 0.25
 CLOCK_EVERY = 4  # ticks between clock checks (one second)
-KEEPALIVE_SECONDS = 15.0
+# A ping when nothing else was sent for this long: a named event, which a page's script hears (a comment line
+# it would not), so live.js can tell a stream gone silent (Wi-Fi lost without a reset) from a quiet event and
+# open a new one; it also keeps proxies from closing an idle stream.
+KEEPALIVE_SECONDS = 4.0
+PING = b"event: ping\ndata: {}\n\n"
 LOOKBACK = 50  # re-read the last ids: on PostgreSQL a lower id can commit after a higher one
 BACKLOG_LIMIT = 500
 
@@ -39,6 +44,11 @@ def _rows_after(event_id: int, after: int, limit: int = BACKLOG_LIMIT) -> list[t
     close_old_connections()
     qs = AuditEntry.objects.filter(event_id=event_id, id__gt=after).order_by("id")
     return list(qs.values_list("id", "at", "action", "object_type", "object_id")[:limit])
+
+
+def _seats(event_id: int, object_ref: str | None) -> dict[str, Any] | None:
+    close_old_connections()
+    return seating.seats(event_id, object_ref)
 
 
 def _event_exists(event_id: int) -> bool:
@@ -106,11 +116,20 @@ class Tail:
                 self.last_id = max(self.last_id, row[0])
                 message = message_of(row)
                 if message is not None:
-                    self.publish(message)
+                    self.publish(await self._with_seats(message))
             if tick % CLOCK_EVERY == 0:
                 await self._check_clock()
             tick += 1
             await asyncio.sleep(POLL_SECONDS)
+
+    async def _with_seats(self, message: Message) -> Message:
+        """A pairing message with where every player now sits (taikai.events.seating), read once for all this
+        process's streams: a player's page shows its table from it, without a fetch in the same second as
+        every other page."""
+        if message.kind != "pairings":
+            return message
+        seats = await sync_to_async(_seats)(self.event_id, message.data.get("object"))
+        return message if seats is None else Message(message.id, message.kind, {**message.data, "seats": seats})
 
     async def _check_clock(self) -> None:
         clock = await sync_to_async(_clock_key)(self.event_id)
@@ -153,11 +172,18 @@ class Hub:
         if tail is not None:
             tail.subscribers.discard(queue)
 
+    def end(self) -> None:
+        """End every open stream of this loop (the server stops): each page's script opens a new one, from the
+        Last-Event-ID it had, once a server answers again."""
+        for tail in self.tails.values():
+            tail.publish(END)
+
     def open_streams(self) -> int:
         return sum(len(t.subscribers) for t in self.tails.values())
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+END = Message(None, "end", {})  # Hub.end's word to each stream: return
 
 
 def hub() -> Hub:
@@ -193,9 +219,11 @@ async def _events(event_id: int, resume_from: int | None) -> AsyncIterator[bytes
             try:
                 message = await asyncio.wait_for(queue.get(), timeout=max(0.1, timeout))
             except TimeoutError:
-                yield b": keepalive\n\n"
+                yield PING
                 last_write = time.monotonic()
                 continue
+            if message is END:
+                return
             if message.id is not None and message.id in sent:
                 continue
             yield message.encode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 KINDS = {
@@ -67,6 +68,11 @@ class Message:
     data: dict[str, Any]
 
     def encode(self) -> bytes:
+        return self.encoded
+
+    @cached_property
+    def encoded(self) -> bytes:
+        """Encoded once, however many streams send it (a pairing message with its seats is some kilobytes)."""
         head = f"id: {self.id}\n" if self.id is not None else ""
         return f"{head}event: {self.kind}\ndata: {json.dumps(self.data, ensure_ascii=False)}\n\n".encode()
 

@@ -6,11 +6,16 @@ Per page, as the script does: the page is loaded once (its cookies kept, as a br
 EventSource opens on ``/api/v1/events/<id>/stream``; on a message of a kind the script listens to, a refresh is
 scheduled 300 ms later unless one already is (the debounce), and it fetches the page's own URL with
 ``X-Requested-With: taikai-live``; a result or a time extension at a table the page does not list (its
-``data-live-tables``) schedules nothing, as in live.js. A stream that ends is opened again after the server's
-``retry`` (3 s) with ``Last-Event-ID``, and once open again a refresh is scheduled (what changed meanwhile);
-one answered other than 200 is given up by the browser, and the script opens a new one 10 s later. A failed
-fetch is not retried: the script keeps what it shows until the next message. Raw asyncio streams, not an HTTP
-client library: 2,048 open streams and their fetches are then a small share of one core (the bench prints it).
+``data-live-tables``) schedules nothing, as in live.js. A pairing message that seats the page's player (its
+``seats``, seat.js) shows the new table at once and puts the refresh off by a random share of its ``spread``.
+As clock.js does, each refreshed page then asks for its table's clock, and so does a message about the page's
+own clock; with the stream open, every page also asks once a minute, at a moment of its own.
+
+A stream that ends is opened again after the server's ``retry`` (3 s) with ``Last-Event-ID``, and once open
+again a refresh is scheduled (what changed meanwhile); one answered other than 200 is given up by the browser,
+and the script opens a new one 10 s later. A failed fetch is not retried: the script keeps what it shows until
+the next message. Raw asyncio streams, not an HTTP client library: 2,048 open streams and their fetches are
+then a small share of one core (the bench prints it).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -29,10 +35,13 @@ PER_TABLE = {"result", "time-extended"}  # live.js: messages that name their tab
 TABLE_OBJECT = "events.match:"
 DEBOUNCE = 0.3  # live.js: several messages in a burst cost one fetch
 RETRY = 3.0  # the stream's "retry: 3000": the browser's wait before it opens a dropped stream again
+CLOCK_KINDS = {"round-started", "clock-paused", "clock-resumed", "time-called", "result", "time-extended"}
+CLOCK_EVERY = 60.0  # clock.js: with the stream open, a poll a minute
 REOPEN = 10.0  # live.js: a stream the browser gave up on (an answer other than 200) is opened anew after this
 LIVE_KEY = re.compile(rb'id="player-live"[^>]*\bdata-live-key="(\d+):(\d+)"')
 TABLE = re.compile(rb"data-clock-url=\"[^\"]*\?table=(\d+)\"")
 TABLES = re.compile(rb'id="player-live"[^>]*\bdata-live-tables="([^"]*)"')
+PLAYER = re.compile(rb'id="seat-note"[^>]*\bdata-player="(\d+)"')
 COOKIE = re.compile(rb"^set-cookie:\s*([^=;\s]+)=([^;\r\n]*)", re.I | re.M)
 
 
@@ -54,10 +63,13 @@ class Page:
     timer: asyncio.TimerHandle | None = None
     shown: tuple[int, int, int] | None = None  # (round, match, table) of the last answer
     tables: frozenset[str] | None = None  # the tables the last answer listed (None: it follows every table)
+    player: int = 0  # seat.js's data-player: the page's player, as the stream's seats name them
+    seat: tuple[int, int] | None = None  # (round, table) a pairing message showed (seat.js), once a round is awaited
+    seated_at: float | None = None  # time.monotonic() when a message showed the wanted round's table
     seen_at: float | None = None  # time.monotonic() when an answer first showed the wanted round
-    told_at: float | None = None  # time.monotonic() of the first message a refresh follows, once a round is awaited
     fetches: int = 0
     failed: int = 0  # fetches that got no 200
+    clock_fetches: int = 0  # clock.js's polls of the table's clock.json
     drops: int = 0  # streams that ended or were refused
     refused: int = 0  # first loads refused (the person opened the page again)
 
@@ -113,7 +125,7 @@ class Pages:
 
     def reset_counts(self) -> None:
         for page in self.pages:
-            page.fetches = page.failed = 0
+            page.fetches = page.failed = page.clock_fetches = 0
 
     def _spawn(self, coro: object) -> None:
         task = asyncio.ensure_future(coro)  # type: ignore[call-overload]
@@ -125,8 +137,9 @@ class Pages:
         if key is None:
             return
         page.shown = (int(key[1]), int(key[2]), int(table[1]) if table else 0)
-        listed = TABLES.search(body)
+        listed, player = TABLES.search(body), PLAYER.search(body)
         page.tables = frozenset(listed[1].decode().split()) if listed else None
+        page.player = int(player[1]) if player else 0
         if page.shown[0] == self.want and page.seen_at is None:
             page.seen_at = time.monotonic()
 
@@ -162,18 +175,44 @@ class Pages:
             page.failed += 1
             return
         self._read(page, body)
+        self._spawn(self._clock(page))  # clock.js polls on "taikai:refreshed"
 
-    def schedule(self, page: Page) -> None:
+    async def _clock(self, page: Page) -> None:
+        """clock.js's poll of the page's table clock (the page's own table, as its clock URL names it)."""
+        if page.shown is None or not page.shown[2]:
+            return
+        page.clock_fetches += 1
+        with contextlib.suppress(OSError):
+            await get(self.host, self.port, page, f"/e/{self.event_id}/clock.json?table={page.shown[2]}")
+
+    async def _clock_every_minute(self, page: Page) -> None:
+        await asyncio.sleep(random.uniform(0, CLOCK_EVERY))  # the phones opened at moments of their own
+        while True:
+            await self._clock(page)
+            await asyncio.sleep(CLOCK_EVERY)
+
+    def schedule(self, page: Page, delay: float = 0.0) -> None:
         if page.timer is None:
 
             def fire() -> None:
                 page.timer = None
                 self._spawn(self._fetch(page))
 
-            page.timer = asyncio.get_running_loop().call_later(DEBOUNCE, fire)
+            page.timer = asyncio.get_running_loop().call_later(DEBOUNCE + delay, fire)
 
     def follow(self, page: Page) -> None:
         self._spawn(self._stream(page))
+        self._spawn(self._clock_every_minute(page))
+
+    def _seated(self, page: Page, data: str) -> float | None:
+        """seat.js: the refresh's delay when the pairing message seats the page's player (None: it does not)."""
+        seats = json.loads(data or "{}").get("seats") or {}
+        row = next((t for t in seats.get("tables", ()) if page.player in (t[1], t[2])), None)
+        if row is None:
+            return None
+        if seats["round"] == self.want and page.seated_at is None:
+            page.seat, page.seated_at = (seats["round"], row[0]), time.monotonic()
+        return random.uniform(0, float(seats.get("spread") or 0))
 
     async def _stream(self, page: Page) -> None:
         while True:
@@ -235,9 +274,10 @@ class Pages:
                     if event_id:
                         page.last_event_id = event_id
                     if kind in KINDS and self._concerns(page, kind, data):
-                        if self.want and page.told_at is None:
-                            page.told_at = time.monotonic()
-                        self.schedule(page)
+                        delay = self._seated(page, data) if kind == "pairings" else None
+                        self.schedule(page, delay or 0.0)
+                        if kind in CLOCK_KINDS:
+                            self._spawn(self._clock(page))
                     kind, event_id, data = "", "", ""
 
     async def close(self) -> None:

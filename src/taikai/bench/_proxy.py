@@ -4,7 +4,9 @@
 what a venue's internet does at round start. ``cut_mid(REQUEST)`` cuts the link while a request is on its way
 (the follower gets half of it), ``cut_mid(ANSWER)`` once the follower has answered, before the venue reads a
 byte of the answer (the follower did the work, the venue never hears of it): both wait for the next message and
-say whether it came.
+say whether it came. ``go_silent(b"/stream")`` leaves the open connections whose last request named that open but
+carries nothing more on them, either way, while new connections work: a venue router that forgot a long-open
+connection (a NAT entry expired), dead without a word to either end.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class Proxy:
         self._armed: str | None = None
         self._fired = threading.Event()
         self._open: set[socket.socket] = set()
+        self._silent: set[socket.socket] = set()  # go_silent(): open, carrying nothing
+        self._asked: dict[socket.socket, bytes] = {}  # each connection's last request line from the client
         self._lock = threading.Lock()
         self._stop = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -63,11 +67,16 @@ class Proxy:
         try:
             while True:
                 ready, _, _ = select.select([a, b], [], [], 1.0)
+                if a in self._silent:
+                    ready = []
+                    self._stop.wait(0.2)
                 for s in ready:
                     data = s.recv(65536)
                     if not data:
                         return
                     direction = REQUEST if s is a else ANSWER
+                    if s is a and data[:4] in (b"GET ", b"POST"):
+                        self._asked[a] = data.split(b"\r\n", 1)[0]
                     if self._armed == direction and self._claim(direction):
                         if direction == REQUEST:  # the first half reaches the follower, the rest never does
                             with contextlib.suppress(OSError):
@@ -94,6 +103,7 @@ class Proxy:
         with self._lock:
             for s in socks:
                 self._open.discard(s)
+                self._asked.pop(s, None)
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
                 with contextlib.suppress(OSError):
@@ -116,6 +126,14 @@ class Proxy:
         with self._lock:
             self._armed = None
         return fired or self._fired.is_set()
+
+    def go_silent(self, carrying: bytes) -> int:
+        """The open connections whose last request named ``carrying`` carry nothing more (not closed: no reset,
+        no end); how many they are."""
+        with self._lock:
+            found = {a for a in self._open if carrying in self._asked.get(a, b"")}
+            self._silent |= found
+            return len(found)
 
     def restore(self) -> None:
         self.up = True

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import statistics
 import sys
@@ -33,98 +32,14 @@ from typing import Any
 
 from taikai.bench._machine import load_line
 from taikai.bench._pages import Page, Pages, address
+from taikai.bench._publish_organizer import RESULTS_APART, Organizer
 from taikai.bench._sampler import Profile, read_profiles
 
 TARGET_P99 = 2.0  # seconds from the round's publication to its table on every open page
 DEADLINE = 30.0  # seconds: a page that has not shown its new table by then is missed
 SERVE_WORKERS = min(4, max(2, os.cpu_count() or 2))  # `taikai serve`'s own default (taikai.cli.serve)
 RESULTS = 8  # results entered with the pages open, after the publication: each should refresh two pages only
-RESULTS_APART = 0.5  # seconds between them: more than live.js's debounce, so each is a refresh of its own
 OPEN_AT_ONCE = 64  # pages loaded, and streams opened, at the same time (phones arrive over minutes at a venue)
-
-
-# --- the organizer, in the database's environment -----------------------------------------------------------
-
-
-def _organizer(event_id: int) -> None:
-    """Commands on stdin, one JSON line per answer: ``decide`` enters every open table's result, ``pair``
-    pairs the next round (timed: monotonic clock, shared by the processes of this machine)."""
-    import random
-    from contextlib import redirect_stdout
-
-    from taikai.server import prepare
-
-    with redirect_stdout(sys.stderr):
-        prepare()
-    from django.contrib.auth import get_user_model
-
-    from taikai.events.actors import Staff
-    from taikai.events.models import Event, Match
-    from taikai.events.services import clock as clock_services
-    from taikai.events.services import results as result_services
-    from taikai.events.services import rounds as round_services
-    from taikai.events.services.result_input import ResultInput
-
-    organizer = Staff(get_user_model().objects.filter(is_superuser=True).order_by("id").first())
-    rng = random.Random(event_id)
-    outcomes = [ResultInput(({"winner": "A"}, {"winner": "A"})), ResultInput(({"winner": "B"}, {"winner": "B"}))]
-    event = Event.objects.get(pk=event_id)
-    for line in sys.stdin:
-        if line.strip() == "decide":
-            rnd = event.rounds.order_by("-number").get(number=event.rounds.count())
-            if rnd.started_at is None:
-                clock_services.start_round(rnd, by=organizer)  # the organizer's "start" of the round published
-            tables = rnd.matches.filter(is_bye=False).exclude(status=Match.Status.CONFIRMED)
-            for m in tables.select_related("round__event", "player_a", "player_b"):
-                result_services.enter_result(m, by=organizer, result=rng.choice(outcomes))
-            answer: dict[str, Any] = {"round": rnd.number}
-        elif line.strip() == "start":  # the round published starts (every page follows its clock)
-            rnd = event.rounds.order_by("-number").get(number=event.rounds.count())
-            clock_services.start_round(rnd, by=organizer)
-            answer = {"round": rnd.number}
-        elif line.startswith("report"):  # "report N": N tables' results, one at a time, apart (not one burst)
-            rnd = event.rounds.order_by("-number").get(number=event.rounds.count())
-            tables = rnd.matches.filter(is_bye=False, status=Match.Status.PENDING).order_by("table")
-            for m in tables.select_related("round__event", "player_a", "player_b")[: int(line.split()[1])]:
-                result_services.enter_result(m, by=organizer, result=rng.choice(outcomes))
-                time.sleep(RESULTS_APART)
-            answer = {"round": rnd.number}
-        else:
-            t0 = time.monotonic()
-            rnd = round_services.pair_next_round(event, by=organizer)
-            t1 = time.monotonic()
-            paired = {str(m.pk): m.table for m in rnd.matches.filter(is_bye=False)}
-            answer = {"round": rnd.number, "called": t0, "returned": t1, "tables": paired}
-        print(json.dumps(answer), flush=True)
-
-
-class Organizer:
-    """The organizer's process, driven from the bench's event loop."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-
-    @classmethod
-    async def start(cls, env: dict[str, str], event_id: int) -> Organizer:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "taikai.bench.publish", "--organizer", str(event_id), env=env,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
-        return cls(proc)
-
-    async def ask(self, command: str) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{command}\n".encode())
-        await self.proc.stdin.drain()
-        line = await self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the organizer's process ended ({command})")
-        return dict(json.loads(line))
-
-    async def stop(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        await self.proc.wait()
 
 
 # --- one run -------------------------------------------------------------------------------------------------
@@ -134,11 +49,15 @@ class Organizer:
 class Run:
     round: int
     call: float  # seconds the pairing call took
-    delays: list[float]  # per page that saw it: seconds from the call's return
-    told: list[float]  # per page whose stream said so: seconds from the call's return to the message
-    missed: int
+    shown: list[float]  # per page that showed its new table (the stream's seats, or its refresh): seconds from
+    # the call's return
+    delays: list[float]  # per page whose refreshed page followed: seconds from the call's return
+    seated: int  # pages that showed it from the stream's message (seat.js), before their refresh
+    missed: int  # pages that never showed their new table
+    unfollowed: int  # pages whose refresh never brought the new round
     wrong: int  # pages that showed a table the round does not have for them
     fetches: int
+    clock_fetches: int  # clock.js's polls (after each refresh, on clock messages, once a minute)
     failed: int
     drops: int
     unopened: int  # streams not open when the round was published (refused, waiting to try again)
@@ -147,9 +66,11 @@ class Run:
     server_cpu: float  # the same for the server's processes
     extra: dict[str, float] = field(default_factory=dict)
 
-    def quantile(self, q: float) -> float:
-        """Over every page: a missed one counts as longer than any seen (infinite)."""
-        ordered = sorted(self.delays) + [float("inf")] * self.missed
+    def quantile(self, q: float, followed: bool = False) -> float:
+        """Over every page (the table shown, or with ``followed`` the page refreshed): a missed one counts as
+        longer than any seen (infinite)."""
+        seen, missed = (self.delays, self.unfollowed) if followed else (self.shown, self.missed)
+        ordered = sorted(seen) + [float("inf")] * missed
         return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("inf")
 
 
@@ -166,11 +87,11 @@ async def _open(pages: Pages) -> None:
     await asyncio.gather(*(one(p) for p in pages.pages))
 
 
-def _wrong(pages: Pages, tables: dict[str, int]) -> int:
+def _wrong(pages: Pages, tables: dict[str, int], seats: dict[str, int]) -> int:
     """Pages that showed a match not in the new round, or another table than the match's, or a match that more
-    than its two players' pages showed."""
+    than its two players' pages showed; or whose stream message seated the player at another table."""
     shown: dict[str, int] = {}
-    wrong = 0
+    wrong = sum(p.seat is not None and seats.get(str(p.player)) != p.seat[1] for p in pages.pages)
     for page in pages.pages:
         if page.seen_at is None or page.shown is None:
             continue
@@ -200,17 +121,26 @@ async def one_run(pages: Pages, organizer: Organizer, server_pid: int, deadline:
     wall = time.monotonic() - wall0
     client_cpu, server_cpu = (time.process_time() - cpu0) / wall, (cpu_of_group(server_pid) - server0) / wall
     fetches, failed = sum(p.fetches for p in pages.pages), sum(p.failed for p in pages.pages)
+    clock_fetches = sum(p.clock_fetches for p in pages.pages)
     extra = await _results_at_tables(pages, organizer, server_pid)
     await pages.close()
     seen = [p.seen_at - returned for p in pages.pages if p.seen_at is not None]
+    shown = [
+        min(t for t in (p.seated_at, p.seen_at) if t is not None) - returned
+        for p in pages.pages
+        if p.seated_at or p.seen_at
+    ]
     return Run(
         round=paired["round"],
         call=returned - paired["called"],
+        shown=shown,
         delays=seen,
-        told=sorted(p.told_at - returned for p in pages.pages if p.told_at is not None),
-        missed=len(pages.pages) - len(seen),
-        wrong=_wrong(pages, paired["tables"]),
+        seated=sum(p.seated_at is not None for p in pages.pages),
+        missed=len(pages.pages) - len(shown),
+        unfollowed=len(pages.pages) - len(seen),
+        wrong=_wrong(pages, paired["tables"], paired["seats"]),
         fetches=fetches,
+        clock_fetches=clock_fetches,
         failed=failed,
         drops=sum(p.drops for p in pages.pages),
         unopened=unopened,
@@ -297,14 +227,15 @@ def _secs(value: float, deadline: float) -> str:
 
 
 def _row(vendor: str, r: Run, deadline: float) -> str:
-    met = r.quantile(0.99) <= TARGET_P99 and r.missed == 0 and r.wrong == 0
+    met = r.quantile(0.99) <= TARGET_P99 and r.missed == 0 and r.unfollowed == 0 and r.wrong == 0
     p50, p99, top = (_secs(r.quantile(q), deadline) for q in (0.5, 0.99, 1.0))
+    f99, ftop = (_secs(r.quantile(q, followed=True), deadline) for q in (0.99, 1.0))
     return (
-        f"| {vendor} | {r.round} | {r.call:.2f} s | {p50} | {p99} | {top} | {r.missed} | {r.wrong} "
-        f"| {_secs(r.told[int(len(r.told) * 0.99)] if r.told else float('inf'), deadline)} "
-        f"| {r.fetches} ({r.failed}) | {r.drops} ({r.unopened}) | {r.refused} "
+        f"| {vendor} | {r.round} | {r.call:.2f} s | {r.seated} | {p50} | {p99} | {top} | {r.missed} | {r.wrong} "
+        f"| {f99} | {ftop} | {r.unfollowed} "
+        f"| {r.fetches} ({r.failed}) | {r.clock_fetches} | {r.drops} ({r.unopened}) | {r.refused} "
         f"| {r.client_cpu:.0%} | {r.server_cpu:.0%} "
-        f"| p99 ≤ {TARGET_P99:.0f} s, none missed {'✅' if met else '❌'} |"
+        f"| p99 ≤ {TARGET_P99:.0f} s, none missed, every page followed {'✅' if met else '❌'} |"
     )
 
 
@@ -335,21 +266,24 @@ def _print(rows: list[tuple[str, list[Run]]], args: argparse.Namespace) -> None:
         f" stream, {args.workers} web processes)\n"
     )
     print(
-        f"| database | round | pairing call | p50 | p99 | max | missed (> {args.deadline:.0f} s) | wrong table "
-        "| stream message p99 | fetches (failed) | streams dropped (not open) | loads refused | client CPU "
-        "| server CPU | target |"
+        f"| database | round | pairing call | seated by the message | table shown p50 | p99 | max "
+        f"| missed (> {args.deadline:.0f} s) "
+        "| wrong table | page followed p99 | max | not followed | page fetches (failed) | clock fetches "
+        "| streams dropped (not open) | loads refused | client CPU | server CPU | target |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---" * 19 + "|")
     for vendor, runs in rows:
         for r in runs:
             print(_row(vendor, r, args.deadline))
         if len(runs) > 1:
             p99 = statistics.median(r.quantile(0.99) for r in runs)
-            print(f"| {vendor} | median of {len(runs)} | | | {_secs(p99, args.deadline)} | | | | | | | | | | |")
+            print(f"| {vendor} | median of {len(runs)} | | | | {_secs(p99, args.deadline)} |" + " |" * 13)
     print(
-        "\nTimed from the pairing call's return (the round committed) to the page's refreshed answer showing its"
-        " table of the new round; that includes the stream's poll (every 0.25 s) and live.js's 300 ms debounce."
-        " Stream message: from the same return to the page's stream saying so (the fetch follows 300 ms later)."
+        "\nTimed from the pairing call's return (the round committed). Table shown: until the page shows its table"
+        " of the new round, from the stream's pairing message (its seats, as seat.js reads them) or else from its"
+        " refresh; that includes the stream's poll (every 0.25 s). Page followed: until the page's refreshed answer"
+        " shows the new round (opponent, clock, report form), which a seated page fetches at a moment of its own"
+        " within the message's spread (taikai.events.seating). Clock fetches: clock.js's polls over the same span."
         " CPU: share of one core over the same span (client: this process, all pages)."
         f" {_cap_words(args)}"
     )
@@ -389,7 +323,4 @@ def run(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--organizer":
-        _organizer(int(sys.argv[2]))
-    else:
-        run(sys.argv[1:])
+    run(sys.argv[1:])

@@ -14,7 +14,8 @@
 // A per-table message (a result, a time extension) names its table ("events.match:12"): a region that lists the
 // tables it shows (data-live-tables) is not refreshed for another table's, so at a 2,000-player event one result
 // costs its two players' pages a fetch, not every open page one.
-// Every update is also sent as a "taikai:live" DOM event ({kind, data}) for other scripts.
+// Every update is also sent as a "taikai:live" DOM event ({kind, data, delay}) for other scripts, before the
+// refresh is scheduled: a listener that shows the update itself may put the refresh off by ``delay`` ms.
 (function () {
   var script = document.currentScript;
   var eventId = script && script.dataset.event;
@@ -151,14 +152,18 @@
     fetchAndSwap(ids).catch(function () { /* keep what is shown; the next update tries again */ });
   }
 
-  function schedule(kind, object) {
+  function schedule(kind, object, delay) {
     regions(kind, object).forEach(function (el) { pending[el.id] = true; });
-    if (!timer && Object.keys(pending).length) timer = setTimeout(refresh, 300); // a burst costs one fetch
+    // a burst costs one fetch
+    if (!timer && Object.keys(pending).length) timer = setTimeout(refresh, 300 + (delay || 0));
   }
 
+  // A listener of "taikai:live" may set detail.delay (ms): the page already shows what matters of the message
+  // (seat.js: the new table) and takes the rest later, so a big event's pages do not all fetch at once.
   function dispatch(kind, data) {
-    document.dispatchEvent(new CustomEvent("taikai:live", { detail: { kind: kind, data: data } }));
-    schedule(kind, data.object);
+    var detail = { kind: kind, data: data, delay: 0 };
+    document.dispatchEvent(new CustomEvent("taikai:live", { detail: detail }));
+    schedule(kind, data.object, detail.delay);
   }
 
   function startPolling() {
@@ -174,14 +179,27 @@
   var KINDS = ["pairings", "round-started", "clock-paused", "clock-resumed", "round-finished", "time-called",
                "time-extended", "result", "players", "event", "judge-call", "access"];
 
+  // The server pings every few seconds when it has nothing else to say: a stream silent for longer went away
+  // without a word (the Wi-Fi lost, the laptop asleep), and the browser would wait on it for ever. Open a new one.
+  var SILENT_MS = Number(script.dataset.silent || 9000), heard = 0;
+  function watch() {
+    if (!source || source.readyState !== EventSource.OPEN || Date.now() - heard < SILENT_MS) return;
+    source.close();
+    source = null;
+    failures += 1;
+    connect();
+  }
+
   function connect() {
     if (!window.EventSource) { startPolling(); return; }
     opened = false;
     source = new EventSource(streamUrl); // the browser resumes with Last-Event-ID after a drop
     source.onopen = function () {
+      heard = Date.now();
       if (opened || failures) schedule(null); // what changed while the stream was down
       opened = true; failures = 0; stopPolling();
     };
+    source.addEventListener("ping", function () { heard = Date.now(); });
     source.onerror = function () {
       failures += 1;
       if (failures >= 3) startPolling(); // a proxy that blocks streams: fall back
@@ -189,6 +207,7 @@
     };
     KINDS.forEach(function (kind) {
       source.addEventListener(kind, function (e) {
+        heard = Date.now();
         var data = {};
         try { data = JSON.parse(e.data); } catch (err) { /* keep {} */ }
         dispatch(kind, data);
@@ -205,7 +224,9 @@
   window.taikaiLive = {
     refresh: function () { schedule(null); },
     concerns: concerns,
+    streaming: function () { return !!source && source.readyState === 1 && !pollTimer; },
     refreshNow: function () { return fetchAndSwap(regions(null).map(function (el) { return el.id; })); }
   };
   connect();
+  setInterval(watch, 1000);
 })();
