@@ -5,6 +5,8 @@ thing."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
@@ -57,6 +59,23 @@ def test_the_page_opened_before_pairing_loads_the_clock_and_gets_its_tables_cloc
     round_services.pair_next_round(event, by=Staff(organizer))
     after = _page(token)
     assert re.search(rf'id="clock"[^>]*data-clock-url="/e/{event.pk}/clock\.json\?table=\d+"', after)
+
+
+def test_the_page_carries_its_tables_clock_as_clock_json_answers_it(organizer: User) -> None:  # TIME-1, TIME-4
+    # A live refresh then needs no second request for the clock: at a 2,000-player round, 2,000 fewer.
+    event = make_event(organizer, 4)
+    player = event.players.first()
+    assert player is not None
+    token = _link(organizer, player)
+    rnd = round_services.pair_next_round(event, by=Staff(organizer))
+    table = Match.objects.get(models.Q(player_a=player) | models.Q(player_b=player), round=rnd).table
+    found = re.search(r'id="clock"[^>]*data-clock-state="([^"]*)"', _page(token))
+    assert found
+    carried = json.loads(html.unescape(found.group(1)))
+    polled = Client().get(f"/e/{event.pk}/clock.json?table={table}").json()
+    assert abs(carried.pop("server_time") - polled.pop("server_time")) < 5
+    assert carried == polled  # not started: the same numbers, its own table's clock included
+    assert carried["table"]["table"] == table and carried["remaining"] == rnd.time_limit_seconds
 
 
 def test_every_report_changes_the_live_state_and_a_penalty_duel_the_forms_key(organizer: User) -> None:  # PEN-1

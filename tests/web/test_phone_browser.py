@@ -208,11 +208,16 @@ def test_a_new_round_shows_its_table_from_the_stream_before_the_page_follows(
     expect(a.locator("#player-live .round")).to_have_text("第1ラウンド")  # the page itself has not followed yet
     screenshot(a, "phone-new-table-from-stream")
     held["on"] = False
+    clocks: list[str] = []
+    a.on("request", lambda r: clocks.append(r.url) if "/clock.json" in r.url else None)
     a.evaluate("window.taikaiLive.refresh()")  # the next update (or the spread's own refresh) brings the rest
     expect(a.locator("#player-live .round")).to_have_text("第2ラウンド", timeout=5000)
     expect(note).to_be_hidden()
     expect(a.locator("#player-live")).not_to_have_class(re.compile(r"\bstale\b"))
     expect(a.locator("form.report button[value=win-2-0]")).to_be_visible()
+    limit = rnd.time_limit_seconds
+    expect(a.locator("#clock")).to_have_text(f"{limit // 60}:{limit % 60:02d}")  # TIME-1: not started yet
+    assert clocks == []  # the refreshed page carried its table's clock: no second request
 
 
 def test_a_corrected_retry_is_not_dropped(organizer: User, venue_page: VenuePage) -> None:

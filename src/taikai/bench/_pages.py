@@ -8,8 +8,9 @@ scheduled 300 ms later unless one already is (the debounce), and it fetches the 
 ``X-Requested-With: taikai-live``; a result or a time extension at a table the page does not list (its
 ``data-live-tables``) schedules nothing, as in live.js. A pairing message that seats the page's player (its
 ``seats``, seat.js) shows the new table at once and puts the refresh off by a random share of its ``spread``.
-As clock.js does, each refreshed page then asks for its table's clock, and so does a message about the page's
-own clock; with the stream open, every page also asks once a minute, at a moment of its own.
+As clock.js does, each refreshed page then takes its table's clock from the page (or else asks for it), and a
+message about the page's own clock asks for it; with the stream open, every page also asks once a minute, at a
+moment of its own.
 
 A stream that ends is opened again after the server's ``retry`` (3 s) with ``Last-Event-ID``, and once open
 again a refresh is scheduled (what changed meanwhile); one answered other than 200 is given up by the browser,
@@ -175,7 +176,8 @@ class Pages:
             page.failed += 1
             return
         self._read(page, body)
-        self._spawn(self._clock(page))  # clock.js polls on "taikai:refreshed"
+        if b"data-clock-state=" not in body:  # clock.js takes a clock the page carries, else polls
+            self._spawn(self._clock(page))
 
     async def _clock(self, page: Page) -> None:
         """clock.js's poll of the page's table clock (the page's own table, as its clock URL names it)."""

@@ -1,9 +1,11 @@
-"""The round clock as every screen and the API read it (TIME-1, TIME-4, TIME-E-1): one payload, built here.
+"""The round clock as every screen and the API read it (TIME-1, TIME-4, TIME-E-1): one payload.
 
-It combines the round clock (events) with each table's extra-turn state from the judge's time procedure
-(judging), so it lives in judging, above events and below the edges: the web's ``clock.json`` (the projector,
-the round page, the player's page) and the API's ``GET /events/{id}/clock`` both answer ``clock_feed``, and
-never each other (the edges are independent). The keys are documented in ``docs/api.md`` ("The round clock").
+The payload is events' ``clock_payload`` (the round clock); this module adds each table's extra-turn state from
+the judge's time procedure (judging), so it lives in judging, above events and below the edges: the web's
+``clock.json`` (the projector, the round page, the player's page) and the API's ``GET /events/{id}/clock`` both
+answer ``clock_feed``, and never each other (the edges are independent). A player's page also carries its
+table's clock in the page (events' ``clock_payload`` without the tables still playing), so a refresh needs no
+second request. The keys are documented in ``docs/api.md`` ("The round clock").
 """
 
 from __future__ import annotations
@@ -21,44 +23,8 @@ def clock_feed(event: Event, *, table: int | None = None, now: float | None = No
     """The clock of the event's latest round at ``now``; ``table`` adds that table's own clock (``table``)."""
     now = timezone.now().timestamp() if now is None else now
     rnd = current_round(event)
-    if rnd is None:
-        return _payload(now, status="none")
-    if rnd.status == Round.Status.FINISHED:  # every table has a confirmed result: the clock no longer matters
-        return _payload(now, rnd, status="finished", remaining=0, own=_own_clock(rnd, table, now))
-    state = clock_services.round_clock(rnd, now=now)
-    return _payload(
-        now,
-        rnd,
-        status=state.status,
-        remaining=round(state.remaining, 1),
-        ends_at=state.ends_at,
-        playing=_tables_playing(rnd, now) if state.status == "time" else [],
-        own=_own_clock(rnd, table, now),
-    )
-
-
-def _payload(
-    now: float,
-    rnd: Round | None = None,
-    *,
-    status: str,
-    remaining: float | None = None,
-    ends_at: float | None = None,
-    playing: list[dict[str, Any]] | None = None,
-    own: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    return {
-        "round": rnd.number if rnd else None,
-        "stage": rnd.stage if rnd else None,
-        "status": status,
-        "paused": status == "paused",
-        "server_time": now,
-        "remaining": remaining,
-        "ends_at": ends_at,
-        "limit": rnd.time_limit_seconds if rnd else None,
-        "tables_playing": playing or [],
-        "table": own,
-    }
+    own = rnd.matches.filter(table=table, is_bye=False).first() if rnd is not None and table is not None else None
+    return clock_services.clock_payload(rnd, now, own=own, playing=_tables_playing)
 
 
 def _tables_playing(rnd: Round, now: float) -> list[dict[str, Any]]:
@@ -78,14 +44,3 @@ def _tables_playing(rnd: Round, now: float) -> list[dict[str, Any]]:
             }
         )
     return playing
-
-
-def _own_clock(rnd: Round, table: int | None, now: float) -> dict[str, Any] | None:
-    """One table's own clock, with its judge's extension (TIME-4), for the player's page."""
-    m = rnd.matches.filter(table=table, is_bye=False).first() if table is not None else None
-    if m is None:
-        return None
-    clock = clock_services.round_clock(rnd, extension=m.extension_seconds, now=now)
-    status = "finished" if m.status == Match.Status.CONFIRMED else clock.status
-    remaining = round(clock.remaining, 1)
-    return {"table": m.table, "extension": m.extension_seconds, "status": status, "remaining": remaining}

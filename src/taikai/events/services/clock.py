@@ -1,8 +1,9 @@
-"""The round clock (TIME-1, TIME-4): start, pause and resume a round, change its time, extend one table."""
+"""The round clock (TIME-1, TIME-4): start, pause and resume a round, change its time, extend one table; and the
+payload every screen reads it in (``clock_payload``: judging's ``clock_feed`` adds the tables still playing)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -29,6 +30,66 @@ def round_clock(rnd: Round, extension: int = 0, now: float | None = None) -> Clo
     started = rnd.started_at.timestamp() if rnd.started_at else None
     t = timezone.now().timestamp() if now is None else now
     return clock_state(rnd.time_limit_seconds, started, _pauses(rnd), t, extension)
+
+
+def clock_payload(
+    rnd: Round | None,
+    now: float,
+    *,
+    own: Match | None = None,
+    playing: Callable[[Round, float], list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The clock of ``rnd`` (the event's latest round) at ``now``, as every screen reads it; ``own`` adds that
+    table's own clock, with its judge's extension (TIME-4); ``playing`` lists, after time, the tables still
+    playing (judging's time procedure). Without it the list is empty: a player's page, which carries its table's
+    clock in the page itself, lists no other table."""
+    if rnd is None:
+        return _payload(now, status="none")
+    if rnd.status == Round.Status.FINISHED:  # every table has a confirmed result: the clock no longer matters
+        return _payload(now, rnd, status="finished", remaining=0, own=_own_clock(rnd, own, now))
+    state = round_clock(rnd, now=now)
+    return _payload(
+        now,
+        rnd,
+        status=state.status,
+        remaining=round(state.remaining, 1),
+        ends_at=state.ends_at,
+        playing=playing(rnd, now) if playing is not None and state.status == "time" else [],
+        own=_own_clock(rnd, own, now),
+    )
+
+
+def _payload(
+    now: float,
+    rnd: Round | None = None,
+    *,
+    status: str,
+    remaining: float | None = None,
+    ends_at: float | None = None,
+    playing: list[dict[str, Any]] | None = None,
+    own: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "round": rnd.number if rnd else None,
+        "stage": rnd.stage if rnd else None,
+        "status": status,
+        "paused": status == "paused",
+        "server_time": now,
+        "remaining": remaining,
+        "ends_at": ends_at,
+        "limit": rnd.time_limit_seconds if rnd else None,
+        "tables_playing": playing or [],
+        "table": own,
+    }
+
+
+def _own_clock(rnd: Round, m: Match | None, now: float) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    clock = round_clock(rnd, extension=m.extension_seconds, now=now)
+    status = "finished" if m.status == Match.Status.CONFIRMED else clock.status
+    remaining = round(clock.remaining, 1)
+    return {"table": m.table, "extension": m.extension_seconds, "status": status, "remaining": remaining}
 
 
 def _clock_change(

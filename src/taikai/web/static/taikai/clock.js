@@ -3,7 +3,8 @@
 // the page was opened (a player's page opened before pairing gets its table, and its clock, by live.js): the
 // script runs on every page that loads it and starts counting whenever a clock is there. On a player's page the
 // clock URL names the table (?table=N): its own time, with a judge's extension (TIME-4), is shown, and
-// #time-note says what happens at time.
+// #time-note says what happens at time. A page that carries its clock (data-clock-state: the player's page,
+// events' clock payload at render) takes it from there after each refresh, not with a second request.
 (function () {
   function clockEl() { return document.getElementById("clock"); }
   function clockUrl() {
@@ -48,14 +49,31 @@
       }).join("  ");
     }
   }
-  var STREAMING_POLL_MS = 60000, polledAt = 0;
+  var STREAMING_POLL_MS = 60000, FRESH_SECONDS = 10, polledAt = 0;
+
+  function keep(data, url) {
+    state = data; fetchedAt = Date.now(); stateUrl = url; render();
+    try { localStorage.setItem("taikai-clock:" + url, JSON.stringify({ state: state, at: fetchedAt })); } catch (e) { /* full */ }
+  }
+
+  // The clock the page came with, when it is fresh (not a copy the service worker kept from before).
+  function carried() {
+    var el = clockEl(), url = clockUrl(), data = null;
+    if (!el || !url || !el.dataset.clockState) return false;
+    try { data = JSON.parse(el.dataset.clockState); } catch (e) { return false; }
+    if (!data || Math.abs(Date.now() / 1000 - data.server_time) > FRESH_SECONDS) return false;
+    delete el.dataset.clockState; // once: later counts come from polls
+    polledAt = Date.now();
+    keep(data, url);
+    return true;
+  }
+
   function poll() {
     var url = clockUrl();
     if (!url) return;
     polledAt = Date.now();
     fetch(url, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (data) {
-      state = data; fetchedAt = Date.now(); stateUrl = url; render();
-      try { localStorage.setItem("taikai-clock:" + url, JSON.stringify({ state: state, at: fetchedAt })); } catch (e) { /* full */ }
+      keep(data, url);
     }).catch(function () {
       // Offline: keep counting locally, from the last state this phone saw (also after a reload).
       if (state && stateUrl === url) return;
@@ -65,8 +83,9 @@
       } catch (e) { /* nothing kept */ }
     });
   }
-  poll();
-  document.addEventListener("taikai:refreshed", poll);
+  function follow() { if (!carried()) poll(); }
+  follow();
+  document.addEventListener("taikai:refreshed", follow);
   document.addEventListener("taikai:live", function (e) {
     var kind = e.detail && e.detail.kind, object = e.detail && e.detail.data && e.detail.data.object;
     var el = clockEl(), mine = !el || !window.taikaiLive || window.taikaiLive.concerns(el, kind, object); // not another table's

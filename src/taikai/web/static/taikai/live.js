@@ -110,10 +110,11 @@
     if (!timer) timer = setTimeout(refresh, 2000);
   }
 
-  // A region as the server sent it, less the CSRF tokens (masked anew on every render): equal to the last one
-  // swapped in means nothing changed, so the region is left as it is rather than rebuilt under a finger.
+  // A region as the server sent it, less the CSRF tokens (masked anew on every render) and the clock it carries
+  // (its server time, new on every render): equal to the last one swapped in means nothing changed, so the
+  // region is left as it is rather than rebuilt under a finger.
   function served(fresh) {
-    return fresh.outerHTML.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "");
+    return fresh.outerHTML.replace(/name="csrfmiddlewaretoken" value="[^"]*"/g, "").replace(/ data-clock-state="[^"]*"/g, "");
   }
 
   // Answers can arrive out of order (a stream's refresh and a page script's refreshNow at once): one from a
