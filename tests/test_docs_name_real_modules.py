@@ -33,7 +33,8 @@ APPS = (
     "db",
     "security",
 )
-PATH = re.compile(r"^[\w./-]+\.(py|md|toml)$")
+PATH = re.compile(r"^[\w./-]+\.(py|md|toml|js)$")
+SCRIPTS = SRC / "web" / "static" / "taikai"  # the pages' scripts, named bare (``live.js``)
 FILE_SUFFIX = re.compile(r"\.(cdb|conf|php|json|ydk|csv|txt)$")
 DOTTED = re.compile(r"^[a-z_][\w]*(\.[\w]+)+(\.\*)?")
 HOST = re.compile(r"\.(jp|com|org|net|lan|local|test)(:\d+)?$")  # a host name such as taikai.example.jp
@@ -45,7 +46,7 @@ def _quoted(doc: Path) -> list[str]:
 
 def _file_exists(name: str) -> bool:
     """From the repository, from src/taikai, or (a bare name such as ``actions.py``) in one of the apps."""
-    candidates = [ROOT / name, SRC / name, SRC.parent / name]
+    candidates = [ROOT / name, SRC / name, SRC.parent / name, SCRIPTS / name]
     return any(p.exists() for p in candidates) or ("/" not in name and any(SRC.glob(f"*/{name}")))
 
 
