@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from taikai.events.actors import Staff
-from taikai.events.models import Match
+from taikai.events.models import Event, Match
 from taikai.events.services import clock as clock_services
 from taikai.events.services import links
 from taikai.events.services import rounds as round_services
@@ -31,13 +31,18 @@ def organizer(transactional_db: None) -> User:
     return get_user_model().objects.get(username="organizer")
 
 
-def test_a_dropped_connection_shows_a_banner_until_the_server_is_back(
-    organizer: User, venue: VenueServer, venue_page: VenuePage
-) -> None:
+def _round_started(organizer: User) -> tuple[Event, Match, str]:
+    """Four players, round 1 started; table 1 and its first player's personal link."""
     event = make_event(organizer, 4)
     clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
     m = Match.objects.select_related("player_a", "player_b").get(round__event=event, table=1)
-    token = links.issue_access(m.player_a, by=Staff(organizer))
+    return event, m, links.issue_access(m.player_a, by=Staff(organizer))
+
+
+def test_a_dropped_connection_shows_a_banner_until_the_server_is_back(
+    organizer: User, venue: VenueServer, venue_page: VenuePage
+) -> None:
+    event, m, token = _round_started(organizer)
     phone = venue_page(viewport=PHONE, locale="ja-JP")
     phone.goto(f"{phone.base_url}/p/{token}/")
     projector = venue_page(viewport=PROJECTOR, locale="ja-JP")
@@ -77,10 +82,7 @@ def test_a_stream_gone_silent_is_opened_again_and_the_page_follows_the_event(
     from taikai.events.services import results as result_services
     from taikai.events.services.result_input import ResultInput
 
-    event = make_event(organizer, 4)
-    clock_services.start_round(round_services.pair_next_round(event, by=Staff(organizer)), by=Staff(organizer))
-    m = Match.objects.select_related("player_a", "player_b").get(round__event=event, table=1)
-    token = links.issue_access(m.player_a, by=Staff(organizer))
+    event, m, token = _round_started(organizer)
     wifi = Proxy(venue.port)
     try:
         phone = venue_page(viewport=PHONE, locale="ja-JP")

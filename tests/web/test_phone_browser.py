@@ -68,6 +68,16 @@ def _wait_for_stream(seconds: float = 1.0) -> None:
     time.sleep(seconds)  # the page's EventSource connects after load
 
 
+def _following_table_one(organizer: User, venue_page: VenuePage) -> tuple[Event, Match, str, SitePage]:
+    """Table 1's first player on a phone, the page's stream open."""
+    event, links = _event(organizer)
+    m = _table_one(event)
+    token = links[m.player_a_id]
+    page = _phone(venue_page, token)
+    _wait_for_stream()
+    return event, m, token, page
+
+
 def test_a_player_reports_two_one_in_one_tap_and_the_opponent_confirms_live(
     organizer: User, venue_page: VenuePage
 ) -> None:
@@ -127,11 +137,7 @@ def test_a_result_at_another_table_leaves_the_page_alone_and_its_own_refreshes_i
 ) -> None:
     # Every result used to make every open player page fetch itself: at a 2,000-player event, one result cost
     # 2,000 renders (the publish bench's results row measures it).
-    event, links = _event(organizer)
-    m = _table_one(event)
-    token = links[m.player_a_id]
-    a = _phone(venue_page, token)
-    _wait_for_stream()
+    event, m, token, a = _following_table_one(organizer, venue_page)
     fetched: list[str] = []
     a.on("request", lambda r: fetched.append(r.url) if r.headers.get("x-requested-with") == "taikai-live" else None)
     a.evaluate("window.heard = []; document.addEventListener('taikai:live', e => window.heard.push(e.detail.kind))")
@@ -184,11 +190,7 @@ def test_a_new_round_shows_its_table_from_the_stream_before_the_page_follows(
 ) -> None:
     # At a 2,000-player event every page fetching itself when a round is published kept the last phone waiting
     # seconds for its table (the publish bench): the stream's pairing message now says where everyone sits.
-    event, links = _event(organizer)
-    m = _table_one(event)
-    token = links[m.player_a_id]
-    a = _phone(venue_page, token)
-    _wait_for_stream()
+    event, m, token, a = _following_table_one(organizer, venue_page)
     for match in Match.objects.filter(round__event=event, round__number=1):
         result_services.enter_result(match, by=Staff(organizer), result=A_WINS)
     expect(a.locator("#match-status")).to_contain_text("確定した結果", timeout=5000)
